@@ -1,0 +1,177 @@
+import { createWriteStream } from "node:fs";
+import { once } from "node:events";
+import { execa, type ResultPromise } from "execa";
+import { defaultReadyTimeoutMs, type ReadyCheck } from "./config.ts";
+import { HarnessError } from "./errors.ts";
+
+export interface AppServerOptions {
+  readonly command: string;
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly url: string;
+  readonly ready: ReadyCheck | undefined;
+  readonly logFile: string;
+}
+
+export interface AppServer {
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+const logTailLines = 30;
+const stopGraceMs = 5_000;
+
+function tail(text: string): string {
+  return text.trimEnd().split("\n").slice(-logTailLines).join("\n");
+}
+
+function readyDescription(ready: ReadyCheck | undefined): string {
+  if (ready === undefined) return "GET / answering";
+  return "path" in ready ? `GET ${ready.path} answering` : `a line matching ${String(ready.log)}`;
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { redirect: "manual" });
+    await response.body?.cancel();
+    return response.status < 400;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts the app's server in its own process group and resolves once it is ready. Readiness
+ * is checked whenever the server writes output, and between outputs after growing
+ * intervals, so a fast server is seen at once and a quiet one is still found.
+ */
+export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
+  const output: string[] = [];
+  const logFile = createWriteStream(options.logFile);
+  const child: ResultPromise = execa(options.command, {
+    shell: true,
+    cwd: options.cwd,
+    env: options.env,
+    extendEnv: false,
+    detached: true,
+    stdin: "ignore",
+    all: true,
+    reject: false,
+    buffer: false,
+  });
+  child.all?.setEncoding("utf8");
+  child.all?.on("data", (chunk: string) => {
+    output.push(chunk);
+    logFile.write(chunk);
+  });
+  const logs = () => output.join("");
+
+  let exited = false;
+  const exit = child.then((result) => {
+    exited = true;
+    return result;
+  });
+
+  const stop = async () => {
+    if (!exited && child.pid !== undefined) {
+      killGroup(child.pid, "SIGTERM");
+      const timer = setTimeout(() => child.pid !== undefined && killGroup(child.pid, "SIGKILL"), stopGraceMs);
+      await exit;
+      clearTimeout(timer);
+    }
+    logFile.end();
+    await once(logFile, "close");
+  };
+
+  try {
+    await waitUntilReady(options, child, exit, logs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { logs, stop };
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}
+
+async function waitUntilReady(
+  options: AppServerOptions,
+  child: ResultPromise,
+  exit: Promise<{ exitCode?: number; signal?: string }>,
+  logs: () => string,
+): Promise<void> {
+  const ready = options.ready;
+  const timeoutMs = ready?.timeout ?? defaultReadyTimeoutMs;
+  const readyUrl = new URL(ready !== undefined && "path" in ready ? ready.path : "/", options.url).toString();
+  const pattern = ready !== undefined && "log" in ready
+    ? (typeof ready.log === "string" ? new RegExp(ready.log) : ready.log)
+    : undefined;
+
+  let settle: (error?: HarnessError) => void = () => {};
+  const outcome = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  let done = false;
+  const finish = (error?: HarnessError) => {
+    if (done) return;
+    done = true;
+    settle(error);
+  };
+
+  let probing = false;
+  const probe = async () => {
+    if (done || probing) return;
+    probing = true;
+    const ok = pattern === undefined ? await answers(readyUrl) : pattern.test(logs());
+    probing = false;
+    if (ok) finish();
+  };
+
+  child.all?.on("data", () => void probe());
+  let delay = 20;
+  let timer: NodeJS.Timeout | undefined;
+  const backoff = () => {
+    timer = setTimeout(() => {
+      void probe().then(() => {
+        if (!done) backoff();
+      });
+    }, delay);
+    delay = Math.min(delay * 2, 500);
+  };
+  if (pattern === undefined) backoff();
+
+  const deadline = setTimeout(() => {
+    finish(
+      new HarnessError(
+        "boot",
+        `The app did not become ready within ${timeoutMs / 1000}s (waiting for ${readyDescription(ready)} at ${options.url}). ` +
+          `Check app.start (\`${options.command}\`) and app.ready in the scenario config, or raise app.ready.timeout.\n` +
+          `Last output:\n${tail(logs())}`,
+      ),
+    );
+  }, timeoutMs);
+
+  void exit.then((result) => {
+    const how = result.signal !== undefined ? `was killed by ${result.signal}` : `exited with code ${String(result.exitCode)}`;
+    finish(
+      new HarnessError(
+        "boot",
+        `The app ${how} before it was ready. Check app.start (\`${options.command}\`) in the scenario config ` +
+          `and the app's output:\n${tail(logs())}`,
+      ),
+    );
+  });
+
+  try {
+    await outcome;
+  } finally {
+    clearTimeout(deadline);
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}

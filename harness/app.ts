@@ -1,0 +1,134 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { Page, TestInfo } from "@playwright/test";
+import { execa } from "execa";
+import type { ScenarioAppConfig } from "./config.ts";
+import { appEnvironment, substitute } from "./environment.ts";
+import { HarnessError } from "./errors.ts";
+import { freePort } from "./free-port.ts";
+import { startAppServer, type AppServer } from "./app-server.ts";
+
+export interface CliResult {
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly exitCode: number;
+}
+
+/** The app under test as a scenario sees it: a fresh server with its own home. */
+export interface ScenarioApp {
+  readonly url: string;
+  /** The app's state directory (the config's `homeEnv`). */
+  readonly home: string;
+  /** Opens `path` (default `/`) of the app in `screen`. */
+  open(path?: string): Promise<void>;
+  /** Attaches a screenshot of `screen` named `screenshot:<label>`. */
+  screenshot(label: string): Promise<void>;
+  /** Runs the app's own CLI (the config's `cli`) with these arguments; rejects on a non-zero exit. */
+  cli(...args: string[]): Promise<CliResult>;
+  /** Writes `files` into a fresh folder and adds it as project `name` through the app's CLI. */
+  project(name: string, files: Readonly<Record<string, string>>): Promise<string>;
+  /** Everything the server has printed so far. */
+  logs(): string;
+}
+
+export const appRootEnv = "SCENARIO_APP_ROOT";
+
+/** The app's folder: $SCENARIO_APP_ROOT (set by the prover per side), else `app.root` beside the config. */
+export function appRoot(app: ScenarioAppConfig, configFile: string | undefined): string {
+  const override = process.env[appRootEnv];
+  if (override !== undefined && override !== "") return resolve(override);
+  const configDir = configFile === undefined ? process.cwd() : dirname(configFile);
+  const root = app.root ?? ".";
+  return isAbsolute(root) ? root : resolve(configDir, root);
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+}
+
+export interface RunningApp {
+  readonly app: ScenarioApp;
+  readonly server: AppServer;
+  dispose(): Promise<void>;
+}
+
+export async function startApp(input: {
+  readonly config: ScenarioAppConfig;
+  readonly root: string;
+  readonly page: Page;
+  readonly testInfo: TestInfo;
+  readonly replayUrl: string | undefined;
+}): Promise<RunningApp> {
+  const { config, root, page, testInfo } = input;
+  if (typeof config.start !== "string" || config.start === "") {
+    throw new HarnessError("config", "app.start is not set: set it to the shell command that starts the app's server, e.g. \"pnpm start\".");
+  }
+  const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
+  const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
+  await Promise.all([mkdir(dirs.home), mkdir(dirs.appHome)]);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl });
+  const values = { port, home: dirs.appHome, replay: input.replayUrl };
+
+  let server: AppServer;
+  try {
+    server = await startAppServer({
+      command: substitute(config.start, values),
+      cwd: root,
+      env,
+      url,
+      ready: config.ready,
+      logFile: join(base, "server.log"),
+    });
+  } catch (error) {
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
+
+  const cli = async (...args: string[]): Promise<CliResult> => {
+    if (config.cli === undefined) {
+      throw new HarnessError("config", "app.cli is not set: set it to the command that runs the app's own CLI, e.g. \"pnpm cli\".");
+    }
+    const command = [substitute(config.cli, values), ...args.map(shellQuote)].join(" ");
+    const result = await execa(command, { shell: true, cwd: root, env, extendEnv: false, reject: false, stdin: "ignore" });
+    if (result.exitCode !== 0) {
+      throw new Error(`\`${command}\` exited with code ${String(result.exitCode)}:\n${result.stderr || result.stdout}`);
+    }
+    return { stdout: result.stdout, stderr: result.stderr, exitCode: 0 };
+  };
+
+  const app: ScenarioApp = {
+    url,
+    home: dirs.appHome,
+    open: async (path = "/") => {
+      await page.goto(new URL(path, url).toString());
+    },
+    screenshot: async (label) => {
+      await testInfo.attach(`screenshot:${label}`, { body: await page.screenshot(), contentType: "image/png" });
+    },
+    cli,
+    project: async (name, files) => {
+      const dir = join(base, "projects", name);
+      for (const [path, text] of Object.entries(files)) {
+        const file = join(dir, path);
+        await mkdir(dirname(file), { recursive: true });
+        await writeFile(file, text);
+      }
+      await mkdir(dir, { recursive: true });
+      await cli("project", "add", name, dir);
+      return dir;
+    },
+    logs: () => server.logs(),
+  };
+
+  return {
+    app,
+    server,
+    dispose: async () => {
+      await server.stop();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}

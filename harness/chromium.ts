@@ -1,0 +1,41 @@
+import { existsSync } from "node:fs";
+import { chromium } from "@playwright/test";
+
+/** Flags that keep Chromium quiet on a closed network and runnable as root in a container. */
+export const chromiumArgs: ReadonlyArray<string> = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export const chromiumEnv = "SCENARIO_CHROMIUM";
+const systemChromium = "/usr/bin/chromium";
+
+export type ChromiumChoice =
+  | { readonly found: true; readonly executablePath: string | undefined; readonly source: string }
+  | { readonly found: false; readonly problem: string };
+
+/** Picks the browser: $SCENARIO_CHROMIUM, then Debian's /usr/bin/chromium, then Playwright's own. */
+export function resolveChromium(env: NodeJS.ProcessEnv = process.env): ChromiumChoice {
+  const override = env[chromiumEnv];
+  if (override !== undefined && override !== "") {
+    return existsSync(override)
+      ? { found: true, executablePath: override, source: chromiumEnv }
+      : {
+          found: false,
+          problem: `${chromiumEnv} is set to ${override}, which does not exist: point it at a Chromium or Chrome binary, or unset it.`,
+        };
+  }
+  if (existsSync(systemChromium)) return { found: true, executablePath: systemChromium, source: systemChromium };
+  if (existsSync(chromium.executablePath())) return { found: true, executablePath: undefined, source: "playwright" };
+  return {
+    found: false,
+    problem:
+      "No Chromium found. Install one with `apt-get install -y chromium` (Debian/Ubuntu) or " +
+      "`pnpm exec playwright install chromium`, or set SCENARIO_CHROMIUM to a Chromium or Chrome binary.",
+  };
+}

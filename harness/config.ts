@@ -1,0 +1,75 @@
+import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
+import { chromiumArgs, resolveChromium } from "./chromium.ts";
+
+/** How the harness finds out the app is up: an HTTP path answering 2xx/3xx, or a line in its output. */
+export type ReadyCheck =
+  | { readonly path: string; readonly timeout?: number }
+  | { readonly log: RegExp | string; readonly timeout?: number };
+
+/** The app under test, as a scenario config names it. Only `start` is required. */
+export interface ScenarioAppConfig {
+  /** App folder inside the repository under test, relative to the config file. */
+  readonly root?: string;
+  /** "auto" lets the lockfile decide (pnpm, npm, yarn); a string is a shell command. Used by the prover. */
+  readonly install?: "auto" | (string & {});
+  /** Optional build command, run by the prover after install. */
+  readonly build?: string;
+  /** Shell command that starts the server: PORT is in its environment, `{port}` in its text. */
+  readonly start: string;
+  readonly ready?: ReadyCheck;
+  /** Shell command running the app's own CLI, for `app.cli` and `app.project`. */
+  readonly cli?: string;
+  /** Name of the environment variable holding the app's state directory. */
+  readonly homeEnv?: string;
+  /** Provider variables; `{replay}` becomes the replay agent's URL. */
+  readonly provider?: Readonly<Record<string, string>>;
+  /** Extra variables for the app; `{port}`, `{home}` and `{replay}` are substituted. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Names of variables copied from the developer's environment on top of the allowlist. */
+  readonly passEnv?: ReadonlyArray<string>;
+}
+
+export interface ScenarioWorkerOptions {
+  scenarioApp: ScenarioAppConfig;
+}
+
+export interface ScenarioConfig extends Omit<PlaywrightTestConfig<object, ScenarioWorkerOptions>, "use"> {
+  readonly app: ScenarioAppConfig;
+  readonly use?: PlaywrightTestConfig["use"];
+}
+
+export const defaultReadyTimeoutMs = 30_000;
+
+/** The app config as plain JSON, so the prover can read it from `playwright test --list --reporter=json`. */
+function appMetadata(app: ScenarioAppConfig): Record<string, unknown> {
+  const ready = app.ready !== undefined && "log" in app.ready
+    ? { ...app.ready, log: typeof app.ready.log === "string" ? app.ready.log : app.ready.log.source }
+    : app.ready;
+  return { ...app, install: app.install ?? "auto", ready };
+}
+
+export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConfig<object, ScenarioWorkerOptions> {
+  const { app, use, metadata, ...rest } = config;
+  const browser = resolveChromium();
+  return defineConfig<object, ScenarioWorkerOptions>({
+    testMatch: "**/*.e2e.ts",
+    timeout: 60_000,
+    expect: { timeout: 10_000 },
+    reporter: "list",
+    ...rest,
+    metadata: { ...metadata, scenarioApp: appMetadata(app) },
+    use: {
+      browserName: "chromium",
+      viewport: { width: 1280, height: 720 },
+      screenshot: "only-on-failure",
+      trace: "retain-on-failure",
+      ...use,
+      launchOptions: {
+        ...(browser.found && browser.executablePath !== undefined ? { executablePath: browser.executablePath } : {}),
+        ...use?.launchOptions,
+        args: [...chromiumArgs, ...(use?.launchOptions?.args ?? [])],
+      },
+      scenarioApp: app,
+    },
+  });
+}

@@ -1,0 +1,73 @@
+import { dirname, resolve } from "node:path";
+import { test as base, type Page } from "@playwright/test";
+import { agentProblems, startAgent, type ScenarioAgent } from "./agent.ts";
+import { appRoot, startApp, type ScenarioApp } from "./app.ts";
+import { resolveChromium } from "./chromium.ts";
+import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
+import { HarnessError } from "./errors.ts";
+
+export interface ScenarioTestOptions {
+  /** The replay transcript for this test, relative to the scenario file. */
+  transcript: string | undefined;
+}
+
+export interface ScenarioFixtures extends ScenarioTestOptions {
+  app: ScenarioApp;
+  screen: Page;
+  agent: ScenarioAgent;
+}
+
+interface InternalWorkerFixtures extends ScenarioWorkerOptions {
+  scenarioBrowserCheck: void;
+}
+
+export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
+  scenarioApp: [{ start: "" } satisfies ScenarioAppConfig, { option: true, scope: "worker" }],
+  transcript: [undefined, { option: true }],
+
+  scenarioBrowserCheck: [
+    async ({ browserName }, use) => {
+      const choice = resolveChromium();
+      if (browserName === "chromium" && !choice.found) throw new HarnessError("browser", choice.problem);
+      await use();
+    },
+    { scope: "worker", auto: true },
+  ],
+
+  agent: async ({ transcript }, use, testInfo) => {
+    const file = transcript === undefined ? undefined : resolve(dirname(testInfo.file), transcript);
+    const { agent, dispose } = await startAgent(file);
+    try {
+      await use(agent);
+    } finally {
+      await dispose();
+    }
+    const problem = agentProblems(agent.status(), testInfo.status === "passed");
+    if (problem !== undefined) throw problem;
+  },
+
+  app: async ({ scenarioApp, agent, page }, use, testInfo) => {
+    const root = appRoot(scenarioApp, testInfo.config.configFile);
+    const running = await startApp({
+      config: scenarioApp,
+      root,
+      page,
+      testInfo,
+      replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
+    });
+    try {
+      await use(running.app);
+    } finally {
+      await running.dispose();
+      if (testInfo.status !== testInfo.expectedStatus || agent.status().mismatches.length > 0) {
+        await testInfo.attach("server.log", { body: running.app.logs(), contentType: "text/plain" });
+      }
+    }
+  },
+
+  screen: async ({ page }, use) => {
+    await use(page);
+  },
+});
+
+export { expect } from "@playwright/test";

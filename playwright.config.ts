@@ -1,0 +1,14 @@
+import { defineScenarioConfig } from "./harness/index.ts";
+
+export default defineScenarioConfig({
+  testDir: "scenarios",
+  app: {
+    root: "examples/agent-chat",
+    install: "auto",
+    start: "pnpm start",
+    ready: { path: "/health" },
+    cli: "pnpm cli",
+    homeEnv: "AGENT_CHAT_HOME",
+    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay" },
+  },
+});
