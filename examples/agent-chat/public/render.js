@@ -1,0 +1,123 @@
+// DOM building for the thread list and the open thread. Threads are plain objects from the server.
+
+/** Creates an element with attributes (null and false skip one) and children. */
+function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === false || value === undefined) continue;
+    element.setAttribute(name, value === true ? "" : String(value));
+  }
+  element.append(...children.filter((child) => child !== null));
+  return element;
+}
+
+export function threadTitle(thread) {
+  return thread.title || "New thread";
+}
+
+export function renderThreadList(list, threads, openId) {
+  list.replaceChildren(
+    ...threads.map((thread) => {
+      const running = thread.turns.some((turn) => turn.status === "running");
+      return h(
+        "li",
+        {},
+        h(
+          "a",
+          {
+            href: `#/thread/${thread.id}`,
+            class: running ? "thread-link running" : "thread-link",
+            "aria-current": thread.id === openId ? "page" : null,
+          },
+          h("span", { class: "thread-link-title" }, threadTitle(thread)),
+          h("span", { class: "thread-link-project" }, thread.projectName ?? "no project"),
+        ),
+      );
+    }),
+  );
+}
+
+export function renderProjects(select, projects, chosen) {
+  select.hidden = projects.length === 0;
+  select.replaceChildren(
+    ...projects.map((project) =>
+      h("option", { value: project.name, selected: project.name === chosen }, project.name),
+    ),
+  );
+}
+
+/** The open thread: its messages and tool calls in order, each turn closed by its status line. */
+export function renderThread(container, thread, openToolCalls) {
+  const turns = new Map(thread.turns.map((turn) => [turn.id, turn]));
+  const items = [...thread.messages, ...thread.toolCalls].sort((a, b) => a.order - b.order);
+  const children = [];
+  items.forEach((item, index) => {
+    children.push("role" in item ? messageElement(item) : toolCallElement(item, openToolCalls));
+    const next = items[index + 1];
+    const turn = turns.get(item.turnId);
+    if (turn && next?.turnId !== item.turnId) children.push(statusElement(turn));
+  });
+  container.replaceChildren(...children);
+}
+
+export function renderEmpty(container, projects) {
+  const hint =
+    projects.length === 0
+      ? h(
+          "p",
+          {},
+          "No project yet. Add one with ",
+          h("code", {}, "pnpm cli project add <name> <dir>"),
+          " so the assistant can read its files.",
+        )
+      : h("p", {}, `New threads open in the project ${projects[0].name}.`);
+  container.replaceChildren(h("div", { class: "empty" }, h("h2", {}, "Start a conversation"), hint));
+}
+
+/** Appends streamed text to a message already on screen; false when it is not there. */
+export function appendDelta(container, messageId, text) {
+  const element = container.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
+  if (!element) return false;
+  element.append(text);
+  return true;
+}
+
+function messageElement(message) {
+  return h(
+    "div",
+    { class: `message ${message.role}`, "data-role": message.role, "data-message-id": message.id },
+    message.text,
+  );
+}
+
+function toolCallElement(call, openToolCalls) {
+  const label = `${call.name} ${call.arguments}`.trim();
+  const details = h(
+    "details",
+    {
+      class: call.result === null ? "tool-call pending" : "tool-call",
+      "data-testid": "tool-call",
+      "aria-label": label,
+      open: openToolCalls.has(call.id),
+    },
+    h("summary", {}, h("span", { class: "tool-name" }, call.name), " ", h("code", { class: "tool-args" }, call.arguments)),
+    h("pre", { class: "tool-result" }, call.result ?? "running…"),
+  );
+  details.addEventListener("toggle", () => {
+    if (details.open) openToolCalls.add(call.id);
+    else openToolCalls.delete(call.id);
+  });
+  return details;
+}
+
+function statusElement(turn) {
+  const text = turn.status === "failed" ? `failed: ${turn.error}` : turn.status;
+  const usage = turn.usage
+    ? `${turn.usage.promptTokens} prompt + ${turn.usage.completionTokens} completion tokens`
+    : null;
+  return h(
+    "div",
+    { class: `turn-status ${turn.status}`, "data-testid": "turn-status", "data-status": turn.status, title: usage },
+    text,
+  );
+}
