@@ -36,10 +36,12 @@ function receive(message) {
       state.loaded = true;
       state.projects = message.state.projects;
       state.threads = new Map(message.state.threads.map((thread) => [thread.id, thread]));
+      renderProjects(view.project, state.projects, view.project.value);
       render();
       break;
     case "projects":
       state.projects = message.projects;
+      renderProjects(view.project, state.projects, view.project.value);
       render();
       break;
     case "thread":
@@ -88,7 +90,6 @@ function render() {
   const thread = openThread();
   if (thread && location.hash !== `#/thread/${thread.id}`) history.replaceState(null, "", `#/thread/${thread.id}`);
   renderThreadList(view.threads, sortedThreads(), thread?.id);
-  renderProjects(view.project, state.projects, view.project.value || thread?.projectName);
   view.title.textContent = thread ? threadTitle(thread) : "agent-chat";
   document.title = thread ? `${threadTitle(thread)} · agent-chat` : "agent-chat";
   view.threadProject.textContent = thread ? (thread.projectName ?? "no project") : "";
