@@ -1,0 +1,159 @@
+import { Data } from "effect";
+import type { AttemptError, ReasonCode } from "./outcome/types.ts";
+
+/**
+ * Errors of the prover. Each carries the fields a person needs and a message that says what to
+ * change. `couldNotRun` maps the ones that stop a proof to exit 2 and a reasonCode;
+ * `attemptErrorOf` turns the ones that stop one side into that side's `error` attempt.
+ */
+
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly detail: string }> {
+  override get message(): string {
+    return `${this.detail}\nRun \`prove-scenario --help\` for the options.`;
+  }
+}
+
+export class NotARepository extends Data.TaggedError("NotARepository")<{ readonly dir: string; readonly detail: string }> {
+  override get message(): string {
+    return `${this.dir} is not inside a git repository (${this.detail}). Run from a git checkout or pass --repo <dir> of one.`;
+  }
+}
+
+export class BadRef extends Data.TaggedError("BadRef")<{
+  readonly flag: "--base" | "--head" | "--at";
+  readonly ref: string;
+  readonly repo: string;
+  readonly detail: string;
+}> {
+  override get message(): string {
+    return (
+      `${this.flag} ${JSON.stringify(this.ref)} does not name a commit in ${this.repo}. ` +
+      `Pass a branch, tag or commit that exists there: list them with \`git -C ${this.repo} branch -a\`, ` +
+      `\`git -C ${this.repo} tag\` or \`git -C ${this.repo} log --oneline\`.`
+    );
+  }
+}
+
+export class ScenarioNotFound extends Data.TaggedError("ScenarioNotFound")<{
+  readonly file: string;
+  readonly detail: string;
+}> {
+  override get message(): string {
+    return `Scenario ${this.file}: ${this.detail}`;
+  }
+}
+
+export class AmbiguousScenario extends Data.TaggedError("AmbiguousScenario")<{
+  readonly file: string;
+  readonly grep: string | undefined;
+  readonly titles: ReadonlyArray<string>;
+}> {
+  override get message(): string {
+    const which = this.grep === undefined ? "holds" : `has, for --grep ${JSON.stringify(this.grep)},`;
+    return (
+      `Scenario ${this.file} ${which} ${this.titles.length} tests; a proof runs exactly one. ` +
+      `Pass --grep <text> matching one of these titles:\n${this.titles.map((title) => `  - ${title}`).join("\n")}`
+    );
+  }
+}
+
+export class ConfigError extends Data.TaggedError("ConfigError")<{ readonly config: string; readonly detail: string }> {
+  override get message(): string {
+    return `Scenario config ${this.config}: ${this.detail}`;
+  }
+}
+
+export class Interrupted extends Data.TaggedError("Interrupted")<{ readonly signal: string }> {
+  override get message(): string {
+    return `Interrupted by ${this.signal}; worktrees and temporary files were removed. Run the proof again to get a verdict.`;
+  }
+}
+
+export class ReportWriteFailed extends Data.TaggedError("ReportWriteFailed")<{ readonly dir: string; readonly detail: string }> {
+  override get message(): string {
+    return `Could not write the report to ${this.dir}: ${this.detail}. Pass --out <dir> with a writable folder.`;
+  }
+}
+
+/** A proof that stops before a verdict: exit 2 and, when a report can say why, its reasonCode. */
+export type StopError =
+  | UsageError
+  | NotARepository
+  | BadRef
+  | ScenarioNotFound
+  | AmbiguousScenario
+  | ConfigError
+  | Interrupted
+  | ReportWriteFailed;
+
+export interface CouldNotRun {
+  readonly exitCode: 2;
+  /** Undefined when there is nothing to report (bad command line, unwritable report folder). */
+  readonly reasonCode: ReasonCode | undefined;
+  readonly message: string;
+}
+
+const reasonCodes: { readonly [Tag in StopError["_tag"]]: ReasonCode | undefined } = {
+  UsageError: undefined,
+  NotARepository: "bad-ref",
+  BadRef: "bad-ref",
+  ScenarioNotFound: "scenario-not-found",
+  AmbiguousScenario: "ambiguous-scenario",
+  ConfigError: "config-error",
+  Interrupted: "interrupted",
+  ReportWriteFailed: undefined,
+};
+
+export function couldNotRun(error: StopError): CouldNotRun {
+  return { exitCode: 2, reasonCode: reasonCodes[error._tag], message: error.message };
+}
+
+/** Errors that stop one side before Playwright could give an outcome. */
+
+export class WorktreeFailed extends Data.TaggedError("WorktreeFailed")<{
+  readonly repo: string;
+  readonly sha: string;
+  readonly path: string;
+  readonly detail: string;
+}> {
+  override get message(): string {
+    return `Could not check out ${this.sha.slice(0, 12)} of ${this.repo} into a worktree at ${this.path}: ${this.detail}. Check that the repository is not corrupt and the temporary folder is writable.`;
+  }
+}
+
+export class StepFailed extends Data.TaggedError("StepFailed")<{
+  readonly step: "install" | "build";
+  readonly command: string;
+  readonly cwd: string;
+  readonly exitCode: number | undefined;
+  readonly logTail: string;
+}> {
+  override get message(): string {
+    const key = this.step === "install" ? "app.install" : "app.build";
+    const how = this.exitCode === undefined ? "could not start" : `exited with code ${this.exitCode}`;
+    return (
+      `${this.step} failed: \`${this.command}\` in ${this.cwd} ${how}. ` +
+      `Fix the ${this.step} at this commit, or set ${key} in the scenario config to a command that works.\n` +
+      `Last lines of its log:\n${this.logTail}`
+    );
+  }
+}
+
+export class RunnerFailed extends Data.TaggedError("RunnerFailed")<{ readonly detail: string; readonly logTail: string }> {
+  override get message(): string {
+    return `Playwright did not produce a report: ${this.detail}. Check that \`playwright test\` runs with this config.\nLast lines of its output:\n${this.logTail}`;
+  }
+}
+
+export type SideError = WorktreeFailed | StepFailed | RunnerFailed;
+
+export function attemptErrorOf(error: SideError): AttemptError {
+  switch (error._tag) {
+    case "WorktreeFailed":
+      return { kind: "worktree", message: error.message };
+    case "StepFailed":
+      return { kind: error.step, message: error.message };
+    case "RunnerFailed":
+      return { kind: "runner", message: error.message };
+  }
+}

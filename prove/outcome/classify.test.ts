@@ -1,0 +1,62 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseJsonReport } from "../playwright/json-report.ts";
+import { classify } from "./classify.ts";
+
+/**
+ * Samples are real Playwright 1.65 JSON reports, recorded from a test app whose fixtures throw
+ * the harness's tagged errors the way the harness does (paths rewritten to /repo).
+ */
+function classifySample(name: string) {
+  const report = parseJsonReport(readFileSync(join(import.meta.dirname, "samples", `${name}.json`), "utf8"));
+  if (report === undefined) throw new Error(`sample ${name} is not a JSON report`);
+  return classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 });
+}
+
+const table: ReadonlyArray<readonly [sample: string, outcome: string, kind: string | undefined, location: string | undefined, firstLine: string | undefined]> = [
+  ["passed", "passed", undefined, undefined, undefined],
+  ["assertion", "failed", "assertion", "samples-src/s.e2e.ts:9", "Error: expect(locator).toHaveText(expected) failed"],
+  ["timeout", "failed", "timeout", undefined, "Test timeout of 3000ms exceeded."],
+  ["app-error", "failed", "app-error", "samples-src/s.e2e.ts:19", "SyntaxError: Expected property name or '}' in JSON at position 1"],
+  ["mismatch", "failed", "unexpected-request", "samples-src/fixtures.ts:13", "Error: [scenario-harness:replay-mismatch] The app sent a request the transcript did not expect:"],
+  ["unplayed", "failed", "unplayed-transcript", "samples-src/fixtures.ts:14", "Error: [scenario-harness:transcript-unplayed] 2 lines of the transcript were never played: the app stopped early."],
+  ["boot", "error", "boot", "samples-src/fixtures.ts:9", "Error: [scenario-harness:boot] The app exited with code 1 before it was ready. Check app.start (`node server.js`) in the scenario config and the app's output:"],
+  ["browser", "error", "browser", "samples-src/fixtures.ts:5", "Error: [scenario-harness:browser] No Chromium found. Install one with `apt-get install -y chromium`."],
+  ["scenario-load", "error", "scenario-load", "samples-src/load.e2e.ts:2", "Error: Cannot find module './does-not-exist'"],
+  ["skipped", "error", "skipped", undefined, "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something."],
+];
+
+describe("classifying an attempt from Playwright's JSON report", () => {
+  it.each(table)("%s → %s (%s)", (sample, outcome, kind, location, firstLine) => {
+    const { attempt } = classifySample(sample);
+    expect(attempt.outcome).toBe(outcome);
+    expect(attempt.error?.kind).toBe(kind);
+    expect(attempt.error?.location).toBe(location);
+    expect(attempt.error?.message.split("\n")[0]).toBe(firstLine);
+  });
+
+  it("keeps messages free of colour codes, code snippets and stacks", () => {
+    const message = classifySample("assertion").attempt.error?.message ?? "";
+    expect(message).toContain('Expected: "Bye"');
+    expect(message).not.toContain("\u001b");
+    expect(message).not.toMatch(/\d+ \||^\s+at /m);
+  });
+
+  it("finds labelled screenshots in order, the failure screenshot, the trace and the server log", () => {
+    const passed = classifySample("passed");
+    expect(passed.attempt.durationMs).toBeGreaterThan(0);
+    expect(passed.artifacts.screenshots.map((shot) => shot.label)).toEqual(["start", "end"]);
+    expect(passed.artifacts.failureScreenshot).toBeUndefined();
+
+    const failed = classifySample("assertion").artifacts;
+    expect(failed.screenshots.map((shot) => shot.label)).toEqual(["start"]);
+    expect(failed.failureScreenshot).toEqual({ path: "/tmp/prover-run/assertion-out/s.e2e.ts-assertion/test-failed-1.png" });
+    expect(failed.trace).toEqual({ path: "/tmp/prover-run/assertion-out/s.e2e.ts-assertion/trace.zip" });
+    expect(failed.serverLog).toHaveProperty("base64");
+  });
+
+  it("takes the wall time when no test ran", () => {
+    expect(classifySample("scenario-load").attempt.durationMs).toBe(1234);
+  });
+});

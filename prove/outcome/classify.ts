@@ -1,0 +1,143 @@
+import { isAbsolute, relative } from "node:path";
+import type { JsonAttachment, JsonError, JsonReport, JsonResult } from "../playwright/json-report.ts";
+import { cleanMessage, stripAnsi } from "./error-text.ts";
+import type { Attempt, AttemptError, AttemptErrorKind, Outcome } from "./types.ts";
+
+/** Where an attachment's bytes are: a file Playwright wrote, or inline base64. */
+export type AttachmentSource = { readonly path: string } | { readonly base64: string };
+
+export interface AttemptArtifacts {
+  /** `screenshot:<label>` attachments, in the order the scenario took them. */
+  readonly screenshots: ReadonlyArray<{ readonly label: string; readonly source: AttachmentSource }>;
+  /** Playwright's `screenshot: "only-on-failure"` picture. */
+  readonly failureScreenshot?: AttachmentSource;
+  readonly trace?: AttachmentSource;
+  readonly serverLog?: AttachmentSource;
+  /** How long the app took to boot, when the harness recorded it. */
+  readonly bootMs?: number;
+}
+
+export interface ClassifiedAttempt {
+  readonly attempt: Attempt;
+  readonly artifacts: AttemptArtifacts;
+}
+
+export interface ClassifyContext {
+  /** The invoking checkout, which locations are made relative to. */
+  readonly root: string;
+  /** Absolute path of the scenario file, to find its line in a stack. */
+  readonly scenarioFile: string;
+  /** Wall time of the run, used when Playwright reports no test duration. */
+  readonly wallMs: number;
+}
+
+const harnessTag = /\[scenario-harness:([a-z-]+)\]/;
+
+/** Harness tags and what they mean: an error (no running app) or a failure (the app misbehaved). */
+const harnessKinds: Readonly<Record<string, { readonly outcome: Outcome; readonly kind: AttemptErrorKind }>> = {
+  boot: { outcome: "error", kind: "boot" },
+  browser: { outcome: "error", kind: "browser" },
+  transcript: { outcome: "error", kind: "transcript" },
+  config: { outcome: "error", kind: "config" },
+  "replay-mismatch": { outcome: "failed", kind: "unexpected-request" },
+  "transcript-unplayed": { outcome: "failed", kind: "unplayed-transcript" },
+};
+
+const expectFailure = /^(?:Error: )?(?:Timed out \d+ms waiting for )?expect(?:\.\w+)*[.(]/;
+
+function tagOf(error: JsonError): string | undefined {
+  return harnessTag.exec(stripAnsi(error.message))?.[1];
+}
+
+function locationOf(error: JsonError, context: ClassifyContext): string | undefined {
+  const show = (file: string, line: number) => `${isAbsolute(file) ? relative(context.root, file) : file}:${line}`;
+  if (error.location !== undefined) return show(error.location.file, error.location.line);
+  const stack = stripAnsi(error.stack ?? error.message);
+  const at = stack.indexOf(`${context.scenarioFile}:`);
+  if (at === -1) return undefined;
+  const line = /^:(\d+)/.exec(stack.slice(at + context.scenarioFile.length))?.[1];
+  return line === undefined ? undefined : show(context.scenarioFile, Number(line));
+}
+
+function attemptError(kind: AttemptErrorKind, error: JsonError, context: ClassifyContext): AttemptError {
+  const location = locationOf(error, context);
+  return { kind, message: cleanMessage(error.message), ...(location === undefined ? {} : { location }) };
+}
+
+/** Picks the error that explains a failed result and says what kind it is. */
+function explain(result: JsonResult, context: ClassifyContext): { outcome: Outcome; error: AttemptError } {
+  const tagged = (outcome: Outcome) =>
+    result.errors.find((error) => {
+      const known = harnessKinds[tagOf(error) ?? ""];
+      return known !== undefined && known.outcome === outcome;
+    });
+  // A harness error means there was no running app: whatever failed after it is moot.
+  const harnessError = tagged("error");
+  if (harnessError !== undefined) {
+    return { outcome: "error", error: attemptError(harnessKinds[tagOf(harnessError) ?? ""]?.kind ?? "boot", harnessError, context) };
+  }
+  // An unexpected request explains the assertions that failed because of its 400 answer.
+  const mismatch = result.errors.find((error) => tagOf(error) === "replay-mismatch");
+  const unplayed = result.errors.find((error) => tagOf(error) === "transcript-unplayed");
+  const first = result.errors[0] ?? { message: `The test ended with status ${result.status}.` };
+  if (mismatch !== undefined) return { outcome: "failed", error: attemptError("unexpected-request", mismatch, context) };
+  if (result.status === "timedOut") return { outcome: "failed", error: attemptError("timeout", first, context) };
+  if (result.status === "interrupted") return { outcome: "error", error: attemptError("runner", first, context) };
+  if (unplayed !== undefined && result.errors.length === 1) {
+    return { outcome: "failed", error: attemptError("unplayed-transcript", unplayed, context) };
+  }
+  const kind = expectFailure.test(stripAnsi(first.message).trimStart()) ? "assertion" : "app-error";
+  return { outcome: "failed", error: attemptError(kind, first, context) };
+}
+
+function source(attachment: JsonAttachment): AttachmentSource | undefined {
+  if (attachment.body !== undefined) return { base64: attachment.body };
+  if (attachment.path !== undefined) return { path: attachment.path };
+  return undefined;
+}
+
+function artifactsOf(result: JsonResult): AttemptArtifacts {
+  const find = (name: string) => {
+    const found = result.attachments.find((attachment) => attachment.name === name);
+    return found === undefined ? undefined : source(found);
+  };
+  const screenshots = result.attachments.flatMap((attachment) => {
+    const from = source(attachment);
+    return attachment.name.startsWith("screenshot:") && from !== undefined
+      ? [{ label: attachment.name.slice("screenshot:".length), source: from }]
+      : [];
+  });
+  const failureScreenshot = find("screenshot");
+  const trace = find("trace");
+  const serverLog = find("server.log");
+  const boot = Number(result.annotations.find((annotation) => annotation.type === "scenario-harness:boot-ms")?.description);
+  return {
+    screenshots,
+    ...(failureScreenshot === undefined ? {} : { failureScreenshot }),
+    ...(trace === undefined ? {} : { trace }),
+    ...(serverLog === undefined ? {} : { serverLog }),
+    ...(Number.isFinite(boot) ? { bootMs: boot } : {}),
+  };
+}
+
+const noArtifacts: AttemptArtifacts = { screenshots: [] };
+
+/** Classifies one Playwright run of one scenario from its JSON report. */
+export function classify(report: JsonReport, context: ClassifyContext): ClassifiedAttempt {
+  const result = report.specs.flatMap((spec) => spec.tests).flatMap((test) => test.results).at(-1);
+  if (result === undefined) {
+    const loadError = report.errors[0] ?? { message: "Playwright ran no test: check that the scenario file is matched by the config's testDir and testMatch." };
+    const known = harnessKinds[tagOf(loadError) ?? ""];
+    const kind = known?.kind ?? "scenario-load";
+    return { attempt: { outcome: "error", durationMs: context.wallMs, error: attemptError(kind, loadError, context) }, artifacts: noArtifacts };
+  }
+  const durationMs = Math.round(result.duration);
+  const artifacts = artifactsOf(result);
+  if (result.status === "passed") return { attempt: { outcome: "passed", durationMs }, artifacts };
+  if (result.status === "skipped") {
+    const error = { message: "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something." };
+    return { attempt: { outcome: "error", durationMs, error: attemptError("skipped", error, context) }, artifacts };
+  }
+  const { outcome, error } = explain(result, context);
+  return { attempt: { outcome, durationMs, error }, artifacts };
+}

@@ -1,0 +1,52 @@
+/** What one run of the scenario on one side came to. Only `failed` on base counts towards a proof. */
+export type Outcome = "passed" | "failed" | "error";
+
+/**
+ * Why an attempt did not pass. `failed` kinds are the app's behaviour; `error` kinds mean the
+ * harness or the prover could not give the test a running app.
+ */
+export type FailedKind = "assertion" | "timeout" | "app-error" | "unexpected-request" | "unplayed-transcript";
+export type ErrorKind =
+  | "install"
+  | "build"
+  | "worktree"
+  | "boot"
+  | "browser"
+  | "transcript"
+  | "config"
+  | "scenario-load"
+  | "skipped"
+  | "runner";
+export type AttemptErrorKind = FailedKind | ErrorKind;
+
+export interface AttemptError {
+  readonly kind: AttemptErrorKind;
+  readonly message: string;
+  /** `file:line`, relative to the invoking checkout, when the error points into a file. */
+  readonly location?: string;
+}
+
+export interface Attempt {
+  readonly outcome: Outcome;
+  readonly durationMs: number;
+  readonly error?: AttemptError;
+}
+
+export type Verdict = "proved" | "not-proved" | "could-not-run";
+
+export type ReasonCode =
+  | "proved"
+  | "passes-on-base"
+  | "fails-on-head"
+  | "flaky"
+  | "base-error"
+  | "head-error"
+  | "bad-ref"
+  | "scenario-not-found"
+  | "ambiguous-scenario"
+  | "config-error"
+  | "interrupted";
+
+export type ExitCode = 0 | 1 | 2;
+
+export type SideName = "base" | "head";

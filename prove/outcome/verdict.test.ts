@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import type { Attempt, Outcome } from "./types.ts";
+import { decide } from "./verdict.ts";
+
+function attempts(outcomes: string): Attempt[] {
+  const byLetter: Record<string, Outcome> = { P: "passed", F: "failed", E: "error" };
+  return [...outcomes].map((letter) => {
+    const outcome = byLetter[letter];
+    if (outcome === undefined) throw new Error(`unknown outcome letter ${letter}`);
+    return outcome === "passed"
+      ? { outcome, durationMs: 1 }
+      : {
+          outcome,
+          durationMs: 1,
+          error: { kind: outcome === "failed" ? "assertion" : "boot", message: `${outcome} here\nmore`, location: "s.e2e.ts:3" },
+        };
+  });
+}
+
+// P passed, F failed, E error; one letter per attempt (--repeat n gives n letters).
+const table: ReadonlyArray<readonly [base: string, head: string, verdict: string, exitCode: number, reasonCode: string]> = [
+  ["F", "P", "proved", 0, "proved"],
+  ["FFF", "PPP", "proved", 0, "proved"],
+  ["P", "P", "not-proved", 1, "passes-on-base"],
+  ["P", "F", "not-proved", 1, "passes-on-base"],
+  ["PPP", "FFF", "not-proved", 1, "passes-on-base"],
+  ["F", "F", "not-proved", 1, "fails-on-head"],
+  ["FF", "FF", "not-proved", 1, "fails-on-head"],
+  ["FPF", "PPP", "not-proved", 1, "flaky"],
+  ["FFF", "PFP", "not-proved", 1, "flaky"],
+  ["PF", "PF", "not-proved", 1, "flaky"],
+  ["PPP", "PFP", "not-proved", 1, "flaky"],
+  ["E", "P", "could-not-run", 2, "base-error"],
+  ["E", "E", "could-not-run", 2, "base-error"],
+  ["FE", "PP", "could-not-run", 2, "base-error"],
+  ["", "P", "could-not-run", 2, "base-error"],
+  ["F", "E", "could-not-run", 2, "head-error"],
+  ["P", "E", "could-not-run", 2, "head-error"],
+  ["FF", "PE", "could-not-run", 2, "head-error"],
+  ["FPF", "EP", "could-not-run", 2, "head-error"],
+];
+
+describe("the verdict", () => {
+  it.each(table)("base %s, head %s → %s, exit %i, %s", (base, head, verdict, exitCode, reasonCode) => {
+    const decision = decide({ ref: "main", attempts: attempts(base) }, { ref: "fix", attempts: attempts(head) });
+    expect([decision.verdict, decision.exitCode, decision.reasonCode]).toEqual([verdict, exitCode, reasonCode]);
+  });
+
+  it("says in the reason which side failed, where, and with what", () => {
+    expect(decide({ ref: "main", attempts: attempts("F") }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
+      "The scenario fails on base (main) with assertion at s.e2e.ts:3: failed here, and passes on head (fix).",
+    );
+    expect(decide({ ref: "main", attempts: attempts("E") }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
+      "The scenario could not run on base (main): boot at s.e2e.ts:3: error here",
+    );
+    expect(decide({ ref: "main", attempts: attempts("FPF") }, { ref: "fix", attempts: attempts("PP") }).reason).toBe(
+      "The scenario gave mixed results (base main: failed 2 of 3, passed 1 of 3; head fix: passed 2 of 2); make it deterministic before it can prove a fix.",
+    );
+  });
+});

@@ -1,0 +1,93 @@
+import type { Attempt, AttemptError, ExitCode, Outcome, ReasonCode, Verdict } from "./types.ts";
+
+export interface SideAttempts {
+  readonly ref: string;
+  readonly attempts: ReadonlyArray<Attempt>;
+}
+
+export interface Decision {
+  readonly verdict: Verdict;
+  readonly exitCode: ExitCode;
+  readonly reasonCode: ReasonCode;
+  readonly reason: string;
+}
+
+const every = (attempts: ReadonlyArray<Attempt>, outcome: Outcome) =>
+  attempts.length > 0 && attempts.every((attempt) => attempt.outcome === outcome);
+
+const firstError = (attempts: ReadonlyArray<Attempt>, outcome: Outcome): AttemptError | undefined =>
+  attempts.find((attempt) => attempt.outcome === outcome && attempt.error !== undefined)?.error;
+
+/** "assertion at scenarios/x.e2e.ts:18: Expected …" — the first line a person needs. */
+export function describeError(error: AttemptError | undefined): string {
+  if (error === undefined) return "no error recorded";
+  const firstLine = error.message.split("\n").find((line) => line.trim() !== "") ?? "";
+  const where = error.location === undefined ? "" : ` at ${error.location}`;
+  return `${error.kind}${where}: ${firstLine.trim()}`;
+}
+
+function tally(attempts: ReadonlyArray<Attempt>): string {
+  const count = (outcome: Outcome) => attempts.filter((attempt) => attempt.outcome === outcome).length;
+  const parts = (["failed", "passed", "error"] as const)
+    .filter((outcome) => count(outcome) > 0)
+    .map((outcome) => `${outcome} ${count(outcome)} of ${attempts.length}`);
+  return parts.join(", ");
+}
+
+/**
+ * The verdict of a proof, in this order: a side that could not run (base first) makes it
+ * could-not-run; mixed results on either side make it flaky; then base must fail every time
+ * and head must pass every time.
+ */
+export function decide(base: SideAttempts, head: SideAttempts): Decision {
+  const baseError = firstError(base.attempts, "error");
+  if (baseError !== undefined || base.attempts.length === 0) {
+    return {
+      verdict: "could-not-run",
+      exitCode: 2,
+      reasonCode: "base-error",
+      reason: `The scenario could not run on base (${base.ref}): ${describeError(baseError)}`,
+    };
+  }
+  const headError = firstError(head.attempts, "error");
+  if (headError !== undefined || head.attempts.length === 0) {
+    return {
+      verdict: "could-not-run",
+      exitCode: 2,
+      reasonCode: "head-error",
+      reason: `The scenario could not run on head (${head.ref}): ${describeError(headError)}`,
+    };
+  }
+  const baseSteady = every(base.attempts, "failed") || every(base.attempts, "passed");
+  const headSteady = every(head.attempts, "failed") || every(head.attempts, "passed");
+  if (!baseSteady || !headSteady) {
+    return {
+      verdict: "not-proved",
+      exitCode: 1,
+      reasonCode: "flaky",
+      reason: `The scenario gave mixed results (base ${base.ref}: ${tally(base.attempts)}; head ${head.ref}: ${tally(head.attempts)}); make it deterministic before it can prove a fix.`,
+    };
+  }
+  if (every(base.attempts, "passed")) {
+    return {
+      verdict: "not-proved",
+      exitCode: 1,
+      reasonCode: "passes-on-base",
+      reason: `The scenario passes on base (${base.ref}), so it does not reproduce the bug there; make it fail on base first.`,
+    };
+  }
+  if (every(head.attempts, "failed")) {
+    return {
+      verdict: "not-proved",
+      exitCode: 1,
+      reasonCode: "fails-on-head",
+      reason: `The scenario fails on head (${head.ref}) as well, so the change does not fix it: ${describeError(firstError(head.attempts, "failed"))}`,
+    };
+  }
+  return {
+    verdict: "proved",
+    exitCode: 0,
+    reasonCode: "proved",
+    reason: `The scenario fails on base (${base.ref}) with ${describeError(firstError(base.attempts, "failed"))}, and passes on head (${head.ref}).`,
+  };
+}

@@ -1,0 +1,69 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { redact, redactBytes, secretsFrom } from "./redact.ts";
+import { rewriteZip } from "./zip.ts";
+
+const env = {
+  OPENAI_API_KEY: "sk-live-0123456789abcdef",
+  GH_TOKEN: "ghp_0123456789",
+  DB_PASSWORD: 'pa"ss\\word-42',
+  SHORT_TOKEN: "1234567",
+  HOME: "/home/dev-0123456789",
+  MY_AUTH_HEADER: "Bearer abc.def.ghi",
+  EMPTY_SECRET: undefined,
+};
+const secrets = secretsFrom(env);
+
+describe("redaction", () => {
+  it.each([
+    ["a key in a log line", "key=sk-live-0123456789abcdef;", "key=[redacted:OPENAI_API_KEY];"],
+    ["every occurrence", "ghp_0123456789 and ghp_0123456789", "[redacted:GH_TOKEN] and [redacted:GH_TOKEN]"],
+    ["a value as JSON escapes it", JSON.stringify({ p: 'pa"ss\\word-42' }), '{"p":"[redacted:DB_PASSWORD]"}'],
+    ["a value inside a URL", `https://x/?k=${encodeURIComponent("Bearer abc.def.ghi")}`, "https://x/?k=[redacted:MY_AUTH_HEADER]"],
+    ["values shorter than 8 characters stay", "pin 1234567", "pin 1234567"],
+    ["variables whose name does not look secret stay", "cd /home/dev-0123456789", "cd /home/dev-0123456789"],
+  ])("takes out %s", (_case, text, expected) => {
+    expect(redact(text, secrets)).toBe(expected);
+  });
+
+  it("returns the same bytes when there is nothing to take out, and new bytes otherwise", () => {
+    const clean = Buffer.from("nothing here");
+    expect(redactBytes(clean, secrets)).toBe(clean);
+    expect(redactBytes(Buffer.from("x sk-live-0123456789abcdef y"), secrets).toString()).toBe("x [redacted:OPENAI_API_KEY] y");
+  });
+});
+
+describe("a trace zip", () => {
+  const scratch: string[] = [];
+  afterEach(async () => {
+    await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  it("is rewritten without the secret, and every other entry is kept as it was", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "prove-zip-test-"));
+    scratch.push(dir);
+    const trace = `{"type":"before","params":{"value":"sk-live-0123456789abcdef"}}\n`.repeat(50);
+    const image = Buffer.from(Array.from({ length: 4096 }, (_, index) => (index * 7) % 256));
+    await writeFile(join(dir, "trace.trace"), trace);
+    await writeFile(join(dir, "page.jpeg"), image);
+    await execa("zip", ["-q", "-9", "original.zip", "trace.trace", "page.jpeg"], { cwd: dir });
+
+    const rewritten = rewriteZip(await readFile(join(dir, "original.zip")), (content) => redactBytes(content, secrets));
+    if (rewritten === undefined) throw new Error("the zip made by `zip` could not be read");
+    await writeFile(join(dir, "redacted.zip"), rewritten);
+
+    expect((await execa("unzip", ["-t", "redacted.zip"], { cwd: dir })).stdout).toContain("No errors detected");
+    const traceText = (await execa("unzip", ["-p", "redacted.zip", "trace.trace"], { cwd: dir })).stdout;
+    expect(traceText).not.toContain("sk-live");
+    expect(traceText.split("\n")[0]).toBe('{"type":"before","params":{"value":"[redacted:OPENAI_API_KEY]"}}');
+    const imageBytes = (await execa("unzip", ["-p", "redacted.zip", "page.jpeg"], { cwd: dir, encoding: "buffer" })).stdout;
+    expect(Buffer.compare(Buffer.from(imageBytes), image)).toBe(0);
+  });
+
+  it("is refused when it is not a zip", () => {
+    expect(rewriteZip(Buffer.from("not a zip at all, just text"), (content) => content)).toBeUndefined();
+  });
+});
