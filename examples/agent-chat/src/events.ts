@@ -27,7 +27,7 @@ export type ChatEvent =
   | { type: "turn.interrupted"; at: string; threadId: string; turnId: string }
   | { type: "turn.failed"; at: string; threadId: string; turnId: string; error: string };
 
-export type ChatEventType = ChatEvent["type"];
+type ChatEventType = ChatEvent["type"];
 
 /** An event without its timestamp, as the code that records it writes it. */
 export type NewChatEvent = WithoutTime<ChatEvent>;

@@ -27,9 +27,9 @@ export class Store {
     return this.#state;
   }
 
-  record(event: NewChatEvent): State {
+  record(event: NewChatEvent): void {
     this.#log.append(stamp(event));
-    return this.sync();
+    this.sync();
   }
 
   subscribe(listener: StoreListener): () => void {
