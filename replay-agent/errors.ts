@@ -1,0 +1,108 @@
+import { Schema } from "effect";
+
+/** Why a transcript line was rejected; stable codes a caller can branch on. */
+export const TranscriptErrorCode = Schema.Literals([
+  "empty",
+  "bad_json",
+  "not_an_object",
+  "unknown_type",
+  "meta_not_first",
+  "invalid_field",
+  "bad_pattern",
+  "order",
+  "framing",
+]);
+export type TranscriptErrorCode = typeof TranscriptErrorCode.Type;
+
+/** A transcript line that cannot be replayed: names the file, the 1-based line, what is wrong and what to write instead. */
+export class TranscriptError extends Schema.TaggedError<TranscriptError>()("TranscriptError", {
+  file: Schema.String,
+  line: Schema.Number,
+  code: TranscriptErrorCode,
+  problem: Schema.String,
+  fix: Schema.String,
+}) {
+  override get message(): string {
+    return `${this.file}:${this.line}: ${this.problem}. ${this.fix}`;
+  }
+}
+
+/** The transcript file could not be read at all. */
+export class TranscriptReadError extends Schema.TaggedError<TranscriptReadError>()("TranscriptReadError", {
+  file: Schema.String,
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return `cannot read transcript ${this.file}: ${this.detail}. Check the path; a relative path is resolved from ${process.cwd()}`;
+  }
+}
+
+/** The transcript names a provider whose wire format this replay agent cannot serve yet. */
+export class UnsupportedProviderError extends Schema.TaggedError<UnsupportedProviderError>()(
+  "UnsupportedProviderError",
+  {
+    file: Schema.String,
+    provider: Schema.String,
+    supported: Schema.Array(Schema.String),
+  },
+) {
+  override get message(): string {
+    return `${this.file}:1: replay-agent cannot serve "${this.provider}" transcripts yet. Use a transcript for one of: ${this.supported.join(", ")}`;
+  }
+}
+
+/** A request that matches no expectation; it is answered 400 and never consumes the expectation. */
+export class ReplayMismatchError extends Schema.TaggedError<ReplayMismatchError>()("ReplayMismatchError", {
+  file: Schema.String,
+  request: Schema.Unknown,
+  expectedLine: Schema.NullOr(Schema.Number),
+  expectedSummary: Schema.NullOr(Schema.String),
+  expected: Schema.Unknown,
+  diff: Schema.String,
+}) {
+  override get message(): string {
+    const where =
+      this.expectedLine === null
+        ? `${this.file} expects no more requests`
+        : `it does not match ${this.file}:${this.expectedLine} (${this.expectedSummary ?? "expect_outbound"})`;
+    return `unexpected request: ${where}. Fix the app or the transcript so they agree:\n${this.diff}`;
+  }
+}
+
+/** `resume` was called while the transcript is not held at a pause. */
+export class NotPausedError extends Schema.TaggedError<NotPausedError>()("NotPausedError", {
+  next: Schema.String,
+}) {
+  override get message(): string {
+    return `resume() was called but the transcript is not held at a pause (next: ${this.next}). Await paused(name) before calling resume()`;
+  }
+}
+
+/** `paused(name)` can never resolve: no such pause ahead, or the server closed first. */
+export class PauseNotReachedError extends Schema.TaggedError<PauseNotReachedError>()("PauseNotReachedError", {
+  name: Schema.String,
+  reason: Schema.String,
+}) {
+  override get message(): string {
+    return `the transcript will not reach pause "${this.name}": ${this.reason}`;
+  }
+}
+
+/** The HTTP transport could not listen on the requested port. */
+export class ListenError extends Schema.TaggedError<ListenError>()("ListenError", {
+  port: Schema.Number,
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return `replay-agent cannot listen on 127.0.0.1:${this.port}: ${this.detail}. Pass a free --port, or omit it to pick one`;
+  }
+}
+
+/** The command line does not name a known command with its required arguments. */
+export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return this.detail;
+  }
+}

@@ -1,0 +1,26 @@
+import type { Transport } from "./providers.ts";
+import type { LineType } from "./schema.ts";
+
+/** A correct line of each type, quoted in error messages as what to write instead. */
+const httpExamples: { readonly [T in LineType]: string } = {
+  meta: '{"type":"meta","format":"replay-transcript","version":1,"provider":"openai-chat","model":"gpt-4o-mini","source":"handwritten"}',
+  expect_outbound: '{"type":"expect_outbound","request":{"method":"POST","path":"/v1/chat/completions","body":{"model":"gpt-4o-mini"}}}',
+  emit_inbound:
+    '{"type":"emit_inbound","sse":{"data":{"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[]}}} or {"type":"emit_inbound","response":{"status":200,"body":{}}}',
+  pause: '{"type":"pause","name":"mid-stream"}',
+  delay: '{"type":"delay","ms":250}',
+  fail: '{"type":"fail","status":429,"body":{"error":{"message":"Rate limit reached","type":"requests"}}}',
+  disconnect: '{"type":"disconnect"}',
+  exit: '{"type":"exit","code":0}',
+};
+
+const stdioExamples: { readonly [T in LineType]: string } = {
+  ...httpExamples,
+  meta: '{"type":"meta","format":"replay-transcript","version":1,"provider":"jsonrpc-stdio","source":"handwritten"}',
+  expect_outbound: '{"type":"expect_outbound","message":{"jsonrpc":"2.0","id":1,"method":"initialize"}}',
+  emit_inbound: '{"type":"emit_inbound","message":{"jsonrpc":"2.0","id":1,"result":{}}}',
+};
+
+/** "Write it like …" with a correct line of `type` for `transport`. */
+export const writeItLike = (type: LineType, transport: Transport = "http"): string =>
+  `Write it like ${(transport === "http" ? httpExamples : stdioExamples)[type]}`;

@@ -1,0 +1,82 @@
+import { Effect, Predicate, Result, Schema } from "effect";
+import { TranscriptError } from "../errors.ts";
+import { validatePattern, formatDifferences } from "../runtime/pattern.ts";
+import { writeItLike } from "./examples.ts";
+import { describeIssue } from "./issues.ts";
+import type { Transport } from "./providers.ts";
+import { lineSchemas, lineTypes, type LineType } from "./schema.ts";
+
+/** Any decoded line, `meta` included. */
+export type DecodedLine = (typeof lineSchemas)[LineType]["Type"];
+
+const parseOptions = { onExcessProperty: "error", errors: "all", reportInput: true } as const;
+
+const decoders: { readonly [T in LineType]: (input: unknown) => Result.Result<DecodedLine, Schema.SchemaError> } = {
+  meta: Schema.decodeUnknownResult(lineSchemas.meta, parseOptions),
+  expect_outbound: Schema.decodeUnknownResult(lineSchemas.expect_outbound, parseOptions),
+  emit_inbound: Schema.decodeUnknownResult(lineSchemas.emit_inbound, parseOptions),
+  pause: Schema.decodeUnknownResult(lineSchemas.pause, parseOptions),
+  delay: Schema.decodeUnknownResult(lineSchemas.delay, parseOptions),
+  fail: Schema.decodeUnknownResult(lineSchemas.fail, parseOptions),
+  disconnect: Schema.decodeUnknownResult(lineSchemas.disconnect, parseOptions),
+  exit: Schema.decodeUnknownResult(lineSchemas.exit, parseOptions),
+};
+
+const isLineType = (type: unknown): type is LineType => lineTypes.some((known) => known === type);
+
+/** One non-blank, non-comment line: JSON, a known `type`, its fields, and well-formed patterns. */
+export const parseLine = Effect.fnUntraced(function* (
+  file: string,
+  line: number,
+  text: string,
+  transport: Transport,
+): Effect.fn.Return<DecodedLine, TranscriptError> {
+  const fail = (code: TranscriptError["code"], problem: string, fix: string) =>
+    new TranscriptError({ file, line, code, problem, fix });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return yield* fail(
+      "bad_json",
+      `this line is not valid JSON (${detail})`,
+      "Write one JSON object per line; start a comment line with //",
+    );
+  }
+  if (!Predicate.isObject(json)) {
+    return yield* fail(
+      "not_an_object",
+      `each line must be a JSON object, got ${Array.isArray(json) ? "an array" : JSON.stringify(json)}`,
+      'Write an object with a "type" field, like {"type":"delay","ms":250}',
+    );
+  }
+  const type = json["type"];
+  if (!isLineType(type)) {
+    const got = type === undefined ? 'no "type" field' : `type ${JSON.stringify(type)}`;
+    return yield* fail(
+      "unknown_type",
+      `unknown line type: ${got}`,
+      `Set "type" to one of ${lineTypes.join(", ")}`,
+    );
+  }
+  const decoded = decoders[type](json);
+  if (Result.isFailure(decoded)) {
+    return yield* fail("invalid_field", `${type}: ${describeIssue(decoded.failure.issue)}`, writeItLike(type, transport));
+  }
+  const value: DecodedLine = decoded.success;
+  if (value.type === "expect_outbound") {
+    const problems = [
+      ...validatePattern(value.request, "request"),
+      ...(Object.hasOwn(value, "message") ? validatePattern(value.message, "message") : []),
+    ];
+    if (problems.length > 0) {
+      return yield* fail(
+        "bad_pattern",
+        `expect_outbound has an invalid pattern: ${formatDifferences(problems)}`,
+        'Use {"$contains":"text"}, {"$regex":"source"}, {"$any":true} or {"$absent":true}, each alone in its object',
+      );
+    }
+  }
+  return value;
+});

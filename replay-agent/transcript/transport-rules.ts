@@ -1,0 +1,59 @@
+import type { Transport } from "./providers.ts";
+import type { DecodedLine } from "./parse-line.ts";
+import type { LineType } from "./schema.ts";
+import { writeItLike } from "./examples.ts";
+
+/** What is wrong with a line for its transport, and what to write instead. */
+export interface RuleViolation {
+  readonly problem: string;
+  readonly fix: string;
+}
+
+const has = (value: object, key: string): boolean => Object.hasOwn(value, key);
+
+/** Which fields a line needs on this transport: HTTP speaks `request`/`sse`/`response`, stdio speaks `message`. */
+export const transportViolation = (line: DecodedLine, transport: Transport): RuleViolation | undefined => {
+  const violation = (problem: string, type: LineType = line.type): RuleViolation => ({
+    problem,
+    fix: writeItLike(type, transport),
+  });
+  switch (line.type) {
+    case "expect_outbound":
+      if (transport === "http" && (!has(line, "request") || has(line, "message"))) {
+        return violation('expect_outbound of an HTTP provider needs "request" (and no "message")');
+      }
+      if (transport === "stdio" && (!has(line, "message") || has(line, "request"))) {
+        return violation('expect_outbound of a stdio provider needs "message" (and no "request")');
+      }
+      return undefined;
+    case "emit_inbound": {
+      const kinds = ["sse", "response", "message"].filter((key) => has(line, key));
+      if (transport === "http" && (kinds.length !== 1 || kinds[0] === "message")) {
+        return violation(`emit_inbound of an HTTP provider needs exactly one of "sse" or "response", got ${describeKinds(kinds)}`);
+      }
+      if (transport === "stdio" && (kinds.length !== 1 || kinds[0] !== "message")) {
+        return violation(`emit_inbound of a stdio provider needs "message" alone, got ${describeKinds(kinds)}`);
+      }
+      return undefined;
+    }
+    case "exit":
+      return transport === "http"
+        ? {
+            problem: "exit only ends a stdio agent process",
+            fix: 'For an HTTP provider end the transcript, or drop the connection with {"type":"disconnect"}',
+          }
+        : undefined;
+    case "fail":
+      return transport === "stdio"
+        ? {
+            problem: "fail answers an HTTP request with an error status",
+            fix: 'Answer with a JSON-RPC error instead: {"type":"emit_inbound","message":{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"failed"}}}',
+          }
+        : undefined;
+    default:
+      return undefined;
+  }
+};
+
+const describeKinds = (kinds: ReadonlyArray<string>): string =>
+  kinds.length === 0 ? "none of them" : kinds.map((kind) => `"${kind}"`).join(" and ");
