@@ -1,0 +1,176 @@
+import { Predicate } from "effect";
+
+/**
+ * Patterns of `expect_outbound` lines, as DESIGN.md defines them: objects match as a
+ * subset (extra keys allowed), arrays element by element with equal length, primitives
+ * by equality; `{"$contains": s}` and `{"$regex": s}` match strings, `{"$any": true}`
+ * any present value and `{"$absent": true}` a missing key. An object is an operator
+ * only when its single key is one of those four, so `{"$schema": …}` in a tool's JSON
+ * schema stays a literal key.
+ */
+
+/** One place where the actual value differs from the pattern. */
+export interface PatternDifference {
+  readonly path: string;
+  readonly message: string;
+}
+
+type Operator =
+  | { readonly kind: "contains"; readonly text: string }
+  | { readonly kind: "regex"; readonly source: string }
+  | { readonly kind: "any" }
+  | { readonly kind: "absent" };
+
+type Actual = { readonly present: true; readonly value: unknown } | { readonly present: false };
+
+const operatorKeys = new Set(["$contains", "$regex", "$any", "$absent"]);
+const maxRendered = 80;
+
+/** Every difference between `pattern` and `actual`; empty when they match. */
+export const matchPattern = (pattern: unknown, actual: unknown): ReadonlyArray<PatternDifference> =>
+  compare(pattern, { present: true, value: actual }, "");
+
+/** The differences as the lines of a readable diff: `body.messages[1].content: expected "x", got "y"`. */
+export const formatDifferences = (differences: ReadonlyArray<PatternDifference>): string =>
+  differences.map((difference) => `${difference.path || "(root)"}: ${difference.message}`).join("\n");
+
+/** Problems that make a pattern unusable (a bad operator value, an invalid regex), with their paths. */
+export const validatePattern = (pattern: unknown, path = ""): ReadonlyArray<PatternDifference> => {
+  if (Array.isArray(pattern)) return pattern.flatMap((item, index) => validatePattern(item, indexPath(path, index)));
+  if (!Predicate.isObject(pattern)) return [];
+  const keys = Object.keys(pattern);
+  const operators = keys.filter((key) => operatorKeys.has(key));
+  if (operators.length > 0 && keys.length > 1) {
+    return [{ path, message: `an operator object has exactly one key, got ${keys.join(", ")}` }];
+  }
+  const [operator] = operators;
+  if (operator !== undefined) return validateOperator(operator, pattern[operator], path);
+  return keys.flatMap((key) => validatePattern(pattern[key], keyPath(path, key)));
+};
+
+const validateOperator = (key: string, value: unknown, path: string): ReadonlyArray<PatternDifference> => {
+  if ((key === "$any" || key === "$absent") && value !== true) {
+    return [{ path, message: `${key} takes true, got ${render(value)}` }];
+  }
+  if ((key === "$contains" || key === "$regex") && typeof value !== "string") {
+    return [{ path, message: `${key} takes a string, got ${render(value)}` }];
+  }
+  if (key === "$regex" && typeof value === "string") {
+    const problem = regexProblem(value);
+    if (problem !== undefined) return [{ path, message: `$regex ${render(value)} is not a valid regular expression: ${problem}` }];
+  }
+  return [];
+};
+
+const regexProblem = (source: string): string | undefined => {
+  try {
+    new RegExp(source);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+};
+
+const operatorOf = (pattern: unknown): Operator | undefined => {
+  if (!Predicate.isObject(pattern)) return undefined;
+  const keys = Object.keys(pattern);
+  if (keys.length !== 1) return undefined;
+  const value = pattern[keys[0] ?? ""];
+  switch (keys[0]) {
+    case "$contains":
+      return typeof value === "string" ? { kind: "contains", text: value } : undefined;
+    case "$regex":
+      return typeof value === "string" ? { kind: "regex", source: value } : undefined;
+    case "$any":
+      return value === true ? { kind: "any" } : undefined;
+    case "$absent":
+      return value === true ? { kind: "absent" } : undefined;
+    default:
+      return undefined;
+  }
+};
+
+const compare = (pattern: unknown, actual: Actual, path: string): ReadonlyArray<PatternDifference> => {
+  const operator = operatorOf(pattern);
+  if (operator !== undefined) return compareOperator(operator, actual, path);
+  if (!actual.present) return [{ path, message: `expected ${render(pattern)}, got nothing (the key is missing)` }];
+  const value = actual.value;
+  if (Array.isArray(pattern)) return compareArray(pattern, value, path);
+  if (Predicate.isObject(pattern)) return compareObject(pattern, value, path);
+  if (pattern === value) return [];
+  return [{ path, message: describeInequality(pattern, value) }];
+};
+
+const compareOperator = (operator: Operator, actual: Actual, path: string): ReadonlyArray<PatternDifference> => {
+  if (operator.kind === "absent") {
+    return actual.present ? [{ path, message: `expected the key to be absent, got ${render(actual.value)}` }] : [];
+  }
+  const expected =
+    operator.kind === "any"
+      ? "any value"
+      : operator.kind === "contains"
+        ? `a string containing ${render(operator.text)}`
+        : `a string matching /${operator.source}/`;
+  if (!actual.present) return [{ path, message: `expected ${expected}, got nothing (the key is missing)` }];
+  const value = actual.value;
+  const matches =
+    operator.kind === "any" ||
+    (typeof value === "string" &&
+      (operator.kind === "contains" ? value.includes(operator.text) : new RegExp(operator.source).test(value)));
+  return matches ? [] : [{ path, message: `expected ${expected}, got ${render(value)}` }];
+};
+
+const compareArray = (pattern: ReadonlyArray<unknown>, value: unknown, path: string): ReadonlyArray<PatternDifference> => {
+  if (!Array.isArray(value)) return [{ path, message: `expected an array, got ${render(value)}` }];
+  const items: ReadonlyArray<unknown> = value;
+  const length =
+    pattern.length === items.length
+      ? []
+      : [{ path, message: `expected ${plural(pattern.length, "element")}, got ${plural(items.length, "element")}` }];
+  const shared = Math.min(pattern.length, items.length);
+  const elements = pattern
+    .slice(0, shared)
+    .flatMap((item, index) => compare(item, { present: true, value: items[index] }, indexPath(path, index)));
+  return [...length, ...elements];
+};
+
+const compareObject = (
+  pattern: { readonly [key: string]: unknown },
+  value: unknown,
+  path: string,
+): ReadonlyArray<PatternDifference> => {
+  if (!Predicate.isObject(value)) return [{ path, message: `expected an object, got ${render(value)}` }];
+  return Object.keys(pattern).flatMap((key) => {
+    const present = Object.hasOwn(value, key) && value[key] !== undefined;
+    const actual: Actual = present ? { present, value: value[key] } : { present };
+    return compare(pattern[key], actual, keyPath(path, key));
+  });
+};
+
+/** Long strings are shown around their first difference so the diff stays readable. */
+const describeInequality = (expected: unknown, actual: unknown): string => {
+  if (typeof expected === "string" && typeof actual === "string" && Math.max(expected.length, actual.length) > maxRendered) {
+    let at = 0;
+    while (at < expected.length && expected[at] === actual[at]) at++;
+    const from = Math.max(0, at - 20);
+    const excerpt = (text: string) => `${from > 0 ? "…" : ""}${render(text.slice(from, from + 60))}`;
+    return `expected ${excerpt(expected)}, got ${excerpt(actual)} (the strings first differ at character ${at})`;
+  }
+  return `expected ${render(expected)}, got ${render(actual)}`;
+};
+
+const render = (value: unknown): string => {
+  const text = value === undefined ? "nothing" : JSON.stringify(value);
+  return text.length > maxRendered ? `${text.slice(0, maxRendered)}…` : text;
+};
+
+const plural = (count: number, noun: string): string => `${count} ${noun}${count === 1 ? "" : "s"}`;
+
+const identifier = /^[A-Za-z_$][\w$]*$/;
+
+const keyPath = (path: string, key: string): string => {
+  if (!identifier.test(key)) return `${path}[${JSON.stringify(key)}]`;
+  return path === "" ? key : `${path}.${key}`;
+};
+
+const indexPath = (path: string, index: number): string => `${path}[${index}]`;

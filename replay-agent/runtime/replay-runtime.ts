@@ -1,0 +1,55 @@
+import type { Effect } from "effect";
+import type { NotPausedError, PauseNotReachedError, ReplayMismatchError } from "../errors.ts";
+import type { Transcript } from "../transcript/transcript.ts";
+import type { ResponseSink } from "./response-sink.ts";
+
+/** A request that matched no expectation; the expectation stays for the next request. */
+export interface Mismatch<Req> {
+  readonly request: Req;
+  readonly expectedLine: number | null;
+  readonly expected: unknown;
+  readonly diff: string;
+}
+
+/** Every request the app sent, in the order they were matched or rejected. */
+export interface RecordedRequest<Req> {
+  readonly request: Req;
+  readonly matched: boolean;
+}
+
+/** The next unplayed entry, e.g. `{ line: 7, type: "expect_outbound", summary: "expect_outbound POST /v1/chat/completions" }`. */
+export interface NextEntry {
+  readonly line: number;
+  readonly type: string;
+  readonly summary: string;
+}
+
+/** Progress through the transcript; played and remaining count entries after meta. */
+export interface RuntimeStatus<Req> {
+  readonly played: number;
+  readonly remaining: number;
+  readonly paused: string | null;
+  readonly mismatches: ReadonlyArray<Mismatch<Req>>;
+  readonly next: NextEntry | null;
+}
+
+/**
+ * The provider-neutral replay runtime: an ordered cursor over a transcript's entries.
+ * It knows requests only as JSON values to match, and answers only as lines to hand to
+ * a `ResponseSink`; it knows no provider, turn or tool.
+ */
+export interface ReplayRuntime<Req> {
+  readonly transcript: Transcript;
+  /**
+   * Matches `request` against the next unclaimed expect_outbound at once; a mismatch fails
+   * without consuming it. A match waits until every earlier answer has been played, then
+   * plays this request's answer (emits, pauses, delays, fail, disconnect) to `sink`.
+   */
+  readonly serve: (request: Req, sink: ResponseSink) => Effect.Effect<void, ReplayMismatchError>;
+  readonly status: Effect.Effect<RuntimeStatus<Req>>;
+  readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest<Req>>>;
+  /** Succeeds when the transcript is held at the next pause called `name` (at once if held there now). */
+  readonly awaitPause: (name: string) => Effect.Effect<void, PauseNotReachedError>;
+  /** Releases the pause the transcript is held at, returning its name. */
+  readonly resume: Effect.Effect<string, NotPausedError>;
+}
