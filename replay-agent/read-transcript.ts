@@ -1,0 +1,20 @@
+import { readFile } from "node:fs/promises";
+import { Effect } from "effect";
+import { TranscriptReadError, type TranscriptError } from "./errors.ts";
+import { providerFormats } from "./providers/registry.ts";
+import { parseTranscript } from "./transcript/parse.ts";
+import type { Transcript } from "./transcript/transcript.ts";
+
+/** Reads and validates a transcript file: schema, order, and its provider's framing rules. */
+export const readTranscript = Effect.fn("readTranscript")(function* (
+  path: string,
+): Effect.fn.Return<Transcript, TranscriptError | TranscriptReadError> {
+  const text = yield* Effect.tryPromise({
+    try: () => readFile(path, "utf8"),
+    catch: (error) => new TranscriptReadError({ file: path, detail: error instanceof Error ? error.message : String(error) }),
+  });
+  const transcript = yield* parseTranscript(path, text);
+  const problem = providerFormats[transcript.meta.provider]?.checkFraming(transcript);
+  if (problem !== undefined) return yield* problem;
+  return transcript;
+});
