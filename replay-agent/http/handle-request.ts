@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Cause, Effect } from "effect";
+import type { ReplayMismatchError } from "../errors.ts";
+import type { HttpProviderFormat } from "../providers/provider-format.ts";
+import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
+import type { HttpResponseWriter } from "../wire/http-response.ts";
+import { writeJsonResponse } from "../wire/json.ts";
+import { controlPrefix, handleControl } from "./control.ts";
+import { nodeResponseWriter } from "./node-response.ts";
+import { readRequest, type HttpRequest } from "./read-request.ts";
+
+const mismatchBody = (request: HttpRequest, error: ReplayMismatchError) => ({
+  error: {
+    type: "replay_mismatch",
+    message: `replay-agent did not expect ${request.method} ${request.path}: ${error.message}`,
+    line: error.expectedLine,
+    expected: error.expected,
+    diff: error.diff,
+  },
+});
+
+/** Answers a request the server stopped serving before its answer was complete. */
+const abandon = (response: HttpResponseWriter, type: string, message: string) =>
+  Effect.sync(() => {
+    if (response.headersSent) response.end();
+    else writeJsonResponse(response, 503, { error: { type, message } });
+  });
+
+/** Serves one HTTP request: a control route, or the next exchange of the transcript in `format`. */
+export const handleRequest =
+  (runtime: ReplayRuntime<HttpRequest>, format: HttpProviderFormat) =>
+  (incoming: IncomingMessage, outgoing: ServerResponse): Effect.Effect<void> => {
+    const response = nodeResponseWriter(outgoing);
+    const method = incoming.method ?? "GET";
+    const path = incoming.url ?? "/";
+    if (path.startsWith(controlPrefix)) return handleControl(runtime, method, path, response);
+    return readRequest(incoming).pipe(
+      Effect.flatMap((request) =>
+        runtime
+          .serve(request, format.httpSink(response))
+          .pipe(Effect.catchTag("ReplayMismatchError", (error) => Effect.sync(() => writeJsonResponse(response, 400, mismatchBody(request, error))))),
+      ),
+      Effect.onInterrupt(() => abandon(response, "replay_closed", "the replay server closed before answering this request")),
+      Effect.catchDefect((defect) => abandon(response, "replay_internal_error", Cause.pretty(Cause.die(defect)))),
+    );
+  };

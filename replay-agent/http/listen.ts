@@ -1,0 +1,39 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Effect, FiberSet, type Scope } from "effect";
+import { ListenError } from "../errors.ts";
+
+/** Handles one request as an Effect; it runs with the services of the scope that opened the server (Clock included). */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Effect.Effect<void>;
+
+const open = (port: number, run: (effect: Effect.Effect<void>) => unknown, handle: RequestHandler) =>
+  Effect.callback<Server, ListenError>((resume) => {
+    const server = createServer((request, response) => {
+      run(handle(request, response));
+    });
+    server.once("error", (error) => resume(Effect.fail(new ListenError({ port, detail: error.message }))));
+    server.listen(port, "127.0.0.1", () => resume(Effect.succeed(server)));
+  });
+
+const close = (server: Server) =>
+  Effect.callback<void>((resume) => {
+    server.close(() => resume(Effect.void));
+    server.closeAllConnections();
+  });
+
+/**
+ * Serves HTTP on 127.0.0.1:`port` (0 picks a free port) until the scope closes. Closing first
+ * interrupts the requests in flight, so each ends its answer, then closes every connection.
+ */
+export const listenHttp = Effect.fn("listenHttp")(function* (
+  port: number,
+  handle: RequestHandler,
+): Effect.fn.Return<{ readonly port: number }, ListenError, Scope.Scope> {
+  const fibers = yield* FiberSet.make<void, never>();
+  const run = yield* FiberSet.runtime(fibers)<never>();
+  const server = yield* Effect.acquireRelease(open(port, run, handle), (server) =>
+    FiberSet.clear(fibers).pipe(Effect.andThen(close(server))),
+  );
+  const address: AddressInfo | string | null = server.address();
+  return { port: typeof address === "object" && address !== null ? address.port : port };
+});

@@ -1,0 +1,26 @@
+export {
+  loadTranscript,
+  startReplayServer,
+  type ReplayMismatch,
+  type ReplayRequest,
+  type ReplayServer,
+  type ReplayStatus,
+} from "./replay-server.ts";
+export { readTranscript } from "./read-transcript.ts";
+export { serveTranscript, type ServedTranscript } from "./serve-transcript.ts";
+export { parseTranscript } from "./transcript/parse.ts";
+export { summarizeTranscript, type TranscriptSummary } from "./transcript/summary.ts";
+export type { AnswerEntry, Located, Transcript, TranscriptEntry } from "./transcript/transcript.ts";
+export type { Provider } from "./transcript/providers.ts";
+export type { HttpRequest } from "./http/read-request.ts";
+export type { ReplayRuntime, RuntimeStatus } from "./runtime/replay-runtime.ts";
+export {
+  ListenError,
+  NotPausedError,
+  PauseNotReachedError,
+  ReplayMismatchError,
+  TranscriptError,
+  TranscriptReadError,
+  UnsupportedProviderError,
+  UsageError,
+} from "./errors.ts";

@@ -1,0 +1,78 @@
+import { Effect, Exit, Scope } from "effect";
+import { readTranscript } from "./read-transcript.ts";
+import { serveTranscript } from "./serve-transcript.ts";
+import type { Transcript } from "./transcript/transcript.ts";
+
+/** A request the transcript did not expect, with the expectation it was held against. */
+export interface ReplayMismatch {
+  readonly request: { method: string; path: string; body: unknown };
+  readonly expectedLine: number | null;
+  readonly expected: unknown;
+  readonly diff: string;
+}
+
+/** Progress through the transcript; `played` and `remaining` count entries after meta. */
+export interface ReplayStatus {
+  readonly played: number;
+  readonly remaining: number;
+  readonly paused: string | null;
+  readonly mismatches: ReadonlyArray<ReplayMismatch>;
+  /** The next unplayed entry, e.g. summary "expect_outbound POST /v1/chat/completions". */
+  readonly next: { readonly line: number; readonly type: string; readonly summary: string } | null;
+}
+
+/** A request the app sent, and whether it matched its expectation. */
+export interface ReplayRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly body: unknown;
+  readonly matched: boolean;
+}
+
+/** A replay agent serving one transcript over HTTP on 127.0.0.1. */
+export interface ReplayServer {
+  /** "http://127.0.0.1:<port>" */
+  readonly url: string;
+  status(): ReplayStatus;
+  /** Every request the app sent, in order. */
+  requests(): ReadonlyArray<ReplayRequest>;
+  /** Resolves when the transcript is held at pause `name` (at once if held there now); rejects if it never will be. */
+  paused(name: string): Promise<void>;
+  /** Resumes the current pause; throws if none is held. */
+  resume(): void;
+  /** Stops serving and ends open streams. */
+  close(): Promise<void>;
+}
+
+/** Loads and validates a transcript file; rejects with an error naming the line. */
+export const loadTranscript = (path: string): Promise<Transcript> => Effect.runPromise(readTranscript(path));
+
+/** Loads `transcript` (a file path) and serves it until `close()`; rejects with the loader's line-numbered error. */
+export const startReplayServer = async (options: {
+  readonly transcript: string;
+  readonly port?: number;
+}): Promise<ReplayServer> => {
+  const scope = Effect.runSync(Scope.make());
+  const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
+  const served = await Effect.runPromise(
+    readTranscript(options.transcript).pipe(
+      Effect.flatMap((transcript) => serveTranscript(transcript, { port: options.port })),
+      Scope.provide(scope),
+    ),
+  ).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  const { runtime } = served;
+  return {
+    url: served.url,
+    status: () => Effect.runSync(runtime.status),
+    requests: () =>
+      Effect.runSync(runtime.requests).map(({ request, matched }) => ({ ...request, matched })),
+    paused: (name) => Effect.runPromise(runtime.awaitPause(name)),
+    resume: () => {
+      Effect.runSync(runtime.resume);
+    },
+    close,
+  };
+};

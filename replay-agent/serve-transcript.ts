@@ -1,0 +1,26 @@
+import { Effect, type Scope } from "effect";
+import type { ListenError, UnsupportedProviderError } from "./errors.ts";
+import { handleRequest } from "./http/handle-request.ts";
+import { listenHttp } from "./http/listen.ts";
+import type { HttpRequest } from "./http/read-request.ts";
+import { httpFormatFor } from "./providers/registry.ts";
+import { makeReplayRuntime } from "./runtime/make-replay-runtime.ts";
+import type { ReplayRuntime } from "./runtime/replay-runtime.ts";
+import type { Transcript } from "./transcript/transcript.ts";
+
+/** A transcript served over HTTP until its scope closes. */
+export interface ServedTranscript {
+  readonly url: string;
+  readonly runtime: ReplayRuntime<HttpRequest>;
+}
+
+/** Serves `transcript` on 127.0.0.1 (`port` 0 or absent picks a free port) in its provider's wire format. */
+export const serveTranscript = Effect.fn("serveTranscript")(function* (
+  transcript: Transcript,
+  options: { readonly port?: number | undefined } = {},
+): Effect.fn.Return<ServedTranscript, ListenError | UnsupportedProviderError, Scope.Scope> {
+  const format = yield* httpFormatFor(transcript);
+  const runtime = yield* makeReplayRuntime<HttpRequest>(transcript);
+  const { port } = yield* listenHttp(options.port ?? 0, handleRequest(runtime, format));
+  return { url: `http://127.0.0.1:${port}`, runtime };
+});
