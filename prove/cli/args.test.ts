@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../errors.ts";
+import { parseCommand } from "./args.ts";
+
+describe("the command line", () => {
+  it("reads a proof with every option", () => {
+    expect(
+      parseCommand([
+        "--base", "main", "--head", "fix", "scenarios/x.e2e.ts", "--repo", "../app", "--config", "c.ts",
+        "--grep", "stop", "--repeat", "3", "--out", "out", "--json", "--sequential", "--keep",
+      ]),
+    ).toEqual({
+      kind: "prove",
+      options: {
+        base: "main", head: "fix", scenario: "scenarios/x.e2e.ts", repo: "../app", config: "c.ts",
+        grep: "stop", repeat: 3, out: "out", json: true, sequential: true, keep: true,
+      },
+    });
+  });
+
+  it("defaults the config, one run per side, both sides at once, and a report folder chosen later", () => {
+    expect(parseCommand(["--base=main", "--head=HEAD", "s.e2e.ts"])).toEqual({
+      kind: "prove",
+      options: {
+        base: "main", head: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: "playwright.config.ts",
+        grep: undefined, repeat: 1, out: undefined, json: false, sequential: false, keep: false,
+      },
+    });
+  });
+
+  it("reads one side for git bisect run, and the demo", () => {
+    expect(parseCommand(["run", "--at", "HEAD", "s.e2e.ts"])).toEqual({
+      kind: "run",
+      options: { at: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: "playwright.config.ts", grep: undefined, keep: false },
+    });
+    expect(parseCommand(["demo"])).toEqual({ kind: "demo", bugId: undefined });
+    expect(parseCommand(["demo", "all"])).toEqual({ kind: "demo", bugId: "all" });
+    expect(parseCommand([])).toEqual({ kind: "help" });
+    expect(parseCommand(["--help"])).toEqual({ kind: "help" });
+  });
+
+  it.each([
+    [["--head", "x", "s.e2e.ts"], "--base is required, e.g. --base main."],
+    [["--base", "x", "s.e2e.ts"], "--head is required, e.g. --head HEAD."],
+    [["--base", "a", "--head", "b"], "Name the scenario file, e.g. scenarios/my-bug.e2e.ts."],
+    [["--base", "a", "--head", "b", "one.e2e.ts", "two.e2e.ts"], "One scenario file per proof; also got two.e2e.ts. Use --grep to pick one test of a file."],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--repeat", "0"], '--repeat takes a whole number of runs, 1 or more; got "0".'],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--repeat", "two"], '--repeat takes a whole number of runs, 1 or more; got "two".'],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--frobnicate"], "Unknown option '--frobnicate'"],
+    [["run", "s.e2e.ts"], "--at is required, e.g. --at HEAD."],
+    [["demo", "a", "b"], 'demo takes one bug id or "all"; got a b.'],
+  ])("refuses %j, saying what to change", (argv, detail) => {
+    let thrown: unknown;
+    try {
+      parseCommand(argv);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(UsageError);
+    expect((thrown as UsageError).detail).toContain(detail);
+  });
+});

@@ -1,0 +1,137 @@
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "../errors.ts";
+
+/** What every command that runs a scenario needs. Paths are as typed, resolved against cwd later. */
+export interface ScenarioOptions {
+  readonly scenario: string;
+  readonly repo: string | undefined;
+  readonly config: string;
+  readonly grep: string | undefined;
+  readonly keep: boolean;
+}
+
+export interface ProveOptions extends ScenarioOptions {
+  readonly base: string;
+  readonly head: string;
+  readonly repeat: number;
+  readonly out: string | undefined;
+  readonly json: boolean;
+  readonly sequential: boolean;
+}
+
+export interface RunOptions extends ScenarioOptions {
+  readonly at: string;
+}
+
+export type Command =
+  | { readonly kind: "help" }
+  | { readonly kind: "prove"; readonly options: ProveOptions }
+  | { readonly kind: "run"; readonly options: RunOptions }
+  | { readonly kind: "demo"; readonly bugId: string | undefined };
+
+export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file> [options]
+  --repo <dir>      repository whose commits are compared (default: the one holding cwd)
+  --config <file>   scenario config (default: ./playwright.config.ts)
+  --grep <text>     pick one test when the file holds several
+  --repeat <n>      run each side n times; proved only if base fails every time and head passes every time
+  --out <dir>       report folder (default: reports/<scenario-slug>/<base7>-<head7>)
+  --json            print report.json to stdout (the human summary goes to stderr)
+  --sequential      run base, then head (default: both at once)
+  --keep            keep worktrees and homes for inspection
+prove-scenario demo [<bug-id>|all]     prove a seeded fix in a sandbox copy of examples/agent-chat
+prove-scenario run --at <ref> <scenario-file>   one side: 0 pass, 1 fail, 125 could not run (git bisect run)
+
+Exit codes: 0 proved (fails on base, passes on head); 1 ran but did not prove the fix; 2 could not run.`;
+
+const scenarioFlags = {
+  repo: { type: "string" },
+  config: { type: "string" },
+  grep: { type: "string" },
+  keep: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const proveFlags = {
+  ...scenarioFlags,
+  base: { type: "string" },
+  head: { type: "string" },
+  repeat: { type: "string" },
+  out: { type: "string" },
+  json: { type: "boolean" },
+  sequential: { type: "boolean" },
+} as const;
+
+const runFlags = { ...scenarioFlags, at: { type: "string" } } as const;
+
+function parse<const Flags extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: Flags) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError({ detail: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+function required(value: string | undefined, flag: string, example: string): string {
+  if (value === undefined || value === "") throw new UsageError({ detail: `${flag} is required, e.g. ${flag} ${example}.` });
+  return value;
+}
+
+function oneScenario(positionals: ReadonlyArray<string>): string {
+  const [scenario, ...extra] = positionals;
+  if (scenario === undefined) throw new UsageError({ detail: "Name the scenario file, e.g. scenarios/my-bug.e2e.ts." });
+  if (extra.length > 0) {
+    throw new UsageError({ detail: `One scenario file per proof; also got ${extra.join(" ")}. Use --grep to pick one test of a file.` });
+  }
+  return scenario;
+}
+
+function repeatCount(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 1) throw new UsageError({ detail: `--repeat takes a whole number of runs, 1 or more; got ${JSON.stringify(value)}.` });
+  return count;
+}
+
+/** Reads the command line (without `node` and the script). Throws UsageError when it does not fit. */
+export function parseCommand(argv: ReadonlyArray<string>): Command {
+  const [first, ...rest] = argv;
+  if (first === "demo") {
+    const { values, positionals } = parse(rest, { help: { type: "boolean", short: "h" } });
+    if (values.help === true) return { kind: "help" };
+    if (positionals.length > 1) throw new UsageError({ detail: `demo takes one bug id or "all"; got ${positionals.join(" ")}.` });
+    return { kind: "demo", bugId: positionals[0] };
+  }
+  if (first === "run") {
+    const { values, positionals } = parse(rest, runFlags);
+    if (values.help === true) return { kind: "help" };
+    return {
+      kind: "run",
+      options: {
+        at: required(values.at, "--at", "HEAD"),
+        scenario: oneScenario(positionals),
+        repo: values.repo,
+        config: values.config ?? "playwright.config.ts",
+        grep: values.grep,
+        keep: values.keep === true,
+      },
+    };
+  }
+  const { values, positionals } = parse(argv, proveFlags);
+  if (values.help === true || argv.length === 0) return { kind: "help" };
+  return {
+    kind: "prove",
+    options: {
+      base: required(values.base, "--base", "main"),
+      head: required(values.head, "--head", "HEAD"),
+      scenario: oneScenario(positionals),
+      repo: values.repo,
+      config: values.config ?? "playwright.config.ts",
+      grep: values.grep,
+      keep: values.keep === true,
+      repeat: repeatCount(values.repeat),
+      out: values.out,
+      json: values.json === true,
+      sequential: values.sequential === true,
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { Effect, Layer } from "effect";
+import { simpleGit, type SimpleGit } from "simple-git";
+import { BadRef, NotARepository, WorktreeFailed } from "../errors.ts";
+import { Git, type GitShape } from "./git.ts";
+
+/** simple-git refuses `-c core.hooksPath` unless told: the prover sets it so no hook runs in a worktree. */
+const client = (baseDir: string): SimpleGit => simpleGit({ baseDir, unsafe: { allowUnsafeHooksPath: true } });
+
+const detail = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n")[0] ?? "";
+
+const toplevel = Effect.fn("Git.toplevel")(function* (dir: string) {
+  return yield* Effect.tryPromise({
+    try: () => client(dir).revparse(["--show-toplevel"]),
+    catch: (error) => new NotARepository({ dir, detail: detail(error) }),
+  });
+});
+
+const resolveCommit = Effect.fn("Git.resolveCommit")(function* (repo: string, ref: string, flag: BadRef["flag"]) {
+  const git = client(repo);
+  const fail = (error: unknown) => new BadRef({ flag, ref, repo, detail: detail(error) });
+  if (ref === "" || ref.startsWith("-")) return yield* Effect.fail(fail(new Error("not a ref")));
+  const sha = yield* Effect.tryPromise({
+    try: () => git.revparse(["--verify", "--end-of-options", `${ref}^{commit}`]),
+    catch: fail,
+  });
+  const subject = yield* Effect.tryPromise({
+    try: () => git.raw(["log", "-1", "--format=%s", sha]),
+    catch: fail,
+  });
+  return { sha: sha.trim(), subject: subject.trim() };
+});
+
+const addWorktree = Effect.fn("Git.addWorktree")(function* (repo: string, path: string, sha: string) {
+  yield* Effect.tryPromise({
+    try: () => client(repo).raw(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", path, sha]),
+    catch: (error) => new WorktreeFailed({ repo, sha, path, detail: detail(error) }),
+  });
+});
+
+const prune = Effect.fn("Git.prune")(function* (repo: string) {
+  yield* Effect.ignore(Effect.tryPromise(() => client(repo).raw(["worktree", "prune"])));
+});
+
+const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, path: string) {
+  yield* Effect.ignore(Effect.tryPromise(() => client(repo).raw(["worktree", "remove", "--force", "--force", path])));
+  yield* prune(repo);
+});
+
+export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune } satisfies GitShape);

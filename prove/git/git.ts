@@ -1,0 +1,22 @@
+import { Context, type Effect } from "effect";
+import type { BadRef, NotARepository, WorktreeFailed } from "../errors.ts";
+
+export interface Commit {
+  readonly sha: string;
+  readonly subject: string;
+}
+
+/** The git operations of a proof. None of them touches the invoking checkout's HEAD, index or working tree. */
+export interface GitShape {
+  /** The top folder of the repository holding `dir`. */
+  readonly toplevel: (dir: string) => Effect.Effect<string, NotARepository>;
+  readonly resolveCommit: (repo: string, ref: string, flag: BadRef["flag"]) => Effect.Effect<Commit, BadRef>;
+  /** A detached worktree of `sha` at `path`, with the repository's hooks switched off. */
+  readonly addWorktree: (repo: string, path: string, sha: string) => Effect.Effect<void, WorktreeFailed>;
+  /** Removes a worktree (forcing past local changes) and forgets it; never fails. */
+  readonly removeWorktree: (repo: string, path: string) => Effect.Effect<void>;
+  /** Forgets worktrees whose folders are gone; never fails. */
+  readonly prune: (repo: string) => Effect.Effect<void>;
+}
+
+export class Git extends Context.Service<Git, GitShape>()("prove/Git") {}

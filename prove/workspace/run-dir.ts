@@ -1,0 +1,83 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Effect } from "effect";
+import { Git } from "../git/git.ts";
+import { killProcessesUnder } from "../process/stray-processes.ts";
+
+/** One proof's temporary folder: worktrees, Playwright output, homes. */
+export interface RunDir {
+  readonly path: string;
+}
+
+const prefix = "scenario-prover-";
+const ownerFile = "owner.json";
+
+interface Owner {
+  readonly pid: number;
+  readonly repo: string;
+  readonly keep: boolean;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function readOwner(dir: string): Promise<Owner | undefined> {
+  try {
+    const value: unknown = JSON.parse(await readFile(join(dir, ownerFile), "utf8"));
+    if (typeof value !== "object" || value === null) return undefined;
+    const { pid, repo, keep } = value as Record<string, unknown>;
+    return typeof pid === "number" && typeof repo === "string" ? { pid, repo, keep: keep === true } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes what runs killed without a chance to clean up left behind: their folders (and any
+ * process still working in one) and their worktrees' entries in the repositories they used.
+ * A folder is another run's until the pid in its name is dead; `--keep` folders are kept.
+ */
+export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root: string = tmpdir()) {
+  const git = yield* Git;
+  const names = yield* Effect.promise(() => readdir(root).catch(() => []));
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = Number(/^scenario-prover-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    const dir = join(root, name);
+    const owner = yield* Effect.promise(() => readOwner(dir));
+    if (owner?.keep === true) continue;
+    yield* Effect.promise(async () => {
+      await killProcessesUnder(dir);
+      await rm(dir, { recursive: true, force: true });
+    });
+    if (owner !== undefined) yield* git.prune(owner.repo);
+    removed.push(dir);
+  }
+  return removed;
+});
+
+const create = (repo: string, keep: boolean, root: string) =>
+  Effect.promise(async (): Promise<RunDir> => {
+    const path = await mkdtemp(join(root, `${prefix}${process.pid}-`));
+    await writeFile(join(path, ownerFile), JSON.stringify({ pid: process.pid, repo, keep } satisfies Owner));
+    return { path };
+  });
+
+const release = (dir: RunDir) =>
+  Effect.promise(async () => {
+    await killProcessesUnder(dir.path);
+    await rm(dir.path, { recursive: true, force: true });
+  });
+
+/** The run's temporary folder, removed when the scope closes unless `keep`. */
+export const runDirectory = Effect.fn("RunDir.acquire")(function* (repo: string, keep: boolean, root: string = tmpdir()) {
+  return yield* Effect.acquireRelease(create(repo, keep, root), (dir) => (keep ? Effect.void : release(dir)));
+});

@@ -1,0 +1,102 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Deferred, Effect, Exit, Fiber } from "effect";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { GitLive } from "../git/git-live.ts";
+import { cleanLeftovers, runDirectory } from "./run-dir.ts";
+import { worktree } from "./worktree.ts";
+
+const scratch: string[] = [];
+afterEach(async () => {
+  await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function scratchDir(name: string) {
+  const dir = await mkdtemp(join(tmpdir(), `prove-${name}-`));
+  scratch.push(dir);
+  return dir;
+}
+
+/** A real repository with one commit, and a folder standing in for the system's temp dir. */
+async function setup() {
+  const repo = await scratchDir("repo");
+  const temp = await scratchDir("temp");
+  const git = (...args: string[]) => execa("git", args, { cwd: repo });
+  await git("init", "-q");
+  await writeFile(join(repo, "app.txt"), "v1\n");
+  await git("add", ".");
+  await git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first");
+  const sha = (await git("rev-parse", "HEAD")).stdout;
+  const worktrees = async () => (await git("worktree", "list", "--porcelain")).stdout.split("\n").filter((line) => line.startsWith("worktree ")).length;
+  return { repo, temp, sha, git, worktrees };
+}
+
+/** Opens a run folder and a worktree in one scope, then runs `inside` there. */
+function withWorktree<A, E>(repo: string, temp: string, sha: string, inside: (path: string) => Effect.Effect<A, E>) {
+  return Effect.scoped(
+    Effect.gen(function* () {
+      const dir = yield* runDirectory(repo, false, temp);
+      const path = yield* worktree(repo, join(dir.path, "base"), sha, false);
+      return yield* inside(path);
+    }),
+  ).pipe(Effect.provide(GitLive));
+}
+
+describe("worktrees and the run folder", () => {
+  it.each([
+    ["the proof succeeds", () => Effect.void],
+    ["the proof fails", () => Effect.fail("boom")],
+  ])("are removed and pruned when %s", async (_case, end) => {
+    const { repo, temp, sha, worktrees } = await setup();
+    let seen = false;
+    await Effect.runPromiseExit(
+      withWorktree(repo, temp, sha, (path) =>
+        Effect.gen(function* () {
+          seen = existsSync(join(path, "app.txt")) && (yield* Effect.promise(worktrees)) === 2;
+          return yield* end();
+        }),
+      ),
+    );
+    expect(seen).toBe(true);
+    expect(await worktrees()).toBe(1);
+    expect(await readdir(temp)).toEqual([]);
+  });
+
+  it("are removed and pruned when the proof is interrupted", async () => {
+    const { repo, temp, sha, worktrees } = await setup();
+    const inside = Deferred.makeUnsafe<void>();
+    const fiber = Effect.runFork(withWorktree(repo, temp, sha, () => Deferred.succeed(inside, undefined).pipe(Effect.andThen(Effect.never))));
+    await Effect.runPromise(Deferred.await(inside));
+    const exit = await Effect.runPromise(Fiber.interrupt(fiber).pipe(Effect.andThen(Fiber.await(fiber))));
+    expect(Exit.hasInterrupts(exit)).toBe(true);
+    expect(await worktrees()).toBe(1);
+    expect(await readdir(temp)).toEqual([]);
+  });
+
+  it("left by a killed run are removed by the next one; a live run's and a kept one's are not", async () => {
+    const { repo, temp, sha, git, worktrees } = await setup();
+    const exited = execa("true");
+    await exited;
+    const dead = exited.pid;
+    const live = process.ppid;
+    const folder = async (pid: number | undefined, keep: boolean) => {
+      const dir = join(temp, `scenario-prover-${String(pid)}-x${String(keep)}`);
+      await mkdir(dir);
+      await writeFile(join(dir, "owner.json"), JSON.stringify({ pid, repo, keep }));
+      await git("worktree", "add", "--detach", join(dir, "base"), sha);
+      return dir;
+    };
+    const killed = await folder(dead, false);
+    const running = await folder(live, false);
+    const kept = await folder(dead, true);
+
+    const removed = await Effect.runPromise(cleanLeftovers(temp).pipe(Effect.provide(GitLive)));
+
+    expect(removed).toEqual([killed]);
+    expect([existsSync(killed), existsSync(running), existsSync(kept)]).toEqual([false, true, true]);
+    expect(await worktrees()).toBe(3);
+  });
+});

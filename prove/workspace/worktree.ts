@@ -1,0 +1,14 @@
+import { Effect } from "effect";
+import { Git } from "../git/git.ts";
+import { killProcessesUnder } from "../process/stray-processes.ts";
+
+/**
+ * A detached worktree of `sha`, removed and pruned when the scope closes unless `keep`. Any
+ * process still working inside it (a server that left its group) is killed first.
+ */
+export const worktree = Effect.fn("Worktree.acquire")(function* (repo: string, path: string, sha: string, keep: boolean) {
+  const git = yield* Git;
+  const remove = Effect.promise(() => killProcessesUnder(path)).pipe(Effect.andThen(git.removeWorktree(repo, path)));
+  yield* Effect.acquireRelease(git.addWorktree(repo, path, sha), () => (keep ? Effect.void : remove));
+  return path;
+});
