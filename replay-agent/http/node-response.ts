@@ -1,9 +1,10 @@
 import type { ServerResponse } from "node:http";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 
-/** node's ServerResponse as a writer that ignores writes after the app went away or the answer ended. */
+/** node's ServerResponse as a writer that ignores writes after the app went away, the answer ended or the connection was dropped. */
 export const nodeResponseWriter = (response: ServerResponse): HttpResponseWriter => {
-  const open = () => !response.destroyed && !response.writableEnded;
+  let dropped = false;
+  const open = () => !dropped && !response.destroyed && !response.writableEnded;
   return {
     get headersSent() {
       return response.headersSent;
@@ -18,7 +19,12 @@ export const nodeResponseWriter = (response: ServerResponse): HttpResponseWriter
       if (open()) response.end(text);
     },
     destroy: () => {
-      response.destroy();
+      if (dropped) return;
+      dropped = true;
+      // End the socket rather than destroying it, so the frames already written reach the app before the connection drops.
+      const socket = response.socket;
+      if (socket === null) response.destroy();
+      else socket.end();
     },
   };
 };
