@@ -6,7 +6,7 @@ export {
   type ReplayServer,
   type ReplayStatus,
 } from "./replay-server.ts";
-export { readTranscript } from "./read-transcript.ts";
+export { readTranscript, validateTranscript } from "./read-transcript.ts";
 export { serveTranscript, type ServedTranscript } from "./serve-transcript.ts";
 export { parseTranscript } from "./transcript/parse.ts";
 export { summarizeTranscript, type TranscriptSummary } from "./transcript/summary.ts";

@@ -5,7 +5,18 @@ import { providerFormats } from "./providers/registry.ts";
 import { parseTranscript } from "./transcript/parse.ts";
 import type { Transcript } from "./transcript/transcript.ts";
 
-/** Reads and validates a transcript file: schema, order, and its provider's framing rules. */
+/** Validates transcript text: schema, order, and its provider's framing rules; `file` names it in errors. */
+export const validateTranscript = Effect.fn("validateTranscript")(function* (
+  file: string,
+  text: string,
+): Effect.fn.Return<Transcript, TranscriptError> {
+  const transcript = yield* parseTranscript(file, text);
+  const problem = providerFormats[transcript.meta.provider]?.checkFraming(transcript);
+  if (problem !== undefined) return yield* problem;
+  return transcript;
+});
+
+/** Reads and validates a transcript file. */
 export const readTranscript = Effect.fn("readTranscript")(function* (
   path: string,
 ): Effect.fn.Return<Transcript, TranscriptError | TranscriptReadError> {
@@ -13,8 +24,5 @@ export const readTranscript = Effect.fn("readTranscript")(function* (
     try: () => readFile(path, "utf8"),
     catch: (error) => new TranscriptReadError({ file: path, detail: error instanceof Error ? error.message : String(error) }),
   });
-  const transcript = yield* parseTranscript(path, text);
-  const problem = providerFormats[transcript.meta.provider]?.checkFraming(transcript);
-  if (problem !== undefined) return yield* problem;
-  return transcript;
+  return yield* validateTranscript(path, text);
 });

@@ -1,0 +1,73 @@
+import { readFile } from "node:fs/promises";
+import { Effect } from "effect";
+import { describe, expect, it } from "vitest";
+import { fixture } from "./fixtures/fixture.ts";
+import { loadTranscript, TranscriptError, validateTranscript } from "./index.ts";
+
+const line = (value: object) => JSON.stringify(value);
+const meta = line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat", model: "gpt-4o-mini" });
+const request = line({ type: "expect_outbound", request: { method: "POST", path: "/v1/chat/completions", body: { stream: true } } });
+const chunk = line({
+  type: "emit_inbound",
+  sse: { data: { id: "chatcmpl-1", object: "chat.completion.chunk", created: 1733000000, model: "gpt-4o-mini", choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: null }] } },
+});
+const done = line({ type: "emit_inbound", sse: { data: "[DONE]" } });
+
+describe("loading a transcript", () => {
+  it("keeps every line as written, with its line number, skipping blank and // lines", async () => {
+    const path = fixture("tool-call.ndjson");
+    const transcript = await loadTranscript(path);
+    const written = (await readFile(path, "utf8"))
+      .split("\n")
+      .map((text, index) => ({ text, line: index + 1 }))
+      .filter(({ text }) => text.trim() !== "" && !text.startsWith("//"))
+      .map(({ text, line: number }) => ({ ...JSON.parse(text), line: number }));
+    expect([transcript.meta, ...transcript.entries]).toEqual(written);
+    expect(transcript.meta.line).toBe(2);
+  });
+
+  it.each([
+    ["an empty file", [], 1, "the transcript has no lines"],
+    ["a line that is not JSON", [meta, request, "{type: emit_inbound}"], 3, "this line is not valid JSON"],
+    ["a line that is not an object", [meta, request, "[1,2]"], 3, "each line must be a JSON object, got an array"],
+    ["an unknown type", [meta, request, line({ type: "emit", sse: { data: "[DONE]" } })], 3, 'unknown line type: type "emit"'],
+    ["a line without a type", [meta, request, line({ sse: { data: "[DONE]" } })], 3, 'unknown line type: no "type" field'],
+    ["meta not first", [request, meta], 1, 'the first line must be the meta line, got "expect_outbound"'],
+    ["meta not first after comments", ["// recorded by hand", "", request, meta], 3, "the first line must be the meta line"],
+    ["a second meta line", [meta, request, chunk, done, meta], 5, "a second meta line (the first is line 1)"],
+    ["the wrong format", [line({ type: "meta", format: "har", version: 1, provider: "openai-chat" })], 1, '"format": expected "replay-transcript", got "har"'],
+    ["an unknown version", [line({ type: "meta", format: "replay-transcript", version: 2, provider: "openai-chat" })], 1, '"version": expected 1, got 2'],
+    ["an unknown provider", [line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai" })], 1, '"provider": expected "openai-chat" | "openai-responses"'],
+    ["meta without a provider", [line({ type: "meta", format: "replay-transcript", version: 1 })], 1, '"provider" is missing'],
+    ["an emit before any expect_outbound", [meta, chunk], 2, "emit_inbound before any expect_outbound"],
+    ["a pause before any expect_outbound", [meta, line({ type: "pause", name: "x" }), request], 2, "pause before any expect_outbound"],
+    ["an expect_outbound without request", [meta, line({ type: "expect_outbound", message: {} })], 2, 'needs "request" (and no "message")'],
+    ["a request without a path", [meta, line({ type: "expect_outbound", request: { method: "POST" } })], 2, '"request.path" is missing'],
+    ["an emit with neither sse nor response", [meta, request, line({ type: "emit_inbound" })], 3, 'needs exactly one of "sse" or "response", got none of them'],
+    ["an emit with both sse and response", [meta, request, line({ type: "emit_inbound", sse: { data: "[DONE]" }, response: { status: 200, body: {} } })], 3, 'got "sse" and "response"'],
+    ["sse data that is an array", [meta, request, line({ type: "emit_inbound", sse: { data: [1] } })], 3, '"sse.data": expected a JSON object (the event as the provider sent it) or the string "[DONE]", got [1]'],
+    ["sse data that is another string", [meta, request, line({ type: "emit_inbound", sse: { data: "DONE" } })], 3, '"sse.data": expected a JSON object'],
+    ["a misspelled field", [meta, request, line({ type: "emit_inbound", sse: { evnet: "x", data: "[DONE]" } })], 3, '"sse.evnet" is not a field of this line type'],
+    ["a response status out of range", [meta, request, line({ type: "emit_inbound", response: { status: 1000, body: {} } })], 3, '"response.status": expected a value between 100 and 599, got 1000'],
+    ["a pause without a name", [meta, request, line({ type: "pause", name: "" }), done], 3, '"name": expected a value with a length of at least 1'],
+    ["a negative delay", [meta, request, line({ type: "delay", ms: -5 }), done], 3, '"ms": expected a value greater than or equal to 0, got -5'],
+    ["a delay in a string", [meta, request, line({ type: "delay", ms: "250" }), done], 3, '"ms": expected number, got "250"'],
+    ["a fail with a success status", [meta, request, line({ type: "fail", status: 200, body: {} })], 3, '"status": expected an HTTP error status from 400 to 599, got 200'],
+    ["a fail without a body", [meta, request, line({ type: "fail", status: 500 })], 3, '"body" is missing'],
+    ["an exit on an HTTP provider", [meta, request, chunk, done, line({ type: "exit", code: 0 })], 5, "exit only ends a stdio agent process"],
+    ["an invalid $regex", [meta, line({ type: "expect_outbound", request: { method: "POST", path: { $regex: "([" } } }), done], 2, 'request.path: $regex "([" is not a valid regular expression'],
+    ["a stream without [DONE]", [meta, request, chunk, chunk, request, done], 4, "the stream answering line 2 ends without [DONE]"],
+    ["a frame after [DONE]", [meta, request, chunk, done, chunk], 5, "sse frame after [DONE] (line 4)"],
+    ["a fail after the stream started", [meta, request, chunk, line({ type: "fail", status: 500, body: {} })], 4, "fail after sse frames"],
+    ["a JSON response after sse frames", [meta, request, chunk, line({ type: "emit_inbound", response: { status: 200, body: {} } })], 4, "a whole JSON response after sse frames"],
+    ["a frame after a fail", [meta, request, line({ type: "fail", status: 500, body: {} }), chunk], 4, "emit_inbound after the answer to line 2 was complete (fail at line 3)"],
+    ["a request with no answer", [meta, request, request, chunk, done], 2, "this request has no answer"],
+  ])("rejects %s, naming its line", async (_name, lines, number, problem) => {
+    const error = await Effect.runPromise(Effect.flip(validateTranscript("bad.ndjson", lines.join("\n"))));
+    expect(error).toBeInstanceOf(TranscriptError);
+    expect(error.line).toBe(number);
+    expect(error.message).toContain(`bad.ndjson:${number}: `);
+    expect(error.problem).toContain(problem);
+    expect(error.fix).not.toBe("");
+  });
+});

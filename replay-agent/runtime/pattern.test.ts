@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { formatDifferences, matchPattern, validatePattern } from "./pattern.ts";
+
+const systemPrompt = `You are a helpful assistant. ${"Answer briefly. ".repeat(10)}Never guess.`;
+
+const request = {
+  method: "POST",
+  path: "/v1/chat/completions",
+  body: {
+    model: "gpt-4o-mini",
+    stream: true,
+    messages: [
+      { role: "system", content: systemPrompt },
+      { role: "user", content: "Give me a short tour" },
+    ],
+    tools: [{ type: "function", function: { name: "read_file", parameters: { $schema: "http://json-schema.org/draft-07/schema#" } } }],
+  },
+};
+
+describe("matchPattern", () => {
+  it.each([
+    ["an exact subset matches, extra keys allowed", { method: "POST", body: { model: "gpt-4o-mini" } }, ""],
+    ["a primitive that differs", { body: { model: "gpt-4o" } }, 'body.model: expected "gpt-4o", got "gpt-4o-mini"'],
+    ["equality is strict", { body: { stream: "true" } }, 'body.stream: expected "true", got true'],
+    ["arrays match element by element", { body: { messages: [{ role: "system" }, { content: "Give me a short tour" }] } }, ""],
+    [
+      "a differing array element names its index",
+      { body: { messages: [{}, { content: "Give me the tour" }] } },
+      'body.messages[1].content: expected "Give me the tour", got "Give me a short tour"',
+    ],
+    ["arrays must have equal length", { body: { messages: [{ role: "system" }] } }, "body.messages: expected 1 element, got 2 elements"],
+    ["a missing key", { body: { temperature: 0 } }, "body.temperature: expected 0, got nothing (the key is missing)"],
+    ["$contains matches a substring", { body: { messages: [{}, { content: { $contains: "short" } }] } }, ""],
+    [
+      "$contains that is not there",
+      { body: { messages: [{}, { content: { $contains: "long" } }] } },
+      'body.messages[1].content: expected a string containing "long", got "Give me a short tour"',
+    ],
+    ["$contains needs a string", { body: { stream: { $contains: "t" } } }, 'body.stream: expected a string containing "t", got true'],
+    ["$regex matches", { path: { $regex: "^/v1/chat/" } }, ""],
+    ["$regex that fails", { path: { $regex: "^/v1/responses$" } }, 'path: expected a string matching /^/v1/responses$/, got "/v1/chat/completions"'],
+    ["$any matches any present value", { body: { model: { $any: true }, stream: { $any: true } } }, ""],
+    ["$any needs the key", { body: { user: { $any: true } } }, "body.user: expected any value, got nothing (the key is missing)"],
+    ["$absent matches a missing key", { body: { temperature: { $absent: true } } }, ""],
+    ["$absent fails on a present key", { body: { stream: { $absent: true } } }, "body.stream: expected the key to be absent, got true"],
+    ["a $-key that is not an operator is a literal key", { body: { tools: [{ function: { parameters: { $schema: "http://json-schema.org/draft-07/schema#" } } }] } }, ""],
+    ["an object where a string is", { body: { model: { name: "gpt-4o-mini" } } }, 'body.model: expected an object, got "gpt-4o-mini"'],
+    ["an array where an object is", { body: { model: [] } }, 'body.model: expected an array, got "gpt-4o-mini"'],
+    ["keys that are not identifiers are quoted", { body: { "x-trace": "1" } }, 'body["x-trace"]: expected "1", got nothing (the key is missing)'],
+    [
+      "every difference is listed",
+      { method: "GET", body: { model: "o3" } },
+      'method: expected "GET", got "POST"\nbody.model: expected "o3", got "gpt-4o-mini"',
+    ],
+    [
+      "long strings are shown around their first difference",
+      { body: { messages: [{ content: systemPrompt.replace("Never", "Always") }, {}] } },
+      'body.messages[0].content: expected …"ly. Answer briefly. Always guess.", got …"ly. Answer briefly. Never guess." (the strings first differ at character 189)',
+    ],
+  ])("%s", (_name, pattern, diff) => {
+    expect(formatDifferences(matchPattern(pattern, request))).toBe(diff);
+  });
+
+});
+
+describe("validatePattern", () => {
+  it.each([
+    [{ body: { content: { $contains: 1 } } }, "body.content: $contains takes a string, got 1"],
+    [{ body: { content: { $regex: "([" } } }, 'body.content: $regex "([" is not a valid regular expression'],
+    [{ body: { content: { $any: "yes" } } }, 'body.content: $any takes true, got "yes"'],
+    [{ body: { content: { $absent: false } } }, "body.content: $absent takes true, got false"],
+    [{ body: { content: { $contains: "a", role: "user" } } }, "body.content: an operator object has exactly one key, got $contains, role"],
+  ])("rejects %j", (pattern, problem) => {
+    expect(formatDifferences(validatePattern(pattern))).toContain(problem);
+  });
+});
