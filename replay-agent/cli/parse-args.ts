@@ -25,7 +25,8 @@ const parsePort = (text: string | undefined): number | UsageError => {
 /** The command `argv` names, or a usage error saying what is missing. */
 export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError => {
   const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") return { command: "help" };
+  if (command === undefined) return new UsageError({ detail: "no command given" });
+  if (command === "--help" || command === "-h" || command === "help") return { command: "help" };
   let parsed: ReturnType<typeof parseRest>;
   try {
     parsed = parseRest(rest);
