@@ -1,0 +1,108 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import OpenAI from "openai";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { fixture } from "./fixtures/fixture.ts";
+import { startReplayServer, TranscriptError } from "./index.ts";
+
+const serve = async (name: string) => {
+  const server = await startReplayServer({ transcript: fixture(name) });
+  onTestFinished(() => server.close());
+  return server;
+};
+
+/** Starts the short tour's request and reads its chunks in the background. */
+const startTour = async (url: string) => {
+  const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "replay", maxRetries: 0 });
+  const stream = await client.chat.completions.create({
+    model: "gpt-4o-mini",
+    messages: [{ role: "user", content: "Give me a short tour" }],
+    stream: true,
+  });
+  const chunks: Array<ChatCompletionChunk> = [];
+  const reading = (async () => {
+    for await (const chunk of stream) chunks.push(chunk);
+    return chunks;
+  })();
+  return { reading };
+};
+
+describe("the replay server", () => {
+  it("reports status and resumes a pause over its control routes", async () => {
+    const server = await serve("short-tour.ndjson");
+    const control = (method: string, path: string) =>
+      fetch(`${server.url}/__replay/${path}`, { method }).then(async (response) => [response.status, await response.json()]);
+
+    expect(await control("GET", "status")).toEqual([
+      200,
+      {
+        played: 0,
+        remaining: 11,
+        paused: null,
+        mismatches: [],
+        next: { line: 3, type: "expect_outbound", summary: "expect_outbound POST /v1/chat/completions" },
+      },
+    ]);
+    expect(await control("POST", "resume")).toEqual([
+      409,
+      {
+        error: {
+          type: "replay_not_paused",
+          message:
+            "resume() was called but the transcript is not held at a pause (next: line 3 (expect_outbound POST /v1/chat/completions)). Await paused(name) before calling resume()",
+        },
+      },
+    ]);
+    expect(await control("GET", "nothing")).toEqual([404, { error: expect.objectContaining({ type: "replay_unknown_control_route" }) }]);
+
+    const { reading } = await startTour(server.url);
+    await server.paused("mid-stream");
+    expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 5, remaining: 6, paused: "mid-stream" })]);
+    expect(await control("POST", "resume")).toEqual([200, { resumed: "mid-stream" }]);
+    expect(await reading).toHaveLength(8);
+    expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 11, remaining: 0, paused: null, next: null })]);
+  });
+
+  it("rejects paused(name) with the reason when the transcript will never hold there", async () => {
+    const server = await serve("short-tour.ndjson");
+    await expect(server.paused("the-end")).rejects.toThrow(
+      `the transcript will not reach pause "the-end": ${fixture("short-tour.ndjson")} has no pause named "the-end"; its pauses are "mid-stream" (line 8)`,
+    );
+    expect(() => server.resume()).toThrow("resume() was called but the transcript is not held at a pause");
+
+    const { reading } = await startTour(server.url);
+    await server.paused("mid-stream");
+    await server.paused("mid-stream");
+    server.resume();
+    await reading;
+    await expect(server.paused("mid-stream")).rejects.toThrow("the transcript already played past it (line 8); it is now at the end of the transcript");
+
+    const unplayed = await serve("short-tour.ndjson");
+    const waiting = unplayed.paused("mid-stream");
+    await unplayed.close();
+    await expect(waiting).rejects.toThrow(
+      'the transcript will not reach pause "mid-stream": the replay server closed while the transcript was at line 3 (expect_outbound POST /v1/chat/completions)',
+    );
+  });
+
+  it("ends a stream held at a pause when it closes", async () => {
+    const server = await serve("short-tour.ndjson");
+    const { reading } = await startTour(server.url);
+    await server.paused("mid-stream");
+    await server.close();
+    expect((await reading).map((chunk) => chunk.choices[0]?.delta.content)).toEqual(["", "This", " project", " has"]);
+  });
+
+  it("refuses to start on an invalid transcript, naming the line", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, "unterminated.ndjson");
+    const [meta, request, firstChunk] = (await readFile(fixture("short-tour.ndjson"), "utf8")).split("\n").slice(1);
+    await writeFile(file, [meta, request, firstChunk].join("\n"));
+    const failure = startReplayServer({ transcript: file });
+    await expect(failure).rejects.toBeInstanceOf(TranscriptError);
+    await expect(failure).rejects.toThrow(`${file}:3: the stream answering line 2 ends without [DONE]`);
+  });
+});
