@@ -1,0 +1,47 @@
+import { readFile } from "node:fs/promises";
+import { Effect } from "effect";
+import { StepFailed } from "../errors.ts";
+import { tail } from "../outcome/error-text.ts";
+import { runCommand } from "../process/run-command.ts";
+
+/** Variables a package manager sets for the script that started the prover; they would confuse the side's install. */
+const scriptVariables = /^(npm_package_|npm_lifecycle_|npm_command$|npm_execpath$|npm_node_execpath$|PNPM_PACKAGE_NAME$|PNPM_SCRIPT_SRC_DIR$|INIT_CWD$)/;
+
+/**
+ * The environment of a side's install and build: the developer's own, so npm's cache and pnpm's
+ * store are shared and nothing is downloaded twice, without the variables of the script that
+ * started the prover.
+ */
+export function installEnvironment(developer: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(developer)) {
+    if (value !== undefined && !scriptVariables.test(name)) env[name] = value;
+  }
+  env.CI = "true";
+  env.npm_config_update_notifier = "false";
+  return env;
+}
+
+export interface StepCommand {
+  readonly label: string;
+  readonly command: string;
+  readonly args: ReadonlyArray<string> | undefined;
+  readonly cwd: string;
+}
+
+/** Runs the install or the build of one side; a non-zero exit is a StepFailed with the log's tail. */
+export const runStep = Effect.fn("Side.runStep")(function* (step: StepFailed["step"], command: StepCommand, logFile: string) {
+  const result = yield* runCommand({
+    command: command.command,
+    args: command.args,
+    cwd: command.cwd,
+    env: installEnvironment(process.env),
+    logFile,
+    stopSignal: "SIGTERM",
+    stopGrace: "5 seconds",
+  });
+  if (result.exitCode === 0) return;
+  const log = yield* Effect.promise(() => readFile(logFile, "utf8").catch(() => ""));
+  const logTail = [tail(log), result.startError ?? ""].filter((text) => text !== "").join("\n");
+  return yield* Effect.fail(new StepFailed({ step, command: command.label, cwd: command.cwd, exitCode: result.exitCode, logTail }));
+});

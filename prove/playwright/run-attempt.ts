@@ -1,0 +1,72 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Clock, Effect } from "effect";
+import { RunnerFailed } from "../errors.ts";
+import { classify } from "../outcome/classify.ts";
+import { tail } from "../outcome/error-text.ts";
+import { runCommand } from "../process/run-command.ts";
+import { escapeRegExp, fileFilter, playwrightCli } from "./cli-path.ts";
+import { parseJsonReport } from "./json-report.ts";
+
+export interface AttemptInput {
+  /** The invoking checkout: Playwright runs here, and locations are relative to it. */
+  readonly cwd: string;
+  readonly root: string;
+  readonly configFile: string;
+  readonly scenarioFile: string;
+  readonly test: { readonly title: string; readonly line: number };
+  /** The side's app folder, handed to the harness as SCENARIO_APP_ROOT. */
+  readonly appRoot: string;
+  /** A fresh folder for this attempt's report, output and temporary files. */
+  readonly dir: string;
+}
+
+/**
+ * Runs the one selected test once with Playwright from the invoking checkout, against the
+ * side's app, and classifies the attempt from the JSON report. Its temporary files (the app's
+ * home among them) go into the attempt's folder so they leave with the run.
+ */
+export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: AttemptInput) {
+  const cli = yield* playwrightCli(input.configFile);
+  const reportFile = join(input.dir, "report.json");
+  const logFile = join(input.dir, "playwright.log");
+  const temp = join(input.dir, "tmp");
+  yield* Effect.promise(() => mkdir(temp, { recursive: true }));
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  Object.assign(env, {
+    SCENARIO_APP_ROOT: input.appRoot,
+    PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
+    TMPDIR: temp,
+    FORCE_COLOR: "0",
+  });
+  const args = [
+    cli, "test", fileFilter(input.scenarioFile, input.test.line),
+    "--config", input.configFile,
+    "--grep", escapeRegExp(input.test.title.split(" › ").at(-1) ?? input.test.title),
+    "--reporter=json",
+    "--output", join(input.dir, "test-results"),
+    "--trace", "retain-on-failure",
+    "--retries", "0",
+    "--repeat-each", "1",
+    "--workers", "1",
+  ];
+  const start = yield* Clock.currentTimeMillis;
+  const result = yield* runCommand({
+    command: process.execPath,
+    args,
+    cwd: input.cwd,
+    env,
+    logFile,
+    stopSignal: "SIGINT",
+    stopGrace: "30 seconds",
+  });
+  const wallMs = (yield* Clock.currentTimeMillis) - start;
+  const report = parseJsonReport(yield* Effect.promise(() => readFile(reportFile, "utf8").catch(() => "")));
+  if (report === undefined) {
+    const how = result.startError ?? (result.signal === undefined ? `it exited with code ${String(result.exitCode)}` : `it was killed by ${result.signal}`);
+    const log = yield* Effect.promise(() => readFile(logFile, "utf8").catch(() => ""));
+    return yield* Effect.fail(new RunnerFailed({ detail: how, logTail: tail(log) }));
+  }
+  return classify(report, { root: input.root, scenarioFile: input.scenarioFile, wallMs });
+});

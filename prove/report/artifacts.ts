@@ -1,0 +1,84 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import sharp from "sharp";
+import type { AttachmentSource, AttemptArtifacts } from "../outcome/classify.ts";
+import type { SideName } from "../outcome/types.ts";
+import { distinctLabels, labelSlug } from "./labels.ts";
+import { redact, redactBytes, type Secret } from "./redact.ts";
+import type { ReportScreenshot } from "./schema.ts";
+import { rewriteZip } from "./zip.ts";
+
+export interface SideArtifacts {
+  readonly screenshots: ReadonlyArray<ReportScreenshot>;
+  readonly failureScreenshot?: ReportScreenshot;
+  readonly trace?: string;
+  readonly serverLog?: string;
+}
+
+async function bytesOf(source: AttachmentSource): Promise<Buffer | undefined> {
+  if ("base64" in source) return Buffer.from(source.base64, "base64");
+  return readFile(source.path).catch(() => undefined);
+}
+
+async function writeInto(dir: string, path: string, bytes: Buffer | string): Promise<void> {
+  await mkdir(dirname(join(dir, path)), { recursive: true });
+  await writeFile(join(dir, path), bytes);
+}
+
+async function copyImage(dir: string, path: string, label: string, source: AttachmentSource): Promise<ReportScreenshot | undefined> {
+  const bytes = await bytesOf(source);
+  if (bytes === undefined) return undefined;
+  const { width, height } = await sharp(bytes).metadata();
+  await writeInto(dir, path, bytes);
+  return { label, path, width, height };
+}
+
+/**
+ * Copies one side's evidence into the report folder: labelled screenshots as
+ * `images/<side>-<label>.png`, the failure screenshot as `images/failure-<side>.png`, the trace
+ * as `<side>/trace.zip` and the server log as `<side>/server.log`, the last two redacted. A trace
+ * that cannot be read to redact it is left out rather than copied as it is.
+ */
+export async function copySideArtifacts(
+  side: SideName,
+  artifacts: AttemptArtifacts,
+  dir: string,
+  secrets: ReadonlyArray<Secret>,
+): Promise<SideArtifacts> {
+  const labels = distinctLabels(artifacts.screenshots.map((shot) => shot.label));
+  const used = new Set<string>();
+  const screenshots: ReportScreenshot[] = [];
+  for (const [index, shot] of artifacts.screenshots.entries()) {
+    const label = labels[index] ?? shot.label;
+    let name = `images/${side}-${labelSlug(label)}.png`;
+    for (let n = 2; used.has(name); n++) name = `images/${side}-${labelSlug(label)}-${n}.png`;
+    used.add(name);
+    const copied = await copyImage(dir, name, label, shot.source);
+    if (copied !== undefined) screenshots.push(copied);
+  }
+
+  const failureScreenshot =
+    artifacts.failureScreenshot === undefined ? undefined : await copyImage(dir, `images/failure-${side}.png`, "failure", artifacts.failureScreenshot);
+
+  let trace: string | undefined;
+  const traceBytes = artifacts.trace === undefined ? undefined : await bytesOf(artifacts.trace);
+  const redactedTrace = traceBytes === undefined ? undefined : rewriteZip(traceBytes, (content) => redactBytes(content, secrets));
+  if (redactedTrace !== undefined) {
+    trace = `${side}/trace.zip`;
+    await writeInto(dir, trace, redactedTrace);
+  }
+
+  let serverLog: string | undefined;
+  const logBytes = artifacts.serverLog === undefined ? undefined : await bytesOf(artifacts.serverLog);
+  if (logBytes !== undefined) {
+    serverLog = `${side}/server.log`;
+    await writeInto(dir, serverLog, redact(logBytes.toString("utf8"), secrets));
+  }
+
+  return {
+    screenshots,
+    ...(failureScreenshot === undefined ? {} : { failureScreenshot }),
+    ...(trace === undefined ? {} : { trace }),
+    ...(serverLog === undefined ? {} : { serverLog }),
+  };
+}

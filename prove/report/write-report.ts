@@ -1,0 +1,120 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ClassifiedAttempt } from "../outcome/classify.ts";
+import type { SideName } from "../outcome/types.ts";
+import type { Decision } from "../outcome/verdict.ts";
+import { copySideArtifacts, type SideArtifacts } from "./artifacts.ts";
+import { writeComparison, type ComparisonRow } from "./comparison.ts";
+import { mergeLabels } from "./labels.ts";
+import { renderMarkdown } from "./markdown.ts";
+import { redact, type Secret } from "./redact.ts";
+import type { ProofReport, ReportSide } from "./schema.ts";
+
+export interface SideEvidence {
+  readonly ref: string;
+  readonly commit: { readonly sha: string; readonly subject: string } | undefined;
+  readonly attempts: ReadonlyArray<ClassifiedAttempt>;
+}
+
+export interface ReportInput {
+  readonly dir: string;
+  readonly decision: Decision;
+  readonly scenario: ProofReport["scenario"];
+  readonly base: SideEvidence;
+  readonly head: SideEvidence;
+  readonly totalMs: number;
+  readonly command: string;
+  readonly secrets: ReadonlyArray<Secret>;
+}
+
+const ownEntries = ["images", "base", "head", "report.json", "report.md", "comparison.png"];
+
+/** The attempt a report shows for a side: the first that did not pass, else the first. */
+function shown(side: SideEvidence): ClassifiedAttempt | undefined {
+  return side.attempts.find((attempt) => attempt.attempt.outcome !== "passed") ?? side.attempts[0];
+}
+
+function redactDeep<T>(value: T, secrets: ReadonlyArray<Secret>): T {
+  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => (typeof item === "string" ? redact(item, secrets) : item)) as T;
+}
+
+function reportSide(side: SideEvidence, artifacts: SideArtifacts): ReportSide {
+  return {
+    ref: side.ref,
+    sha: side.commit?.sha ?? null,
+    subject: side.commit?.subject ?? null,
+    attempts: side.attempts.map((attempt) => attempt.attempt),
+    screenshots: artifacts.screenshots,
+    ...(artifacts.trace === undefined ? {} : { trace: artifacts.trace }),
+    ...(artifacts.serverLog === undefined ? {} : { serverLog: artifacts.serverLog }),
+  };
+}
+
+const columnTitle = (name: SideName, side: SideEvidence) =>
+  `${name} ${side.commit?.sha.slice(0, 7) ?? "?"} (${side.ref})${side.commit === undefined ? "" : ` ${side.commit.subject}`}`;
+
+/**
+ * Writes the report folder: screenshots, traces and server logs copied from each side,
+ * comparison.png, report.md and report.json. Every text written passes through `redact`.
+ */
+export async function writeReport(input: ReportInput): Promise<ProofReport> {
+  const { dir, secrets } = input;
+  await mkdir(dir, { recursive: true });
+  await Promise.all(ownEntries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
+
+  const noArtifacts: SideArtifacts = { screenshots: [] };
+  const baseShown = shown(input.base);
+  const headShown = shown(input.head);
+  const baseArtifacts = baseShown === undefined ? noArtifacts : await copySideArtifacts("base", baseShown.artifacts, dir, secrets);
+  const headArtifacts = headShown === undefined ? noArtifacts : await copySideArtifacts("head", headShown.artifacts, dir, secrets);
+
+  const rows: ComparisonRow[] = mergeLabels(
+    baseArtifacts.screenshots.map((shot) => shot.label),
+    headArtifacts.screenshots.map((shot) => shot.label),
+  ).map((caption) => ({
+    caption,
+    base: baseArtifacts.screenshots.find((shot) => shot.label === caption),
+    head: headArtifacts.screenshots.find((shot) => shot.label === caption),
+  }));
+  if (baseArtifacts.failureScreenshot !== undefined || headArtifacts.failureScreenshot !== undefined) {
+    rows.push({ caption: "failure screenshot", base: baseArtifacts.failureScreenshot, head: headArtifacts.failureScreenshot });
+  }
+
+  const report: ProofReport = redactDeep(
+    {
+      schema: "scenario-proof/v1",
+      verdict: input.decision.verdict,
+      exitCode: input.decision.exitCode,
+      reasonCode: input.decision.reasonCode,
+      reason: input.decision.reason,
+      scenario: input.scenario,
+      base: reportSide(input.base, baseArtifacts),
+      head: reportSide(input.head, headArtifacts),
+      dir,
+      comparisonImage: rows.length > 0 ? "comparison.png" : null,
+      markdown: "report.md",
+      timings: { totalMs: Math.round(input.totalMs) },
+      command: input.command,
+    } satisfies ProofReport,
+    secrets,
+  );
+
+  if (report.comparisonImage !== null) {
+    await writeComparison({
+      dir,
+      file: join(dir, report.comparisonImage),
+      title: redact(`${report.verdict}: ${report.scenario.title ?? report.scenario.file}`, secrets),
+      subtitle: report.reason,
+      columns: [redact(columnTitle("base", input.base), secrets), redact(columnTitle("head", input.head), secrets)],
+      rows,
+    });
+  }
+
+  const errors = (["base", "head"] as const).flatMap((side) => {
+    const error = (side === "base" ? baseShown : headShown)?.attempt.error;
+    return error === undefined ? [] : [{ side, error: redactDeep(error, secrets) }];
+  });
+  await writeFile(join(dir, report.markdown), redact(renderMarkdown({ report, rows, errors }), secrets));
+  await writeFile(join(dir, "report.json"), redact(`${JSON.stringify(report, null, 2)}\n`, secrets));
+  return report;
+}
