@@ -63,9 +63,9 @@ export class ReplayMismatchError extends Schema.TaggedError<ReplayMismatchError>
   override get message(): string {
     const where =
       this.expectedLine === null
-        ? `${this.file} expects no more requests`
-        : `it does not match ${this.file}:${this.expectedLine} (${this.expectedSummary ?? "expect_outbound"})`;
-    return `unexpected request: ${where}. Fix the app or the transcript so they agree:\n${this.diff}`;
+        ? `the request came after the last expectation: ${this.file} expects no more requests`
+        : `the request does not match ${this.file}:${this.expectedLine} (${this.expectedSummary ?? "expect_outbound"})`;
+    return `${where}. Change the app or the transcript so they agree:\n${this.diff}`;
   }
 }
 

@@ -87,6 +87,21 @@ describe("the replay server", () => {
     );
   });
 
+  it("answers an unexpected request at once, even while another answer is held at a pause", async () => {
+    const server = await serve("short-tour.ndjson");
+    const { reading } = await startTour(server.url);
+    await server.paused("mid-stream");
+    const surprise = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "gpt-4o-mini" }) });
+    expect(surprise.status).toBe(400);
+    expect(await surprise.json()).toMatchObject({
+      error: { type: "replay_mismatch", line: null, diff: "the transcript expects no more requests: all 1 of its expect_outbound lines were already matched" },
+    });
+    expect(server.status()).toMatchObject({ paused: "mid-stream", mismatches: [{ expectedLine: null, request: { body: { model: "gpt-4o-mini" } } }] });
+    server.resume();
+    expect(await reading).toHaveLength(8);
+    expect(server.requests().map(({ matched }) => matched)).toEqual([true, false]);
+  });
+
   it("ends a stream held at a pause when it closes", async () => {
     const server = await serve("short-tour.ndjson");
     const { reading } = await startTour(server.url);

@@ -12,7 +12,7 @@ import { readRequest, type HttpRequest } from "./read-request.ts";
 const mismatchBody = (request: HttpRequest, error: ReplayMismatchError) => ({
   error: {
     type: "replay_mismatch",
-    message: `replay-agent did not expect ${request.method} ${request.path}: ${error.message}`,
+    message: `replay-agent could not replay ${request.method} ${request.path}: ${error.message}`,
     line: error.expectedLine,
     expected: error.expected,
     diff: error.diff,
