@@ -1,4 +1,4 @@
-import { Cause, Effect, Exit } from "effect";
+import { Cause, Deferred, Effect, Exit } from "effect";
 import { formatServeSummary, formatTranscriptSummary } from "./cli/format.ts";
 import { parseCommand, usage } from "./cli/parse-args.ts";
 import { UsageError } from "./errors.ts";
@@ -8,15 +8,22 @@ import { summarizeTranscript } from "./transcript/summary.ts";
 
 const print = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`));
 
-/** Completes on the first SIGINT or SIGTERM. */
-const stopSignal = Effect.callback<void>((resume) => {
-  const stop = () => resume(Effect.void);
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  return Effect.sync(() => {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-  });
+/** Listens for SIGINT and SIGTERM for the rest of the scope; the deferred completes on the first one. */
+const stopSignal = Effect.gen(function* () {
+  const stopped = yield* Deferred.make<void>();
+  const stop = () => Deferred.doneUnsafe(stopped, Exit.void);
+  yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    }),
+    () =>
+      Effect.sync(() => {
+        process.off("SIGINT", stop);
+        process.off("SIGTERM", stop);
+      }),
+  );
+  return stopped;
 });
 
 const check = (file: string) =>
@@ -30,8 +37,9 @@ const serve = (file: string, port: number) =>
     Effect.gen(function* () {
       const transcript = yield* readTranscript(file);
       const served = yield* serveTranscript(transcript, { port });
+      const stopped = yield* stopSignal;
       yield* print(`replay-agent listening on ${served.url}`);
-      yield* stopSignal;
+      yield* Deferred.await(stopped);
       const status = yield* served.runtime.status;
       yield* print(formatServeSummary(status));
       return status.remaining === 0 && status.mismatches.length === 0 ? 0 : 1;
