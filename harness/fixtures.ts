@@ -1,5 +1,5 @@
 import { dirname, resolve } from "node:path";
-import { test as base, type Page } from "@playwright/test";
+import { test as base } from "@playwright/test";
 import { agentProblems, startAgent, type ScenarioAgent } from "./agent.ts";
 import { appRoot, startApp, type ScenarioApp } from "./app.ts";
 import { resolveChromium } from "./chromium.ts";
@@ -11,9 +11,13 @@ export interface ScenarioTestOptions {
   transcript: string | undefined;
 }
 
+/**
+ * The scenario's fixtures. The browser page is Playwright's own `page`: DESIGN.md called it
+ * `screen`, but `screen` is a built-in Playwright option (the emulated screen size) that every
+ * browser context reads, so a fixture of that name cannot hold a page.
+ */
 export interface ScenarioFixtures extends ScenarioTestOptions {
   app: ScenarioApp;
-  screen: Page;
   agent: ScenarioAgent;
 }
 
@@ -63,10 +67,6 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         await testInfo.attach("server.log", { body: running.app.logs(), contentType: "text/plain" });
       }
     }
-  },
-
-  screen: async ({ page }, use) => {
-    await use(page);
   },
 });
 

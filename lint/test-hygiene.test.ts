@@ -1,9 +1,8 @@
 import { RuleTester } from "eslint";
-import { afterAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 // @ts-expect-error The plugin is plain JavaScript, loaded by eslint.config.js.
 import { testHygiene } from "./test-hygiene.js";
 
-RuleTester.afterAll = afterAll;
 RuleTester.describe = describe;
 RuleTester.it = it;
 const tester = new RuleTester({ languageOptions: { ecmaVersion: 2024, sourceType: "module" } });

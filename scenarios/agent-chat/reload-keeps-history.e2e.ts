@@ -2,11 +2,11 @@ import { expect, test } from "../../harness/index.ts";
 
 test.use({ transcript: "./two-capitals.ndjson" });
 
-test("Reloading the page shows the same messages in the same order", async ({ app, screen }) => {
+test("Reloading the page shows the same messages in the same order", async ({ app, page }) => {
   await app.open();
-  const composer = screen.getByRole("textbox");
-  const statuses = screen.getByTestId("turn-status");
-  const messages = screen.locator("[data-role=user], [data-role=assistant]");
+  const composer = page.getByRole("textbox");
+  const statuses = page.getByTestId("turn-status");
+  const messages = page.locator("[data-role=user], [data-role=assistant]");
   const conversation = [
     "What is the capital of France?",
     "The capital of France is Paris.",
@@ -23,7 +23,7 @@ test("Reloading the page shows the same messages in the same order", async ({ ap
   await expect(messages).toHaveText(conversation);
   await app.screenshot("before-reload");
 
-  await screen.reload();
+  await page.reload();
   await expect(messages).toHaveText(conversation);
   await expect(statuses).toHaveText(["completed", "completed"]);
   await app.screenshot("after-reload");

@@ -1,0 +1,70 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+
+interface JsonReport {
+  readonly suites: ReadonlyArray<JsonSuite>;
+  readonly errors: ReadonlyArray<{ readonly message: string }>;
+}
+interface JsonSuite {
+  readonly suites?: ReadonlyArray<JsonSuite>;
+  readonly specs: ReadonlyArray<{
+    readonly title: string;
+    readonly tests: ReadonlyArray<{ readonly results: ReadonlyArray<JsonResult> }>;
+  }>;
+}
+interface JsonResult {
+  readonly status: string;
+  readonly errors: ReadonlyArray<{ readonly message?: string }>;
+  readonly attachments: ReadonlyArray<{ readonly name: string }>;
+}
+
+const scratch: string[] = [];
+afterEach(async () => {
+  await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+function results(suites: ReadonlyArray<JsonSuite>): JsonResult[] {
+  return suites.flatMap((suite) => [
+    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
+    ...results(suite.suites ?? []),
+  ]);
+}
+
+/** Runs one of the harness's test apps through the real Playwright CLI and reads its JSON report. */
+async function runTestApp(name: string, env: Record<string, string> = {}) {
+  const output = await mkdtemp(join(tmpdir(), "harness-test-"));
+  scratch.push(output);
+  const run = await execa(
+    "pnpm",
+    ["exec", "playwright", "test", "--config", `harness/test-apps/${name}/playwright.config.ts`, "--reporter=json", "--output", output],
+    { reject: false, env },
+  );
+  const report = JSON.parse(run.stdout) as JsonReport;
+  return { exitCode: run.exitCode, report, results: results(report.suites) };
+}
+
+describe("the harness", () => {
+  it("keeps the runner's secrets and home away from the app", async () => {
+    const run = await runTestApp("env-app", {
+      OPENAI_API_KEY: "sk-planted-0123456789abcdef",
+      GH_TOKEN: "ghp_planted0123456789abcdef",
+    });
+    expect(run.report.errors).toEqual([]);
+    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
+    expect(run.exitCode).toBe(0);
+  });
+
+  it("fails a scenario whose app sends a request the transcript does not expect, with the diff", async () => {
+    const run = await runTestApp("wrong-transcript");
+    expect(run.exitCode).toBe(1);
+    expect(run.results.map((result) => result.status)).toEqual(["failed"]);
+    const message = run.results.flatMap((result) => result.errors.map((error) => error.message ?? "")).join("\n");
+    expect(message).toContain("[scenario-harness:replay-mismatch]");
+    expect(message).toContain("POST /v1/chat/completions");
+    expect(message).toContain('body.messages[1].content: expected "Good morning", got "Hello there"');
+    expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
+  });
+});
