@@ -6,7 +6,12 @@ import { Git, type GitShape } from "./git.ts";
 /** simple-git refuses `-c core.hooksPath` unless told: the prover sets it so no hook runs in a worktree. */
 const client = (baseDir: string): SimpleGit => simpleGit({ baseDir, unsafe: { allowUnsafeHooksPath: true } });
 
-const detail = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim().split("\n")[0] ?? "";
+const detail = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error))
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join("; ");
 
 const toplevel = Effect.fn("Git.toplevel")(function* (dir: string) {
   return yield* Effect.tryPromise({

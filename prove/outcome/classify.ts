@@ -49,14 +49,22 @@ function tagOf(error: JsonError): string | undefined {
   return harnessTag.exec(stripAnsi(error.message))?.[1];
 }
 
+/**
+ * Where the error points, relative to the invoking checkout: the scenario's own line when the
+ * error or its stack names it, else the error's location when it is in the checkout. A location
+ * in a temporary worktree (the app's own stack) is left out.
+ */
 function locationOf(error: JsonError, context: ClassifyContext): string | undefined {
-  const show = (file: string, line: number) => `${isAbsolute(file) ? relative(context.root, file) : file}:${line}`;
-  if (error.location !== undefined) return show(error.location.file, error.location.line);
+  const show = (file: string, line: number) => `${relative(context.root, file)}:${line}`;
+  const at = error.location;
+  if (at !== undefined && isAbsolute(at.file) && at.file === context.scenarioFile) return show(at.file, at.line);
   const stack = stripAnsi(error.stack ?? error.message);
-  const at = stack.indexOf(`${context.scenarioFile}:`);
-  if (at === -1) return undefined;
-  const line = /^:(\d+)/.exec(stack.slice(at + context.scenarioFile.length))?.[1];
-  return line === undefined ? undefined : show(context.scenarioFile, Number(line));
+  const found = stack.indexOf(`${context.scenarioFile}:`);
+  const line = found === -1 ? undefined : /^:(\d+)/.exec(stack.slice(found + context.scenarioFile.length))?.[1];
+  if (line !== undefined) return show(context.scenarioFile, Number(line));
+  if (at === undefined || !isAbsolute(at.file)) return undefined;
+  const inside = relative(context.root, at.file);
+  return inside.startsWith("..") || isAbsolute(inside) ? undefined : show(at.file, at.line);
 }
 
 function attemptError(kind: AttemptErrorKind, error: JsonError, context: ClassifyContext): AttemptError {

@@ -50,5 +50,5 @@ export const listScenario = Effect.fn("Playwright.list")(function* (input: ListI
       }),
     );
   }
-  return report;
+  return { report, cli };
 });

@@ -5,13 +5,15 @@ import { RunnerFailed } from "../errors.ts";
 import { classify } from "../outcome/classify.ts";
 import { tail } from "../outcome/error-text.ts";
 import { runCommand } from "../process/run-command.ts";
-import { escapeRegExp, fileFilter, playwrightCli } from "./cli-path.ts";
+import { escapeRegExp, fileFilter } from "./cli-path.ts";
 import { parseJsonReport } from "./json-report.ts";
 
 export interface AttemptInput {
   /** The invoking checkout: Playwright runs here, and locations are relative to it. */
   readonly cwd: string;
   readonly root: string;
+  /** Playwright's CLI script, resolved from the config. */
+  readonly cli: string;
   readonly configFile: string;
   readonly scenarioFile: string;
   readonly test: { readonly title: string; readonly line: number };
@@ -27,7 +29,6 @@ export interface AttemptInput {
  * home among them) go into the attempt's folder so they leave with the run.
  */
 export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: AttemptInput) {
-  const cli = yield* playwrightCli(input.configFile);
   const reportFile = join(input.dir, "report.json");
   const logFile = join(input.dir, "playwright.log");
   const temp = join(input.dir, "tmp");
@@ -41,7 +42,7 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     FORCE_COLOR: "0",
   });
   const args = [
-    cli, "test", fileFilter(input.scenarioFile, input.test.line),
+    input.cli, "test", fileFilter(input.scenarioFile, input.test.line),
     "--config", input.configFile,
     "--grep", escapeRegExp(input.test.title.split(" › ").at(-1) ?? input.test.title),
     "--reporter=json",

@@ -5,17 +5,17 @@ export function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-function format(label: StepLabel, durationMs: number, outcome: string | undefined): string {
-  const where = (label.side ?? "").padEnd(5);
-  const what = label.step.padEnd(10);
-  const detail = label.detail === undefined ? "" : `${label.detail}  `;
-  return `${where} ${what} ${detail}${outcome === undefined ? "" : `${outcome} `}${formatDuration(durationMs)}`;
+function prefix(label: StepLabel): string {
+  return `${(label.side ?? "").padEnd(5)} ${label.step.padEnd(9)}${label.detail === undefined ? "" : ` ${label.detail}`}`;
 }
 
 /** Progress written line by line to `write` (the CLI passes stderr). */
 export function progressLayer(write: (line: string) => void) {
   const done = Effect.fn("Progress.done")(function* (label: StepLabel, durationMs: number, outcome?: string) {
-    yield* Effect.sync(() => write(format(label, durationMs, outcome)));
+    yield* Effect.sync(() => write(`${prefix(label)}  ${outcome === undefined ? "" : `${outcome} `}${formatDuration(durationMs)}`));
+  });
+  const started = Effect.fn("Progress.started")(function* (label: StepLabel) {
+    yield* Effect.sync(() => write(`${prefix(label)}  …`));
   });
   const line = Effect.fn("Progress.line")(function* (text: string) {
     yield* Effect.sync(() => write(text));
@@ -29,5 +29,5 @@ export function progressLayer(write: (line: string) => void) {
       yield* done(label, end - start, outcome);
       return yield* exit;
     }).pipe(Effect.withSpan(`Progress.step ${label.step}`));
-  return Layer.succeed(Progress, { step, done, line } satisfies ProgressShape);
+  return Layer.succeed(Progress, { step, done, started, line } satisfies ProgressShape);
 }

@@ -1,10 +1,10 @@
 import { Context, type Effect } from "effect";
-import type { SideName } from "../outcome/types.ts";
 
-export type StepName = "refs" | "scenario" | "worktrees" | "worktree" | "install" | "build" | "boot" | "run" | "report" | "cleanup";
+export type StepName = "refs" | "scenario" | "worktree" | "install" | "build" | "boot" | "run" | "report" | "cleanup";
 
 export interface StepLabel {
-  readonly side?: SideName;
+  /** Which side the step belongs to: "base", "head", or "at" for `run --at`. */
+  readonly side?: string;
   readonly step: StepName;
   /** What the step does, e.g. the install command. */
   readonly detail?: string;
@@ -14,8 +14,10 @@ export interface StepLabel {
 export interface ProgressShape {
   /** Runs `effect` as a step and prints how long it took, or that it failed. */
   readonly step: <A, E, R>(label: StepLabel, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
-  /** Prints a step measured elsewhere (the app's boot, as the harness recorded it). */
+  /** Prints a step measured elsewhere, with how it ended. */
   readonly done: (label: StepLabel, durationMs: number, outcome?: string) => Effect.Effect<void>;
+  /** Prints that a long step has started, so a person knows what is running. */
+  readonly started: (label: StepLabel) => Effect.Effect<void>;
   readonly line: (text: string) => Effect.Effect<void>;
 }
 

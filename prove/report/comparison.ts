@@ -58,6 +58,12 @@ function placeholder(height: number, text: string): Buffer {
   );
 }
 
+/** A thin outline, so a white page does not melt into the white canvas. */
+const frame = (height: number) =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${cellWidth}" height="${height}"><rect x="0.5" y="0.5" width="${cellWidth - 1}" height="${height - 1}" fill="none" stroke="#d0d7de"/></svg>`,
+  );
+
 const scaledHeight = (shot: ReportScreenshot) => Math.max(1, Math.round((shot.height * cellWidth) / shot.width));
 
 /** One image with every row, base left and head right, each captioned: to drop into a PR comment. */
@@ -88,6 +94,7 @@ export async function writeComparison(input: ComparisonInput): Promise<{ width: 
           ? placeholder(rowHeight, row.caption === "failure screenshot" ? "no failure" : "not reached")
           : await sharp(join(input.dir, shot.path)).resize({ width: cellWidth, height: scaledHeight(shot), fit: "fill" }).png().toBuffer();
       layers.push({ input: image, top: y, left });
+      if (shot !== undefined) layers.push({ input: frame(scaledHeight(shot)), top: y, left });
     }
     y += rowHeight + pad;
   }

@@ -1,0 +1,124 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { execa } from "execa";
+
+/**
+ * A plain git repository holding a small Express app served under /app/, with a real bug and
+ * its fix on separate commits, each tagged:
+ *
+ * - `bug`: the total of a=1 and b=2 shows "12" (query strings concatenated)
+ * - `fix`: it shows 3
+ * - `noop`: the fix plus a README change
+ * - `broken-fix`: a change that does not fix it
+ * - `flaky`: buggy on odd starts and fixed on even ones, counted in a file outside the repository
+ * - `boot-crash`: the server throws before it listens
+ * - `install-broken`: no lockfile, and a dependency on a vendored tarball that is not there
+ * - `hang`: /app/hang writes a marker file with the server's pid and never answers
+ */
+export interface ExpressRepo {
+  readonly dir: string;
+  /** Folder the `hang` commit's server writes `hang-<pid>` into. */
+  readonly signals: string;
+  readonly git: (...args: string[]) => Promise<string>;
+}
+
+const page = `<!doctype html>
+<html lang="en">
+<title>Sum</title>
+<h1>Sum</h1>
+<label>a <input name="a"></label>
+<label>b <input name="b"></label>
+<button>Add</button>
+<p><output></output></p>
+<script>
+  document.querySelector("button").addEventListener("click", async () => {
+    const value = (name) => encodeURIComponent(document.querySelector(\`[name=\${name}]\`).value);
+    const response = await fetch(\`api/sum?a=\${value("a")}&b=\${value("b")}\`);
+    const { total } = await response.json();
+    document.querySelector("output").textContent = \`Total: \${total}\`;
+  });
+</script>
+</html>
+`;
+
+function server(add: string, extra = ""): string {
+  return `import express from "express";
+${extra}
+const page = ${JSON.stringify(page)};
+
+function add(a, b) {
+  ${add}
+}
+
+const app = express();
+app.get("/app/", (_request, response) => response.type("html").send(page));
+app.get("/app/api/sum", (request, response) => response.json({ total: add(request.query.a, request.query.b) }));
+app.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("sum app listening on " + process.env.PORT));
+`;
+}
+
+const packageJson = (dependencies: Record<string, string>) =>
+  `${JSON.stringify({ name: "sum-app", private: true, type: "module", scripts: { start: "node server.js" }, dependencies }, null, 2)}\n`;
+
+export async function makeExpressRepo(root: string): Promise<ExpressRepo> {
+  const dir = join(root, "sum-app");
+  const signals = join(root, "signals");
+  const counter = join(root, "flaky-starts.txt");
+  await mkdir(dir, { recursive: true });
+  await mkdir(signals, { recursive: true });
+  const git = async (...args: string[]) => (await execa("git", args, { cwd: dir })).stdout;
+  const write = (file: string, text: string) => writeFile(join(dir, file), text);
+  const commit = async (tag: string, message: string) => {
+    await git("add", "-A");
+    await git("-c", "user.name=Sum Dev", "-c", "user.email=dev@example.com", "commit", "-qm", message);
+    await git("tag", tag);
+  };
+
+  await git("init", "-q", "-b", "main");
+  await write(".gitignore", "node_modules/\n");
+  await write("package.json", packageJson({}));
+  await execa("npm", ["install", "express@4", "--no-audit", "--no-fund"], { cwd: dir });
+  await write("server.js", server("return a + b;"));
+  await commit("bug", "Add the sum page");
+
+  await write("server.js", server("return Number(a) + Number(b);"));
+  await commit("fix", "Add numbers, not strings");
+
+  await write("README.md", "# Sum\n\nAdds two numbers.\n");
+  await commit("noop", "Describe the app");
+
+  await git("checkout", "-q", "bug");
+  await write("server.js", server("return Number(a + b);"));
+  await commit("broken-fix", "Make the total a number");
+
+  const flaky = `import { readFileSync, writeFileSync } from "node:fs";
+let starts = 0;
+try { starts = Number(readFileSync(${JSON.stringify(counter)}, "utf8")); } catch { starts = 0; }
+writeFileSync(${JSON.stringify(counter)}, String(starts + 1));
+const buggy = starts % 2 === 0;`;
+  await write("server.js", server("return buggy ? a + b : Number(a) + Number(b);", flaky));
+  await commit("flaky", "Add numbers on every other start");
+
+  await write("server.js", `throw new Error("SUM_CONFIG is missing: set it before starting the sum app");\n${server("return a + b;")}`);
+  await commit("boot-crash", "Read the config at start");
+
+  await write("server.js", server("return a + b;"));
+  await rm(join(dir, "package-lock.json"));
+  await write("package.json", packageJson({ express: "^4.21.0", "sum-helpers": "file:./vendor/sum-helpers-1.0.0.tgz" }));
+  await commit("install-broken", "Depend on the vendored helpers");
+
+  await git("checkout", "-q", "bug");
+  const hang = `import { writeFileSync } from "node:fs";
+const hangMarker = ${JSON.stringify(join(signals, "hang-"))} + process.pid;`;
+  await write(
+    "server.js",
+    server("return a + b;", hang).replace(
+      "const app = express();",
+      `const app = express();\napp.get("/app/hang", () => writeFileSync(hangMarker, ""));`,
+    ),
+  );
+  await commit("hang", "Add a page that never loads");
+
+  await git("checkout", "-q", "main");
+  return { dir, signals, git };
+}

@@ -1,0 +1,60 @@
+import { readdir, readFile, readlink } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { execa } from "execa";
+import type { ProofReport } from "../../index.ts";
+
+/** The invoking checkout: this repository, where the scenario, config, harness and Playwright live. */
+export const checkout = resolve(import.meta.dirname, "../../..");
+export const fixtures = "prove/test-fixtures/express";
+export const config = `${fixtures}/playwright.config.ts`;
+export const sumScenario = `${fixtures}/sum.e2e.ts`;
+
+/** Starts the real CLI, as a user would, from the invoking checkout. */
+export function startProver(args: ReadonlyArray<string>) {
+  return execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore" });
+}
+
+export interface ProverRun {
+  readonly exitCode: number | undefined;
+  readonly report: ProofReport;
+  readonly stderr: string;
+}
+
+/** Runs a proof with --json and reads report.json from stdout and from the report folder; both must agree. */
+export async function prove(args: ReadonlyArray<string>): Promise<ProverRun> {
+  const run = await startProver([...args, "--json"]);
+  const report = JSON.parse(run.stdout) as ProofReport;
+  const onDisk = JSON.parse(await readFile(join(report.dir, "report.json"), "utf8")) as ProofReport;
+  if (JSON.stringify(onDisk) !== JSON.stringify(report)) throw new Error("report.json on disk differs from the one printed with --json");
+  return { exitCode: run.exitCode, report, stderr: run.stderr };
+}
+
+/** Everything about a repository a proof must not change. */
+export async function repositoryState(dir: string) {
+  const git = async (...args: string[]) => (await execa("git", args, { cwd: dir })).stdout;
+  return {
+    head: await git("rev-parse", "HEAD"),
+    branch: await git("symbolic-ref", "--short", "HEAD"),
+    status: await git("status", "--porcelain", "--untracked-files=all"),
+    index: await git("diff", "--cached", "--stat"),
+    stashes: await git("stash", "list"),
+    branches: await git("branch", "--list", "--all"),
+    worktrees: await git("worktree", "list", "--porcelain"),
+  };
+}
+
+/** Pids of live processes whose cwd, arguments or environment mention `text`. */
+export async function processesMentioning(text: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const stat = await readFile(`/proc/${pid}/stat`, "latin1").catch(() => "");
+    if (stat === "" || / Z /.test(stat.slice(stat.lastIndexOf(")")))) continue;
+    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => "");
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, "latin1").catch(() => "");
+    const environ = await readFile(`/proc/${pid}/environ`, "latin1").catch(() => "");
+    if ([cwd, cmdline, environ].some((value) => value.includes(text))) found.push(pid);
+  }
+  return found;
+}

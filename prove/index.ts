@@ -1,0 +1,4 @@
+export { main } from "./cli.ts";
+export { parseCommand, usage, type Command, type ProveOptions, type RunOptions, type ScenarioOptions } from "./cli/args.ts";
+export type { ProofReport, ReportSide, ReportScreenshot } from "./report/schema.ts";
+export type { Attempt, AttemptError, AttemptErrorKind, ExitCode, Outcome, ReasonCode, Verdict } from "./outcome/types.ts";

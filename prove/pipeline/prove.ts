@@ -1,0 +1,141 @@
+import { resolve } from "node:path";
+import { Clock, Effect, Ref } from "effect";
+import type { ProveOptions } from "../cli/args.ts";
+import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
+import { Git, type Commit } from "../git/git.ts";
+import type { ProofReport } from "../report/schema.ts";
+import { decide } from "../outcome/verdict.ts";
+import { Progress } from "../progress/progress.ts";
+import type { Secret } from "../report/redact.ts";
+import { writeReport, type SideEvidence } from "../report/write-report.ts";
+import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
+import { defaultOutDir, reproduceCommand } from "./paths.ts";
+import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
+import { runSide } from "./side.ts";
+
+/** What is known so far, so a proof that stops early still gets a report saying as much as it can. */
+interface Facts {
+  readonly place?: Workplace;
+  readonly base?: Commit;
+  readonly head?: Commit;
+  readonly scenario?: Scenario;
+}
+
+export interface ProofResult {
+  readonly exitCode: 0 | 1 | 2;
+  /** Undefined when there was nothing to report (the report folder could not be written). */
+  readonly report: ProofReport | undefined;
+  /** Why it could not run, when it could not. */
+  readonly message: string | undefined;
+}
+
+interface ProofInput {
+  readonly options: ProveOptions;
+  readonly cwd: string;
+  readonly secrets: ReadonlyArray<Secret>;
+  readonly startedAt: number;
+}
+
+const outDir = (input: ProofInput, facts: Facts) =>
+  input.options.out === undefined
+    ? defaultOutDir(facts.place?.root ?? input.cwd, input.options, facts.base?.sha, facts.head?.sha)
+    : resolve(input.cwd, input.options.out);
+
+const command = (input: ProofInput, facts: Facts) =>
+  reproduceCommand(input.options, input.cwd, { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo });
+
+const write = Effect.fn("Proof.writeReport")(function* (
+  input: ProofInput,
+  facts: Facts,
+  decision: Parameters<typeof writeReport>[0]["decision"],
+  sides: { readonly base: SideEvidence; readonly head: SideEvidence },
+) {
+  const dir = outDir(input, facts);
+  const end = yield* Clock.currentTimeMillis;
+  return yield* Effect.tryPromise({
+    try: () =>
+      writeReport({
+        dir,
+        decision,
+        scenario: {
+          file: facts.scenario?.file ?? input.options.scenario,
+          title: facts.scenario?.test.title ?? null,
+          sha256: facts.scenario?.sha256 ?? null,
+        },
+        base: sides.base,
+        head: sides.head,
+        totalMs: end - input.startedAt,
+        command: command(input, facts),
+        secrets: input.secrets,
+      }),
+    catch: (error) => new ReportWriteFailed({ dir, detail: error instanceof Error ? error.message : String(error) }),
+  });
+});
+
+/** The proof itself, inside one scope: every worktree, folder and process is released when it closes. */
+const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>) {
+  const { options, cwd } = input;
+  const git = yield* Git;
+  const progress = yield* Progress;
+  const place = yield* findWorkplace(options, cwd);
+  yield* Ref.update(facts, (known) => ({ ...known, place }));
+  const [base, head] = yield* progress.step(
+    { step: "refs", detail: `${options.base}..${options.head}` },
+    Effect.all([git.resolveCommit(place.repo, options.base, "--base"), git.resolveCommit(place.repo, options.head, "--head")]),
+  );
+  yield* Ref.update(facts, (known) => ({ ...known, base, head }));
+  const scenario = yield* loadScenario(options, place);
+  yield* Ref.update(facts, (known) => ({ ...known, scenario }));
+
+  yield* cleanLeftovers();
+  const runDir = yield* runDirectory(place.repo, options.keep);
+  if (options.keep) yield* progress.line(`keeping worktrees and homes in ${runDir.path}`);
+  const context = {
+    repo: place.repo,
+    runDir: runDir.path,
+    keep: options.keep,
+    app: scenario.app,
+    repeat: options.repeat,
+    attempt: { cwd, root: place.root, cli: scenario.cli, configFile: place.configFile, scenarioFile: place.scenarioFile, test: scenario.test },
+  };
+  const [baseSide, headSide] = yield* Effect.all(
+    [runSide("base", options.base, base, context), runSide("head", options.head, head, context)],
+    { concurrency: options.sequential ? 1 : 2 },
+  );
+  const decision = decide(
+    { ref: options.base, attempts: baseSide.attempts.map((attempt) => attempt.attempt) },
+    { ref: options.head, attempts: headSide.attempts.map((attempt) => attempt.attempt) },
+  );
+  const known = yield* Ref.get(facts);
+  return yield* progress.step({ step: "report" }, write(input, known, decision, { base: baseSide, head: headSide }));
+});
+
+/**
+ * Proves a fix: the scenario at base and at head, a verdict, and the report. `interrupt` fails
+ * when the user stops the proof (SIGINT, SIGTERM); the pipeline is then interrupted, releases
+ * everything it holds, and the report says so.
+ */
+export const proveScenario = Effect.fn("Proof.run")(function* (
+  options: ProveOptions,
+  cwd: string,
+  secrets: ReadonlyArray<Secret>,
+  interrupt: Effect.Effect<never, Interrupted>,
+) {
+  const input: ProofInput = { options, cwd, secrets, startedAt: yield* Clock.currentTimeMillis };
+  const facts = yield* Ref.make<Facts>({});
+  const proof = yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts)), interrupt).pipe(
+    Effect.map((report): ProofResult => ({ exitCode: report.exitCode, report, message: undefined })),
+    Effect.catch((error: StopError) => Effect.succeed(error)),
+  );
+  if (!("_tag" in proof)) return proof;
+  const stopped = couldNotRun(proof);
+  if (stopped.reasonCode === undefined) return { exitCode: 2, report: undefined, message: stopped.message } satisfies ProofResult;
+  const known = yield* Ref.get(facts);
+  const side = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
+  const decision = { verdict: "could-not-run", exitCode: 2, reasonCode: stopped.reasonCode, reason: stopped.message } as const;
+  const report = yield* write(input, known, decision, { base: side(options.base, known.base), head: side(options.head, known.head) }).pipe(
+    Effect.map((written): ProofReport | undefined => written),
+    Effect.orElseSucceed(() => undefined),
+  );
+  return { exitCode: 2, report, message: stopped.message } satisfies ProofResult;
+});

@@ -1,0 +1,43 @@
+import { Effect } from "effect";
+import type { RunOptions } from "../cli/args.ts";
+import { couldNotRun, type Interrupted, type StopError } from "../errors.ts";
+import { Git } from "../git/git.ts";
+import { describeError } from "../outcome/verdict.ts";
+import { Progress } from "../progress/progress.ts";
+import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
+import { findWorkplace, loadScenario } from "./scenario.ts";
+import { runSide } from "./side.ts";
+
+/** `git bisect run` exit codes: good, bad, and skip this commit. */
+export type BisectExitCode = 0 | 1 | 125;
+
+const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd: string) {
+  const git = yield* Git;
+  const progress = yield* Progress;
+  const place = yield* findWorkplace(options, cwd);
+  const commit = yield* progress.step({ step: "refs", detail: options.at }, git.resolveCommit(place.repo, options.at, "--at"));
+  const scenario = yield* loadScenario(options, place);
+  yield* cleanLeftovers();
+  const runDir = yield* runDirectory(place.repo, options.keep);
+  const side = yield* runSide("at", options.at, commit, {
+    repo: place.repo,
+    runDir: runDir.path,
+    keep: options.keep,
+    app: scenario.app,
+    repeat: 1,
+    attempt: { cwd, root: place.root, cli: scenario.cli, configFile: place.configFile, scenarioFile: place.scenarioFile, test: scenario.test },
+  });
+  const attempt = side.attempts[0]?.attempt;
+  const code: BisectExitCode = attempt?.outcome === "passed" ? 0 : attempt?.outcome === "failed" ? 1 : 125;
+  const summary = attempt?.outcome === "passed" ? "passed" : `${attempt?.outcome ?? "error"}: ${describeError(attempt?.error)}`;
+  yield* progress.line(`${commit.sha.slice(0, 7)} ${summary} (exit ${code})`);
+  return code;
+});
+
+/** One side for `git bisect run`: 0 when the scenario passes at the ref, 1 when it fails, 125 when it cannot run. */
+export const runAt = Effect.fn("RunAt.run")(function* (options: RunOptions, cwd: string, interrupt: Effect.Effect<never, Interrupted>) {
+  const progress = yield* Progress;
+  return yield* Effect.raceFirst(Effect.scoped(oneSide(options, cwd)), interrupt).pipe(
+    Effect.catch((error: StopError) => progress.line(couldNotRun(error).message).pipe(Effect.as<BisectExitCode>(125))),
+  );
+});

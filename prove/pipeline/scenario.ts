@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { relative, resolve, sep } from "node:path";
+import { Effect } from "effect";
+import type { ScenarioOptions } from "../cli/args.ts";
+import { ConfigError, ScenarioNotFound } from "../errors.ts";
+import { Git } from "../git/git.ts";
+import { listScenario } from "../playwright/list.ts";
+import { Progress } from "../progress/progress.ts";
+import { readAppConfig, type AppConfig } from "../scenario/app-config.ts";
+import { selectTest, type SelectedTest } from "../scenario/select.ts";
+
+/** Where a proof runs: the invoking checkout (scenario, config, Playwright) and the repository under test. */
+export interface Workplace {
+  readonly cwd: string;
+  /** The invoking checkout's top folder (cwd when it is not in a repository). */
+  readonly root: string;
+  /** The repository whose commits are compared. */
+  readonly repo: string;
+  readonly configFile: string;
+  readonly scenarioFile: string;
+}
+
+export interface Scenario {
+  /** Relative to the invoking checkout, with forward slashes. */
+  readonly file: string;
+  readonly sha256: string;
+  readonly test: SelectedTest;
+  readonly app: AppConfig;
+  /** Playwright's CLI script as the config resolves it. */
+  readonly cli: string;
+}
+
+/** Finds the invoking checkout, the repository under test, the config and the scenario file. */
+export const findWorkplace = Effect.fn("Proof.workplace")(function* (options: ScenarioOptions, cwd: string) {
+  const git = yield* Git;
+  const configFile = resolve(cwd, options.config);
+  if (!existsSync(configFile)) {
+    return yield* Effect.fail(
+      new ConfigError({ config: options.config, detail: `there is no file at ${configFile}. Pass --config <file> naming your scenario config (default ./playwright.config.ts).` }),
+    );
+  }
+  const scenarioFile = resolve(cwd, options.scenario);
+  if (!existsSync(scenarioFile)) {
+    return yield* Effect.fail(new ScenarioNotFound({ file: options.scenario, detail: `there is no file at ${scenarioFile}. Check the path; it is relative to ${cwd}.` }));
+  }
+  const root = yield* git.toplevel(cwd).pipe(Effect.orElseSucceed(() => cwd));
+  const repo = yield* git.toplevel(options.repo === undefined ? cwd : resolve(cwd, options.repo));
+  return { cwd, root, repo, configFile, scenarioFile } satisfies Workplace;
+});
+
+/** Lists the scenario's tests with Playwright, picks the one to run, and reads the app config. */
+export const loadScenario = Effect.fn("Proof.scenario")(function* (options: ScenarioOptions, place: Workplace) {
+  const progress = yield* Progress;
+  const { report, cli } = yield* progress.step(
+    { step: "scenario", detail: options.scenario },
+    listScenario({ cwd: place.cwd, configFile: place.configFile, scenarioFile: place.scenarioFile, shownFile: options.scenario }),
+  );
+  const test = yield* selectTest(report.specs, options.scenario, options.grep);
+  const app = yield* readAppConfig(report.metadata, place.configFile, place.repo);
+  const bytes = yield* Effect.promise(() => readFile(place.scenarioFile));
+  return {
+    file: relative(place.root, place.scenarioFile).split(sep).join("/"),
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    test,
+    app,
+    cli,
+  } satisfies Scenario;
+});
