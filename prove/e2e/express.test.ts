@@ -4,7 +4,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { config, fixtures, prove, repositoryState, sumScenario } from "./support/prover.ts";
+import { config, fixtures, prove, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
 let work: string;
 let repo: ExpressRepo;
@@ -104,5 +104,13 @@ describe("proving a fix in a plain Express repository that does not contain scen
     for (const text of says) expect(message).toContain(text);
     expect(stderr.split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^could-not-run \\(exit 2, ${reasonCode}\\): `)));
     expect(stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(report.dir, "report.md")}`);
+  });
+
+  it("runs one side for git bisect run: 0 where the scenario passes, 1 where it fails, 125 where it cannot run", async () => {
+    const runAt = (ref: string) => startProver(["run", "--at", ref, sumScenario, "--repo", repo.dir, "--config", config]);
+    const [fixed, buggy, crashing] = await Promise.all([runAt("fix"), runAt("bug"), runAt("boot-crash")]);
+    expect([fixed.exitCode, buggy.exitCode, crashing.exitCode]).toEqual([0, 1, 125]);
+    expect(buggy.stderr.trimEnd().split("\n").at(-1)).toMatch(/^[0-9a-f]{7} failed: assertion at prove\/test-fixtures\/express\/sum\.e2e\.ts:11: .* \(exit 1\)$/);
+    expect(crashing.stderr).toContain("error: boot");
   });
 });
