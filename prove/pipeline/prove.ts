@@ -89,14 +89,26 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
 
   yield* cleanLeftovers();
   const runDir = yield* runDirectory(place.repo, options.keep);
-  if (options.keep) yield* progress.line(`keeping worktrees and homes in ${runDir.path}`);
+  if (options.keep) {
+    yield* progress.line(
+      `keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${place.repo} worktree prune`,
+    );
+  }
   const context = {
     repo: place.repo,
     runDir: runDir.path,
     keep: options.keep,
     app: scenario.app,
     repeat: options.repeat,
-    attempt: { cwd, root: place.root, cli: scenario.cli, configFile: place.configFile, scenarioFile: place.scenarioFile, test: scenario.test },
+    attempt: {
+      cwd,
+      root: place.root,
+      cli: scenario.cli,
+      configFile: place.configFile,
+      scenarioFile: place.scenarioFile,
+      test: scenario.test,
+      keep: options.keep,
+    },
   };
   const [baseSide, headSide] = yield* Effect.all(
     [runSide("base", options.base, base, context), runSide("head", options.head, head, context)],

@@ -25,7 +25,15 @@ const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd:
     keep: options.keep,
     app: scenario.app,
     repeat: 1,
-    attempt: { cwd, root: place.root, cli: scenario.cli, configFile: place.configFile, scenarioFile: place.scenarioFile, test: scenario.test },
+    attempt: {
+      cwd,
+      root: place.root,
+      cli: scenario.cli,
+      configFile: place.configFile,
+      scenarioFile: place.scenarioFile,
+      test: scenario.test,
+      keep: options.keep,
+    },
   });
   const attempt = side.attempts[0]?.attempt;
   const code: BisectExitCode = attempt?.outcome === "passed" ? 0 : attempt?.outcome === "failed" ? 1 : 125;

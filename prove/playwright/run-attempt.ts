@@ -21,6 +21,8 @@ export interface AttemptInput {
   readonly appRoot: string;
   /** A fresh folder for this attempt's report, output and temporary files. */
   readonly dir: string;
+  /** --keep: the harness is asked (SCENARIO_KEEP=1) to leave the app's home in place. */
+  readonly keep: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     TMPDIR: temp,
     FORCE_COLOR: "0",
+    ...(input.keep ? { SCENARIO_KEEP: "1" } : {}),
   });
   const args = [
     input.cli, "test", fileFilter(input.scenarioFile, input.test.line),
