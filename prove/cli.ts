@@ -6,10 +6,12 @@ import { GitLive } from "./git/git-live.ts";
 import { runAt } from "./pipeline/run-at.ts";
 import { proveScenario } from "./pipeline/prove.ts";
 import { progressLayer } from "./progress/progress-live.ts";
-import { secretsFrom } from "./report/redact.ts";
+import { redact, secretsFrom } from "./report/redact.ts";
 
+const secrets = secretsFrom(process.env);
 const writeOut = (text: string) => new Promise<void>((resolve) => process.stdout.write(text, () => resolve()));
-const writeErr = (line: string) => void process.stderr.write(`${line}\n`);
+/** stderr is a log a person may paste somewhere: it is redacted like every report file. */
+const writeErr = (line: string) => void process.stderr.write(`${redact(line, secrets)}\n`);
 
 /**
  * Turns SIGINT and SIGTERM into an Interrupted failure for the pipeline. The handlers stay
@@ -36,7 +38,6 @@ const layer = Layer.mergeAll(GitLive, progressLayer(writeErr));
 
 async function execute(command: Exclude<Command, { kind: "help" } | { kind: "demo" }>, cwd: string): Promise<number> {
   const signals = watchSignals();
-  const secrets = secretsFrom(process.env);
   try {
     if (command.kind === "run") return await Effect.runPromise(runAt(command.options, cwd, signals.interrupt).pipe(Effect.provide(layer)));
     const result = await Effect.runPromise(proveScenario(command.options, cwd, secrets, signals.interrupt).pipe(Effect.provide(layer)));
@@ -49,6 +50,10 @@ async function execute(command: Exclude<Command, { kind: "help" } | { kind: "dem
     writeErr(`report: ${join(report.dir, report.markdown)}`);
     if (command.options.json) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
     return result.exitCode;
+  } catch (error) {
+    // A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
+    writeErr(`prove-scenario failed unexpectedly; worktrees and temporary files were released. Please report this:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    return command.kind === "run" ? 125 : 2;
   } finally {
     signals.dispose();
   }

@@ -62,4 +62,25 @@ describe("interrupting a proof", () => {
       checkoutBefore.head, checkoutBefore.branch, checkoutBefore.stashes, checkoutBefore.branches, checkoutBefore.worktrees,
     ]);
   });
+
+  it("killed with SIGKILL mid-run leaves leftovers that the next run removes: folder, worktrees and processes", async () => {
+    const stopWatching = new AbortController();
+    const hanging = appsHanging(2, stopWatching.signal);
+    const killed = startProver(["--base", "hang", "--head", "hang", `${fixtures}/hang.e2e.ts`, "--repo", repo.dir, "--config", config, "--out", join(work, "killed")]);
+    const apps = await hanging;
+    stopWatching.abort();
+    const [leftover] = (await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${killed.pid}-`));
+    killed.kill("SIGKILL");
+    expect((await killed).signal).toBe("SIGKILL");
+    expect(leftover).toBeDefined();
+    expect((await repositoryState(repo.dir)).worktrees.split("\n\n")).toHaveLength(3);
+
+    const next = await startProver(["run", "--at", "fix", `${fixtures}/sum.e2e.ts`, "--repo", repo.dir, "--config", config]);
+
+    expect(next.exitCode).toBe(0);
+    expect(existsSync(join(tmpdir(), leftover ?? "?"))).toBe(false);
+    expect(await processesMentioning(leftover ?? "?")).toEqual([]);
+    expect(apps.filter((pid) => existsSync(`/proc/${pid}/cwd`))).toEqual([]);
+    expect((await repositoryState(repo.dir)).worktrees.split("\n\n")).toHaveLength(1);
+  });
 });
