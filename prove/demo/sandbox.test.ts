@@ -1,0 +1,50 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { simpleGit } from "simple-git";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createDemoSandbox, defaultBugId, listBugs } from "./index.ts";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const bugs = await listBugs(repoRoot);
+
+describe("the demo sandbox", () => {
+  it("is built for every bug of the zoo, the default one among them", () => {
+    expect(bugs.length).toBeGreaterThanOrEqual(4);
+    expect(bugs.map((bug) => bug.id)).toContain(defaultBugId);
+  });
+
+  it.each(bugs)("$id: base is the app with the fix reversed, head the app as shipped, and base installs from the lockfile", async (bug) => {
+    const sandbox = await createDemoSandbox({ bugId: bug.id, repoRoot });
+    const scratch = await mkdtemp(join(tmpdir(), "demo-sandbox-test-"));
+    onTestFinished(async () => {
+      await sandbox.dispose();
+      await rm(scratch, { recursive: true, force: true });
+      expect(existsSync(sandbox.dir)).toBe(false);
+    });
+    const git = simpleGit(sandbox.dir);
+
+    expect((await git.raw(["log", "--format=%s", "head"])).trim().split("\n")).toEqual([`Fix: ${bug.title}`, `agent-chat: ${bug.title}`]);
+    expect((await git.raw(["rev-parse", "head~1"])).trim()).toBe((await git.raw(["rev-parse", "base"])).trim());
+    expect((await git.raw(["diff", "--name-only", "base", "head"])).trim().split("\n").sort()).toEqual(bug.files);
+    const tracked = (await git.raw(["ls-tree", "-r", "--name-only", "head"])).trim().split("\n");
+    expect(tracked.filter((file) => file.includes("node_modules") || file.startsWith("examples/agent-chat/bugs/"))).toEqual([]);
+    for (const file of bug.files) {
+      expect(await git.show([`head:${file}`]), file).toBe(await readFile(join(repoRoot, file), "utf8"));
+    }
+
+    const worktree = join(scratch, "base");
+    await git.raw(["worktree", "add", "--detach", worktree, "base"]);
+    const install = await execa("pnpm", ["install", "--frozen-lockfile"], { cwd: worktree, reject: false, stdin: "ignore" });
+    expect(install.exitCode, `${install.stdout}\n${install.stderr}`).toBe(0);
+    expect(existsSync(join(worktree, "examples/agent-chat/node_modules/openai/package.json"))).toBe(true);
+
+    const worktreeGit = simpleGit(worktree);
+    await worktreeGit.raw(["apply", bug.patch]);
+    expect(await worktreeGit.raw(["status", "--porcelain"])).not.toBe("");
+    expect(await worktreeGit.raw(["diff", "head"])).toBe("");
+  });
+});
