@@ -33,6 +33,8 @@ export interface ScenarioApp {
 }
 
 export const appRootEnv = "SCENARIO_APP_ROOT";
+/** Set to 1 (the prover's --keep) to leave the app's home and HOME in place for inspection. */
+export const keepEnv = "SCENARIO_KEEP";
 
 /** The app's folder: $SCENARIO_APP_ROOT (set by the prover per side), else `app.root` beside the config. */
 export function appRoot(app: ScenarioAppConfig, configFile: string | undefined): string {
@@ -128,7 +130,11 @@ export async function startApp(input: {
     server,
     dispose: async () => {
       await server.stop();
-      await rm(base, { recursive: true, force: true });
+      if (process.env[keepEnv] === "1") {
+        await testInfo.attach("kept-home", { body: base, contentType: "text/plain" });
+      } else {
+        await rm(base, { recursive: true, force: true });
+      }
     },
   };
 }
