@@ -1,7 +1,9 @@
+import { rm } from "node:fs/promises";
 import { Effect, Layer } from "effect";
 import { simpleGit, type SimpleGit } from "simple-git";
 import { BadRef, NotARepository, WorktreeFailed } from "../errors.ts";
 import { Git, type GitShape } from "./git.ts";
+import { withRepoLock } from "./repo-lock.ts";
 
 /** simple-git refuses `-c core.hooksPath` unless told: the prover sets it so no hook runs in a worktree. */
 const client = (baseDir: string): SimpleGit => simpleGit({ baseDir, unsafe: { allowUnsafeHooksPath: true } });
@@ -36,18 +38,24 @@ const resolveCommit = Effect.fn("Git.resolveCommit")(function* (repo: string, re
 });
 
 const addWorktree = Effect.fn("Git.addWorktree")(function* (repo: string, path: string, sha: string) {
-  yield* Effect.tryPromise({
-    try: () => client(repo).raw(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", path, sha]),
-    catch: (error) => new WorktreeFailed({ repo, sha, path, detail: detail(error) }),
-  });
+  yield* withRepoLock(
+    repo,
+    Effect.tryPromise({
+      try: () => client(repo).raw(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", path, sha]),
+      catch: (error) => new WorktreeFailed({ repo, sha, path, detail: detail(error) }),
+    }),
+  );
 });
+
+const git = (repo: string, args: ReadonlyArray<string>) => Effect.ignore(Effect.tryPromise(() => client(repo).raw([...args])));
 
 const prune = Effect.fn("Git.prune")(function* (repo: string) {
-  yield* Effect.ignore(Effect.tryPromise(() => client(repo).raw(["worktree", "prune"])));
+  yield* withRepoLock(repo, git(repo, ["worktree", "prune"]));
 });
 
+/** Deletes the folder first, outside the lock (a worktree with node_modules takes a while), then prunes its entry. */
 const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, path: string) {
-  yield* Effect.ignore(Effect.tryPromise(() => client(repo).raw(["worktree", "remove", "--force", "--force", path])));
+  yield* Effect.promise(() => rm(path, { recursive: true, force: true }));
   yield* prune(repo);
 });
 

@@ -13,7 +13,7 @@ export interface GitShape {
   readonly resolveCommit: (repo: string, ref: string, flag: BadRef["flag"]) => Effect.Effect<Commit, BadRef>;
   /** A detached worktree of `sha` at `path`, with the repository's hooks switched off. */
   readonly addWorktree: (repo: string, path: string, sha: string) => Effect.Effect<void, WorktreeFailed>;
-  /** Removes a worktree (forcing past local changes) and forgets it; never fails. */
+  /** Deletes a worktree's folder and forgets it; never fails. */
   readonly removeWorktree: (repo: string, path: string) => Effect.Effect<void>;
   /** Forgets worktrees whose folders are gone; never fails. */
   readonly prune: (repo: string) => Effect.Effect<void>;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { Deferred, Effect, Exit, Fiber } from "effect";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { Git } from "../git/git.ts";
 import { GitLive } from "../git/git-live.ts";
 import { cleanLeftovers, runDirectory } from "./run-dir.ts";
 import { worktree } from "./worktree.ts";
@@ -98,5 +99,27 @@ describe("worktrees and the run folder", () => {
     expect(removed).toEqual([killed]);
     expect([existsSync(killed), existsSync(running), existsSync(kept)]).toEqual([false, true, true]);
     expect(await worktrees()).toBe(3);
+  });
+
+  it("of one repository can be added and removed by many proofs at once", async () => {
+    const { repo, temp, sha, worktrees } = await setup();
+    const path = (round: number, index: number) => join(temp, `r${round}`, `w${index}`);
+    const indexes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const program = Effect.gen(function* () {
+      const git = yield* Git;
+      for (const round of [0, 1, 2]) {
+        yield* Effect.all(indexes.map((index) => git.addWorktree(repo, path(round, index), sha)), { concurrency: "unbounded" });
+        yield* Effect.all(
+          [
+            ...indexes.map((index) => git.addWorktree(repo, path(round + 10, index), sha)),
+            ...indexes.map((index) => git.removeWorktree(repo, path(round, index))),
+          ],
+          { concurrency: "unbounded" },
+        );
+      }
+    });
+    const exit = await Effect.runPromiseExit(program.pipe(Effect.provide(GitLive)));
+    expect(exit).toMatchObject({ _tag: "Success" });
+    expect(await worktrees()).toBe(1 + 3 * indexes.length);
   });
 });

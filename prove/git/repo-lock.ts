@@ -1,0 +1,47 @@
+import { createHash } from "node:crypto";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Effect } from "effect";
+
+/**
+ * A lock per repository, shared by every prove-scenario process: git cannot add and remove
+ * worktrees of one repository at the same time (a concurrent `worktree add` fails reading
+ * another one's half-written entry), and two proofs may run at once. The lock is a folder in
+ * the temp dir, made atomically with mkdir; one whose owner died is taken over.
+ */
+const lockDir = (repo: string) => join(tmpdir(), `scenario-prover.lock-${createHash("sha1").update(repo).digest("hex").slice(0, 16)}`);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const tryTake = (dir: string) =>
+  Effect.promise(async () => {
+    try {
+      await mkdir(dir);
+    } catch {
+      const owner = Number(await readFile(join(dir, "pid"), "utf8").catch(() => ""));
+      // An owner that died holding it (or a folder not yet given its pid file by a live one).
+      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) await rm(dir, { recursive: true, force: true });
+      return false;
+    }
+    await writeFile(join(dir, "pid"), String(process.pid));
+    return true;
+  });
+
+const take = (dir: string): Effect.Effect<void> =>
+  tryTake(dir).pipe(Effect.flatMap((taken) => (taken ? Effect.void : Effect.sleep("25 millis").pipe(Effect.andThen(take(dir))))));
+
+/** Runs `effect` holding the repository's worktree lock; waiting for it can be interrupted. */
+export const withRepoLock = <A, E, R>(repo: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.scoped(
+    Effect.acquireRelease(take(lockDir(repo)), () => Effect.promise(() => rm(lockDir(repo), { recursive: true, force: true })), {
+      interruptible: true,
+    }).pipe(Effect.andThen(effect)),
+  );
