@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect } from "effect";
@@ -11,6 +11,8 @@ import { Effect } from "effect";
  * the temp dir, made atomically with mkdir; one whose owner died is taken over.
  */
 const lockDir = (repo: string) => join(tmpdir(), `scenario-prover.lock-${createHash("sha1").update(repo).digest("hex").slice(0, 16)}`);
+
+const orphanAfterMs = 10_000;
 
 function alive(pid: number): boolean {
   try {
@@ -26,9 +28,10 @@ const tryTake = (dir: string) =>
     try {
       await mkdir(dir);
     } catch {
-      const owner = Number(await readFile(join(dir, "pid"), "utf8").catch(() => ""));
-      // An owner that died holding it (or a folder not yet given its pid file by a live one).
-      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) await rm(dir, { recursive: true, force: true });
+      const owner = Number(await readFile(join(dir, "pid"), "utf8").catch(() => "0"));
+      // Taken over when its owner died, or when it never got a pid file (its owner died in between).
+      const orphaned = owner === 0 && Date.now() - ((await stat(dir).catch(() => undefined))?.mtimeMs ?? Date.now()) > orphanAfterMs;
+      if (orphaned || (owner > 0 && !alive(owner))) await rm(dir, { recursive: true, force: true });
       return false;
     }
     await writeFile(join(dir, "pid"), String(process.pid));
