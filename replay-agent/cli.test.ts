@@ -1,30 +1,10 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import OpenAI from "openai";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { firstLine, replayAgent } from "./fixtures/cli-process.ts";
 import { fixture } from "./fixtures/fixture.ts";
-
-const bin = fileURLToPath(new URL("../bin/replay-agent.mjs", import.meta.url));
-const replayAgent = (...args: Array<string>) => execa(process.execPath, [bin, ...args], { reject: false });
-
-/** The first line `stream` prints; other readers (execa's buffer) still see everything. */
-const firstLine = (stream: Readable) =>
-  new Promise<string>((resolve, reject) => {
-    let text = "";
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString("utf8");
-      const end = text.indexOf("\n");
-      if (end === -1) return;
-      stream.off("data", onData);
-      resolve(text.slice(0, end));
-    };
-    stream.on("data", onData);
-    stream.once("end", () => reject(new Error(`the process printed no line: ${JSON.stringify(text)}`)));
-  });
 
 const nameThread = (url: string, content: string) =>
   new OpenAI({ baseURL: `${url}/v1`, apiKey: "replay", maxRetries: 0 }).chat.completions
@@ -50,7 +30,7 @@ describe("replay-agent serve", () => {
       'played all 2 entries; 1 mismatch; transcript NOT fully played\n  1. POST /v1/chat/completions against line 3:\n     body.messages[0].content: expected "Name this thread", got "Name this chat"',
     ],
   ] as const)("%s", async (_name, questions, signal, exitCode, summary) => {
-    const subprocess = replayAgent("serve", "--transcript", fixture("non-streaming.ndjson"));
+    const subprocess = replayAgent(["serve", "--transcript", fixture("openai-chat/non-streaming.ndjson")]);
     onTestFinished(() => {
       subprocess.kill();
     });
@@ -83,18 +63,18 @@ describe("replay-agent check", () => {
         '{"type":"emit_inbound","sse":{"data":{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1733000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}}}',
       ].join("\n"),
     );
-    const paths = { "short-tour": fixture("short-tour.ndjson"), unterminated, missing: join(dir, "missing.ndjson") };
-    const result = await replayAgent("check", paths[file]);
+    const paths = { "short-tour": fixture("openai-chat/short-tour.ndjson"), unterminated, missing: join(dir, "missing.ndjson") };
+    const result = await replayAgent(["check", paths[file]]);
     expect(result.exitCode).toBe(exitCode);
     expect(result[stream]).toContain(output);
   });
 
-  it.each([[[]], [["serve", "--transcript", "t.ndjson", "--port", "http"]]])(
-    "prints usage and exits 2 for %j",
-    async (args) => {
-      const result = await replayAgent(...args);
-      expect(result.exitCode).toBe(2);
-      expect(result.stderr).toContain("Usage:\n  replay-agent serve --transcript <file> [--port <n>]");
-    },
-  );
+  it.each([
+    [[], {}, "Usage:\n  replay-agent serve --transcript <file> [--port <n>]"],
+    [["serve", "--transcript", "t.ndjson", "--port", "http"], {}, '--port takes a port number from 0 to 65535, got "http"'],
+  ])("exits 2 for %j, saying what to change", async (args, env, message) => {
+    const result = await replayAgent(args, env);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(message);
+  });
 });

@@ -37,17 +37,15 @@ export class TranscriptReadError extends Schema.TaggedError<TranscriptReadError>
   }
 }
 
-/** The transcript names a provider whose wire format this replay agent cannot serve yet. */
-export class UnsupportedProviderError extends Schema.TaggedError<UnsupportedProviderError>()(
-  "UnsupportedProviderError",
-  {
-    file: Schema.String,
-    provider: Schema.String,
-    supported: Schema.Array(Schema.String),
-  },
-) {
+/** The transcript's provider speaks another transport than the command serving it: HTTP providers are served by `serve`, stdio ones by `stdio`. */
+export class WrongTransportError extends Schema.TaggedError<WrongTransportError>()("WrongTransportError", {
+  file: Schema.String,
+  provider: Schema.String,
+  command: Schema.String,
+  use: Schema.String,
+}) {
   override get message(): string {
-    return `${this.file}:1: replay-agent cannot serve "${this.provider}" transcripts yet. Use a transcript for one of: ${this.supported.join(", ")}`;
+    return `${this.file}:1: "${this.provider}" transcripts are not served by replay-agent ${this.command}. Use ${this.use}`;
   }
 }
 

@@ -11,7 +11,7 @@ export { serveTranscript, type ServedTranscript } from "./serve-transcript.ts";
 export { parseTranscript } from "./transcript/parse.ts";
 export { summarizeTranscript, type TranscriptSummary } from "./transcript/summary.ts";
 export type { AnswerEntry, Located, Transcript, TranscriptEntry } from "./transcript/transcript.ts";
-export type { Provider } from "./transcript/providers.ts";
+export type { HttpProvider, Provider, StdioProvider } from "./transcript/providers.ts";
 export type { HttpRequest } from "./http/read-request.ts";
 export type { ReplayRuntime, RuntimeStatus } from "./runtime/replay-runtime.ts";
 export {
@@ -21,6 +21,6 @@ export {
   ReplayMismatchError,
   TranscriptError,
   TranscriptReadError,
-  UnsupportedProviderError,
   UsageError,
+  WrongTransportError,
 } from "./errors.ts";

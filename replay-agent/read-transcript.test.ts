@@ -13,9 +13,22 @@ const chunk = line({
 });
 const done = line({ type: "emit_inbound", sse: { data: "[DONE]" } });
 
+const metaOf = (provider: string) => line({ type: "meta", format: "replay-transcript", version: 1, provider });
+const responses = metaOf("openai-responses");
+const responsesRequest = line({ type: "expect_outbound", request: { method: "POST", path: "/v1/responses", body: { stream: true } } });
+const event = (type: string, fields: object = {}) => line({ type: "emit_inbound", sse: { event: type, data: { type, ...fields } } });
+const numbered = (type: string, sequence: number) => event(type, { sequence_number: sequence });
+const anthropic = metaOf("anthropic-messages");
+const anthropicRequest = line({ type: "expect_outbound", request: { method: "POST", path: "/v1/messages", body: { stream: true } } });
+const messageStart = event("message_start", { message: { id: "msg_1", content: [] } });
+const block = (type: string, index: number) => event(type, { index });
+const stdio = metaOf("jsonrpc-stdio");
+const initialize = line({ type: "expect_outbound", message: { jsonrpc: "2.0", id: 0, method: "initialize" } });
+const message = (value: object) => line({ type: "emit_inbound", message: value });
+
 describe("loading a transcript", () => {
   it("keeps every line as written, with its line number, skipping blank and // lines", async () => {
-    const path = fixture("tool-call.ndjson");
+    const path = fixture("openai-chat/tool-call.ndjson");
     const transcript = await loadTranscript(path);
     const written = (await readFile(path, "utf8"))
       .split("\n")
@@ -62,6 +75,27 @@ describe("loading a transcript", () => {
     ["a JSON response after sse frames", [meta, request, chunk, line({ type: "emit_inbound", response: { status: 200, body: {} } })], 4, "a whole JSON response after sse frames"],
     ["a frame after a fail", [meta, request, line({ type: "fail", status: 500, body: {} }), chunk], 4, "emit_inbound after the answer to line 2 was complete (fail at line 3)"],
     ["a request with no answer", [meta, request, request, chunk, done], 2, "this request has no answer"],
+    ["a Responses stream without a terminal event", [responses, responsesRequest, numbered("response.created", 0), numbered("response.output_text.delta", 1)], 4, "the stream answering line 2 ends without a terminal event (response.completed, response.failed or response.incomplete)"],
+    ["a Responses sequence number that does not increase", [responses, responsesRequest, numbered("response.created", 0), numbered("response.output_text.delta", 2), numbered("response.output_text.delta", 2), numbered("response.completed", 3)], 5, "sequence_number 2 does not increase (the frame before has 2)"],
+    ["a Responses event without a sequence number", [responses, responsesRequest, event("response.created"), numbered("response.completed", 1)], 3, "response.created has no integer sequence_number"],
+    ["[DONE] in a Responses stream", [responses, responsesRequest, numbered("response.created", 0), done], 4, "[DONE] in an openai-responses stream"],
+    ["a frame after response.completed", [responses, responsesRequest, numbered("response.completed", 0), numbered("response.output_text.delta", 1)], 4, "sse frame after response.completed (line 3)"],
+    ["a Responses event named unlike its type", [responses, responsesRequest, line({ type: "emit_inbound", sse: { event: "response.completed", data: { type: "response.created", sequence_number: 0 } } })], 3, 'the event name "response.completed" differs from its data\'s type "response.created"'],
+    ["an Anthropic stream that does not start with message_start", [anthropic, anthropicRequest, block("content_block_start", 0)], 3, "the stream starts with content_block_start, not message_start"],
+    ["an Anthropic stream without message_stop", [anthropic, anthropicRequest, messageStart, event("ping"), event("message_delta", { delta: { stop_reason: "end_turn" } })], 5, "the stream answering line 2 ends without message_stop"],
+    ["an unnamed Anthropic event", [anthropic, anthropicRequest, line({ type: "emit_inbound", sse: { data: { type: "message_start", message: {} } } })], 3, "a message_start frame without an event name, which the Anthropic SDK ignores"],
+    ["a content block out of order", [anthropic, anthropicRequest, messageStart, block("content_block_start", 1)], 4, "content block 1 starts out of order: the next block is 0"],
+    ["a content block opened inside another", [anthropic, anthropicRequest, messageStart, block("content_block_start", 0), block("content_block_start", 1)], 5, "content block 1 starts while block 0 is still open"],
+    ["a delta for a block that is not open", [anthropic, anthropicRequest, messageStart, block("content_block_start", 0), block("content_block_delta", 1)], 5, "content_block_delta for content block 1, which is not open (the open block is 0)"],
+    ["a block closed twice", [anthropic, anthropicRequest, messageStart, block("content_block_start", 0), block("content_block_stop", 0), block("content_block_stop", 0)], 6, "content_block_stop for content block 0, which is not open (no block is open)"],
+    ["message_stop with a block still open", [anthropic, anthropicRequest, messageStart, block("content_block_start", 0), event("message_stop")], 5, "message_stop while content block 0 is still open"],
+    ["a frame after an Anthropic error event", [anthropic, anthropicRequest, messageStart, event("error", { error: { type: "overloaded_error" } }), event("message_stop")], 5, "sse frame after the error event (line 4)"],
+    ["an HTTP request on a stdio transcript", [stdio, request], 2, 'expect_outbound of a stdio provider needs "message" (and no "request")'],
+    ["an agent message that is not JSON-RPC 2.0", [stdio, initialize, message({ id: 0, result: {} })], 3, 'emit_inbound.message is not a JSON-RPC 2.0 message: "jsonrpc" must be "2.0", got nothing'],
+    ["an agent response with both result and error", [stdio, initialize, message({ jsonrpc: "2.0", id: 0, result: {}, error: {} })], 3, 'a response needs exactly one of "result" or "error"'],
+    ["an agent request the app never answers", [stdio, initialize, message({ jsonrpc: "2.0", id: 7, method: "session/request_permission", params: {} }), initialize], 3, 'the agent\'s session/request_permission request (id 7) is never answered'],
+    ["a line after exit", [stdio, initialize, line({ type: "exit", code: 0 }), message({ jsonrpc: "2.0", method: "session/update" })], 4, "emit_inbound after the exit 0 at line 3: the agent has stopped talking"],
+    ["a disconnect on stdio", [stdio, initialize, line({ type: "disconnect" })], 3, "disconnect drops an HTTP connection; a stdio agent ends by exiting"],
   ])("rejects %s, naming its line", async (_name, lines, number, problem) => {
     const error = await Effect.runPromise(Effect.flip(validateTranscript("bad.ndjson", lines.join("\n"))));
     expect(error).toBeInstanceOf(TranscriptError);

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { Effect } from "effect";
 import { TranscriptReadError, type TranscriptError } from "./errors.ts";
-import { providerFormats } from "./providers/registry.ts";
+import { framingOf } from "./providers/registry.ts";
 import { parseTranscript } from "./transcript/parse.ts";
 import type { Transcript } from "./transcript/transcript.ts";
 
@@ -11,7 +11,7 @@ export const validateTranscript = Effect.fn("validateTranscript")(function* (
   text: string,
 ): Effect.fn.Return<Transcript, TranscriptError> {
   const transcript = yield* parseTranscript(file, text);
-  const problem = providerFormats[transcript.meta.provider]?.checkFraming(transcript);
+  const problem = framingOf(transcript)(transcript);
   if (problem !== undefined) return yield* problem;
   return transcript;
 });

@@ -31,7 +31,7 @@ const startTour = async (url: string) => {
 
 describe("the replay server", () => {
   it("reports status and resumes a pause over its control routes", async () => {
-    const server = await serve("short-tour.ndjson");
+    const server = await serve("openai-chat/short-tour.ndjson");
     const control = (method: string, path: string) =>
       fetch(`${server.url}/__replay/${path}`, { method }).then(async (response) => [response.status, await response.json()]);
 
@@ -66,9 +66,9 @@ describe("the replay server", () => {
   });
 
   it("rejects paused(name) with the reason when the transcript will never hold there", async () => {
-    const server = await serve("short-tour.ndjson");
+    const server = await serve("openai-chat/short-tour.ndjson");
     await expect(server.paused("the-end")).rejects.toThrow(
-      `the transcript will not reach pause "the-end": ${fixture("short-tour.ndjson")} has no pause named "the-end"; its pauses are "mid-stream" (line 8)`,
+      `the transcript will not reach pause "the-end": ${fixture("openai-chat/short-tour.ndjson")} has no pause named "the-end"; its pauses are "mid-stream" (line 8)`,
     );
     expect(() => server.resume()).toThrow("resume() was called but the transcript is not held at a pause");
 
@@ -79,7 +79,7 @@ describe("the replay server", () => {
     await reading;
     await expect(server.paused("mid-stream")).rejects.toThrow("the transcript already played past it (line 8); it is now at the end of the transcript");
 
-    const unplayed = await serve("short-tour.ndjson");
+    const unplayed = await serve("openai-chat/short-tour.ndjson");
     const waiting = unplayed.paused("mid-stream");
     await unplayed.close();
     await expect(waiting).rejects.toThrow(
@@ -88,7 +88,7 @@ describe("the replay server", () => {
   });
 
   it("answers an unexpected request at once, even while another answer is held at a pause", async () => {
-    const server = await serve("short-tour.ndjson");
+    const server = await serve("openai-chat/short-tour.ndjson");
     const { reading } = await startTour(server.url);
     await server.paused("mid-stream");
     const surprise = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "gpt-4o-mini" }) });
@@ -103,7 +103,7 @@ describe("the replay server", () => {
   });
 
   it("ends a stream held at a pause when it closes", async () => {
-    const server = await serve("short-tour.ndjson");
+    const server = await serve("openai-chat/short-tour.ndjson");
     const { reading } = await startTour(server.url);
     await server.paused("mid-stream");
     await server.close();
@@ -114,7 +114,7 @@ describe("the replay server", () => {
     const dir = await mkdtemp(join(tmpdir(), "replay-agent-"));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, "unterminated.ndjson");
-    const [meta, request, firstChunk] = (await readFile(fixture("short-tour.ndjson"), "utf8")).split("\n").slice(1);
+    const [meta, request, firstChunk] = (await readFile(fixture("openai-chat/short-tour.ndjson"), "utf8")).split("\n").slice(1);
     await writeFile(file, [meta, request, firstChunk].join("\n"));
     const failure = startReplayServer({ transcript: file });
     await expect(failure).rejects.toBeInstanceOf(TranscriptError);

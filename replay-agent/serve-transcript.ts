@@ -1,5 +1,5 @@
 import { Effect, type Scope } from "effect";
-import type { ListenError, UnsupportedProviderError } from "./errors.ts";
+import type { ListenError, WrongTransportError } from "./errors.ts";
 import { handleRequest } from "./http/handle-request.ts";
 import { listenHttp } from "./http/listen.ts";
 import type { HttpRequest } from "./http/read-request.ts";
@@ -18,9 +18,9 @@ export interface ServedTranscript {
 export const serveTranscript = Effect.fn("serveTranscript")(function* (
   transcript: Transcript,
   options: { readonly port?: number | undefined } = {},
-): Effect.fn.Return<ServedTranscript, ListenError | UnsupportedProviderError, Scope.Scope> {
-  const format = yield* httpFormatFor(transcript);
+): Effect.fn.Return<ServedTranscript, ListenError | WrongTransportError, Scope.Scope> {
+  yield* httpFormatFor(transcript);
   const runtime = yield* makeReplayRuntime<HttpRequest>(transcript);
-  const { port } = yield* listenHttp(options.port ?? 0, handleRequest(runtime, format));
+  const { port } = yield* listenHttp(options.port ?? 0, handleRequest(runtime));
   return { url: `http://127.0.0.1:${port}`, runtime };
 });

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Cause, Effect } from "effect";
 import type { ReplayMismatchError } from "../errors.ts";
-import type { HttpProviderFormat } from "../providers/provider-format.ts";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
+import { httpAnswerSink } from "../wire/http-answer.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { writeJsonResponse } from "../wire/json.ts";
 import { controlPrefix, handleControl } from "./control.ts";
@@ -26,9 +26,9 @@ const abandon = (response: HttpResponseWriter, type: string, message: string) =>
     else writeJsonResponse(response, 503, { error: { type, message } });
   });
 
-/** Serves one HTTP request: a control route, or the next exchange of the transcript in `format`. */
+/** Serves one HTTP request: a control route, or the next exchange of the transcript, written as recorded. */
 export const handleRequest =
-  (runtime: ReplayRuntime<HttpRequest>, format: HttpProviderFormat) =>
+  (runtime: ReplayRuntime<HttpRequest>) =>
   (incoming: IncomingMessage, outgoing: ServerResponse): Effect.Effect<void> => {
     const response = nodeResponseWriter(outgoing);
     const method = incoming.method ?? "GET";
@@ -37,7 +37,7 @@ export const handleRequest =
     return readRequest(incoming).pipe(
       Effect.flatMap((request) =>
         runtime
-          .serve(request, format.httpSink(response))
+          .serve(request, httpAnswerSink(response))
           .pipe(Effect.catchTag("ReplayMismatchError", (error) => Effect.sync(() => writeJsonResponse(response, 400, mismatchBody(request, error))))),
       ),
       Effect.onInterrupt(() => abandon(response, "replay_closed", "the replay server closed before answering this request")),

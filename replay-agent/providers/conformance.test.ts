@@ -1,26 +1,75 @@
+import Anthropic from "@anthropic-ai/sdk";
 import { Effect } from "effect";
 import { TestClock } from "effect/testing";
 import OpenAI from "openai";
-import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { clients, type Parsed, type ProviderClient } from "../fixtures/clients.ts";
 import { fixture } from "../fixtures/fixture.ts";
-import { loadTranscript, readTranscript, serveTranscript, startReplayServer, type Transcript } from "../index.ts";
+import { loadTranscript, readTranscript, serveTranscript, startReplayServer, type HttpProvider } from "../index.ts";
 
-const openai = (url: string) => new OpenAI({ baseURL: `${url}/v1`, apiKey: "replay", maxRetries: 0 });
+/** How each provider's SDK reports what the shared fixtures hold. */
+interface ProviderCase {
+  readonly provider: HttpProvider;
+  readonly client: ProviderClient;
+  readonly badRequest: new (...args: never) => Error;
+  /** The typed error each request of failures.ndjson raises, in order. */
+  readonly failures: ReadonlyArray<{
+    readonly question: string;
+    readonly stream: boolean;
+    readonly error: new (...args: never) => Error;
+    readonly fields: Readonly<Record<string, unknown>>;
+    readonly retryAfter?: string;
+  }>;
+  readonly toolCallId: string;
+  readonly mismatchDiff: string;
+}
 
-const serve = async (name: string) => {
-  const server = await startReplayServer({ transcript: fixture(name) });
+const providers: ReadonlyArray<ProviderCase> = [
+  {
+    provider: "openai-chat",
+    client: clients["openai-chat"],
+    badRequest: OpenAI.BadRequestError,
+    failures: [
+      { question: "first", stream: false, error: OpenAI.RateLimitError, fields: { status: 429, type: "requests", code: "rate_limit_exceeded" }, retryAfter: "20" },
+      { question: "second", stream: false, error: OpenAI.InternalServerError, fields: { status: 500, type: "server_error" } },
+    ],
+    toolCallId: "call_Q2bV7nXk4mR1sT9wE3yU6iOp",
+    mismatchDiff: 'body.messages[0].content: expected "Name this thread", got "Name this chat"',
+  },
+  {
+    provider: "openai-responses",
+    client: clients["openai-responses"],
+    badRequest: OpenAI.BadRequestError,
+    failures: [
+      { question: "first", stream: false, error: OpenAI.RateLimitError, fields: { status: 429, type: "requests", code: "rate_limit_exceeded" }, retryAfter: "20" },
+      { question: "second", stream: false, error: OpenAI.InternalServerError, fields: { status: 500, type: "server_error" } },
+    ],
+    toolCallId: "call_Hk3pW9xQ2mZ7rT5vB1nY8cLd",
+    mismatchDiff: 'body.input[0].content: expected "Name this thread", got "Name this chat"',
+  },
+  {
+    provider: "anthropic-messages",
+    client: clients["anthropic-messages"],
+    badRequest: Anthropic.BadRequestError,
+    failures: [
+      { question: "first", stream: false, error: Anthropic.RateLimitError, fields: { status: 429, type: "rate_limit_error" }, retryAfter: "20" },
+      { question: "second", stream: false, error: Anthropic.OverloadedError, fields: { status: 529, type: "overloaded_error" } },
+      { question: "third", stream: true, error: Anthropic.APIError, fields: { status: undefined, type: "overloaded_error" } },
+    ],
+    toolCallId: "toolu_01A09q90qw90lq917835lq9Z",
+    mismatchDiff: 'body.messages[0].content: expected "Name this thread", got "Name this chat"',
+  },
+];
+
+const serve = async (provider: HttpProvider, name: string) => {
+  const server = await startReplayServer({ transcript: fixture(`${provider}/${name}`) });
   onTestFinished(() => server.close());
   return server;
 };
 
-/** The chunk objects the transcript streams, in order, without [DONE]. */
-const recordedChunks = (transcript: Transcript) =>
-  transcript.entries.flatMap((entry) =>
-    entry.type === "emit_inbound" && entry.sse !== undefined && entry.sse.data !== "[DONE]" ? [entry.sse.data] : [],
-  );
+const texts = (parsed: ReadonlyArray<Parsed>) => parsed.flatMap((item) => ("text" in item ? [item.text] : []));
 
-/** Resolves once `count` chunks arrived; a plain promise the test can await without timers. */
+/** Resolves once `count` text deltas arrived; a plain promise the test can await without timers. */
 const arrivals = (count: number) => {
   let arrived = () => {};
   const promise = new Promise<void>((resolve) => {
@@ -29,205 +78,130 @@ const arrivals = (count: number) => {
   return { promise, seen: (received: number) => received === count && arrived() };
 };
 
-describe("openai-chat over HTTP, read by the official openai client", () => {
-  it("holds a stream at a pause: the frames before it arrive, the rest only after resume", async () => {
-    const server = await serve("short-tour.ndjson");
-    const stream = await openai(server.url).chat.completions.create({
-      model: "gpt-4o-mini",
-      messages: [{ role: "user", content: "Give me a short tour" }],
-      stream: true,
-      stream_options: { include_usage: true },
-    });
+const drain = async (stream: AsyncIterable<Parsed>) => {
+  const parsed: Array<Parsed> = [];
+  const failure = await (async () => {
+    for await (const item of stream) parsed.push(item);
+  })().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  return { parsed, failure };
+};
+
+describe.each(providers)("$provider over HTTP, read by its official client", ({ provider, client, badRequest, failures, toolCallId, mismatchDiff }) => {
+  it("holds a stream at a pause: the deltas before it arrive, the rest and the usage only after resume", async () => {
+    const server = await serve(provider, "short-tour.ndjson");
+    const stream = await client.stream(server.url, "Give me a short tour");
     let resumed = false;
-    const received: Array<{ readonly chunk: ChatCompletionChunk; readonly afterResume: boolean }> = [];
-    const beforePause = arrivals(4);
+    const received: Array<{ readonly item: Parsed; readonly afterResume: boolean }> = [];
+    const beforePause = arrivals(3);
     const reading = (async () => {
-      for await (const chunk of stream) {
-        received.push({ chunk, afterResume: resumed });
+      for await (const item of stream) {
+        received.push({ item, afterResume: resumed });
         beforePause.seen(received.length);
       }
     })();
 
     await beforePause.promise;
     await server.paused("mid-stream");
-    expect(server.status()).toMatchObject({ paused: "mid-stream", next: { line: 8, type: "pause", summary: "pause mid-stream" } });
+    expect(server.status()).toMatchObject({ paused: "mid-stream", next: { type: "pause", summary: "pause mid-stream" } });
     resumed = true;
     server.resume();
     await reading;
 
-    expect(received.map(({ chunk, afterResume }) => [chunk.choices[0]?.delta.content, afterResume])).toEqual([
-      ["", false],
-      ["This", false],
-      [" project", false],
-      [" has", false],
-      [" two", true],
-      [" files.", true],
-      [undefined, true],
-      [undefined, true],
+    expect(received).toEqual([
+      { item: { text: "This" }, afterResume: false },
+      { item: { text: " project" }, afterResume: false },
+      { item: { text: " has" }, afterResume: false },
+      { item: { text: " two" }, afterResume: true },
+      { item: { text: " files." }, afterResume: true },
+      { item: { usage: { input: 12, output: 6 } }, afterResume: true },
     ]);
-    expect(received.at(-2)?.chunk.choices[0]?.finish_reason).toBe("stop");
-    expect(received.at(-1)?.chunk).toMatchObject({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 } });
-    expect(received.map(({ chunk }) => chunk)).toEqual(recordedChunks(await loadTranscript(fixture("short-tour.ndjson"))));
-    expect(server.status()).toMatchObject({ played: 11, remaining: 0, paused: null, mismatches: [], next: null });
+    expect(server.status()).toMatchObject({ remaining: 0, paused: null, mismatches: [], next: null });
   });
 
-  it("streams tool-call fragments the SDK assembles into one call, then serves the turn carrying its result", async () => {
-    const server = await serve("tool-call.ndjson");
-    const client = openai(server.url);
-    const question = { role: "user", content: "What does src/math.ts export?" } as const;
-    const tools = [
-      {
-        type: "function",
-        function: { name: "read_file", description: "Read a file of the project", parameters: { type: "object", properties: { path: { type: "string" } } } },
-      },
-    ] as const;
-
-    const first = await client.chat.completions
-      .stream({ model: "gpt-4o-mini", messages: [question], tools: [...tools], stream_options: { include_usage: true } })
-      .finalChatCompletion();
-    expect(first.choices[0]?.finish_reason).toBe("tool_calls");
-    const call = first.choices[0]?.message.tool_calls?.[0];
-    expect(call).toEqual({
-      id: "call_Q2bV7nXk4mR1sT9wE3yU6iOp",
-      type: "function",
-      function: { name: "read_file", arguments: '{"path":"src/math.ts"}' },
-    });
-    expect(first.usage).toMatchObject({ prompt_tokens: 71, completion_tokens: 16 });
-
-    const second = await client.chat.completions
-      .stream({
-        model: "gpt-4o-mini",
-        messages: [
-          question,
-          { role: "assistant", content: null, tool_calls: call === undefined ? [] : [call] },
-          { role: "tool", tool_call_id: "call_Q2bV7nXk4mR1sT9wE3yU6iOp", content: "export const sum = 1 + 1;\n" },
-        ],
-        tools: [...tools],
-      })
-      .finalChatCompletion();
-    expect(second.choices[0]?.message.content).toBe("It exports `sum`.");
+  it("streams a tool call in fragments the SDK assembles, then serves the turn carrying its result", async () => {
+    const server = await serve(provider, "tool-call.ndjson");
+    const call = await client.callTool(server.url);
+    expect(call).toMatchObject({ id: toolCallId, name: "read_file", input: { path: "src/math.ts" }, usage: { input: 71, output: 16 } });
+    expect(await client.answerTool(server.url, call, "export const sum = 1 + 1;\n")).toBe("It exports `sum`.");
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 
   it("answers a fail line with its status, so the SDK raises the typed error for it", async () => {
-    const server = await serve("failures.ndjson");
-    const client = openai(server.url);
-    const ask = (content: string) => client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content }] });
-
-    const rateLimited = await ask("first").catch((error: unknown) => error);
-    expect(rateLimited).toBeInstanceOf(OpenAI.RateLimitError);
-    expect(rateLimited).toMatchObject({ status: 429, code: "rate_limit_exceeded", type: "requests" });
-    expect(rateLimited instanceof OpenAI.APIError && rateLimited.headers.get("retry-after")).toBe("20");
-
-    const serverError = await ask("second").catch((error: unknown) => error);
-    expect(serverError).toBeInstanceOf(OpenAI.InternalServerError);
-    expect(serverError).toMatchObject({ status: 500, type: "server_error" });
+    const server = await serve(provider, "failures.ndjson");
+    for (const failure of failures) {
+      const error = failure.stream
+        ? (await drain(await client.stream(server.url, failure.question))).failure
+        : await client.ask(server.url, failure.question).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(failure.error);
+      expect(error).toMatchObject(failure.fields);
+      if (failure.retryAfter !== undefined) {
+        expect(error instanceof OpenAI.APIError || error instanceof Anthropic.APIError ? error.headers?.get("retry-after") : null).toBe(failure.retryAfter);
+      }
+    }
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 
-  it("answers a non-streaming request with the recorded JSON completion", async () => {
-    const server = await serve("non-streaming.ndjson");
-    const { data, response } = await openai(server.url)
-      .chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Name this thread" }] })
-      .withResponse();
-    const [, answer] = (await loadTranscript(fixture("non-streaming.ndjson"))).entries;
-    expect(answer?.type === "emit_inbound" && answer.response?.body).toEqual(data);
-    expect(data.choices[0]?.message.content).toBe("Math helpers tour");
-    expect(response.headers.get("x-request-id")).toBe("req_0b7d2c9e41");
+  it("drops the connection at a disconnect line, after the frames before it", async () => {
+    const server = await serve(provider, "dropped-stream.ndjson");
+    const { parsed, failure } = await drain(await client.stream(server.url, "Hi"));
+    expect(texts(parsed)).toEqual(["Partial", " answ"]);
+    expect(failure).toBeInstanceOf(Error);
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 
   it("answers an unexpected request 400 replay_mismatch with a diff, and keeps the expectation for the right one", async () => {
-    const server = await serve("non-streaming.ndjson");
-    const client = openai(server.url);
+    const server = await serve(provider, "non-streaming.ndjson");
+    const mismatch = await client.ask(server.url, "Name this chat").catch((error: unknown) => error);
+    expect(mismatch).toBeInstanceOf(badRequest);
+    expect(mismatch).toMatchObject({ status: 400, type: "replay_mismatch" });
+    expect(server.status()).toMatchObject({ played: 0, remaining: 2, mismatches: [{ expectedLine: 3, diff: mismatchDiff }] });
 
-    const mismatch = await client.chat.completions
-      .create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Name this chat" }] })
-      .catch((error: unknown) => error);
-    expect(mismatch).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(mismatch).toMatchObject({
-      status: 400,
-      type: "replay_mismatch",
-      error: { diff: 'body.messages[0].content: expected "Name this thread", got "Name this chat"', line: 3 },
-    });
-    expect(server.status().mismatches).toEqual([
-      {
-        request: { method: "POST", path: "/v1/chat/completions", body: { model: "gpt-4o-mini", messages: [{ role: "user", content: "Name this chat" }] } },
-        expectedLine: 3,
-        expected: expect.objectContaining({ method: "POST", path: "/v1/chat/completions" }),
-        diff: 'body.messages[0].content: expected "Name this thread", got "Name this chat"',
-      },
-    ]);
-    expect(server.status()).toMatchObject({ played: 0, remaining: 2 });
-
-    const completion = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Name this thread" }] });
-    expect(completion.choices[0]?.message.content).toBe("Math helpers tour");
-    expect(server.requests().map(({ matched, body }) => [matched, body])).toEqual([
-      [false, { model: "gpt-4o-mini", messages: [{ role: "user", content: "Name this chat" }] }],
-      [true, { model: "gpt-4o-mini", messages: [{ role: "user", content: "Name this thread" }] }],
-    ]);
+    expect(await client.ask(server.url, "Name this thread")).toBe("Math helpers tour");
+    expect(server.requests().map(({ matched }) => matched)).toEqual([false, true]);
     expect(server.status()).toMatchObject({ played: 2, remaining: 0 });
   });
 
-  it("drops the connection at a disconnect line, after the frames before it", async () => {
-    const server = await serve("dropped-stream.ndjson");
-    const stream = await openai(server.url).chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hi" }], stream: true });
-    const contents: Array<string | null | undefined> = [];
-    const failure = await (async () => {
-      for await (const chunk of stream) contents.push(chunk.choices[0]?.delta.content);
-    })().catch((error: unknown) => error);
-    expect(contents).toEqual(["Partial", " answ"]);
-    expect(failure).toBeInstanceOf(Error);
-    expect(failure).toMatchObject({ message: "terminated" });
-  });
-
-  it("writes each frame as `data: <recorded JSON>` and ends the stream with `data: [DONE]`", async () => {
-    const server = await serve("tool-call.ndjson");
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
-      method: "POST",
-      body: JSON.stringify({
-        model: "gpt-4o-mini",
-        messages: [{ role: "user", content: "What does src/math.ts export?" }],
-        tools: [{ type: "function", function: { name: "read_file" } }],
-        stream: true,
-      }),
-    });
-    const transcript = await loadTranscript(fixture("tool-call.ndjson"));
-    const firstAnswer = transcript.entries.slice(1, transcript.entries.findIndex((entry, index) => index > 0 && entry.type === "expect_outbound"));
+  it("writes each frame as recorded: its event name when it has one, then its data", async () => {
+    const server = await serve(provider, "tool-call.ndjson");
+    const transcript = await loadTranscript(fixture(`${provider}/tool-call.ndjson`));
+    const [first, ...rest] = transcript.entries;
+    const answer = rest.slice(0, rest.findIndex((entry) => entry.type === "expect_outbound"));
+    // The first request's pattern holds only literals, so it is itself a request that matches.
+    const request = first?.type === "expect_outbound" ? first.request : undefined;
+    const response = await fetch(`${server.url}${String(request?.path)}`, { method: "POST", body: JSON.stringify(request?.body) });
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(await response.text()).toBe(
-      firstAnswer
-        .map((entry) => (entry.type === "emit_inbound" && entry.sse !== undefined ? entry.sse.data : "?"))
-        .map((data) => `data: ${data === "[DONE]" ? data : JSON.stringify(data)}\n\n`)
+      answer
+        .map((entry) => (entry.type === "emit_inbound" ? entry.sse : undefined))
+        .map((sse) => `${sse?.event === undefined ? "" : `event: ${sse.event}\n`}data: ${sse?.data === "[DONE]" ? sse.data : JSON.stringify(sse?.data)}\n\n`)
         .join(""),
     );
   });
 
   it("waits out a delay line on the Effect clock before the next frame", async () => {
     const program = Effect.gen(function* () {
-      const transcript = yield* readTranscript(fixture("slow-stream.ndjson"));
+      const transcript = yield* readTranscript(fixture(`${provider}/slow-stream.ndjson`));
       const { url, runtime } = yield* serveTranscript(transcript);
-      const stream = yield* Effect.promise(() =>
-        openai(url).chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Hi" }], stream: true }),
-      );
-      const chunks = stream[Symbol.asyncIterator]();
-      const first = yield* Effect.promise(() => chunks.next());
-      expect(first.done === false && first.value.choices[0]?.delta.content).toBe("Thinking");
+      const parsed = (yield* Effect.promise(() => client.stream(url, "Hi")))[Symbol.asyncIterator]();
+      const first = yield* Effect.promise(() => parsed.next());
+      expect(first.value).toEqual({ text: "Thinking" });
 
       yield* TestClock.adjust("29 seconds");
       expect(yield* runtime.status).toMatchObject({ next: { type: "delay", summary: "delay 30000ms" } });
 
       yield* TestClock.adjust("1 second");
       const rest = yield* Effect.promise(async () => {
-        const contents: Array<string | null | undefined> = [];
-        for (let next = await chunks.next(); next.done !== true; next = await chunks.next()) {
-          contents.push(next.value.choices[0]?.delta.content);
-        }
-        return contents;
+        const items: Array<Parsed> = [];
+        for (let next = await parsed.next(); next.done !== true; next = await parsed.next()) items.push(next.value);
+        return items;
       });
-      expect(rest).toEqual([" done.", undefined]);
+      expect(texts(rest)).toEqual([" done."]);
       expect(yield* runtime.status).toMatchObject({ remaining: 0, mismatches: [] });
     });
     await Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(TestClock.layer())));
   });
+
 });

@@ -1,24 +1,43 @@
 import { Effect } from "effect";
-import { UnsupportedProviderError } from "../errors.ts";
-import type { Provider } from "../transcript/providers.ts";
+import { WrongTransportError } from "../errors.ts";
+import { isHttpProvider, type HttpProvider, type StdioProvider } from "../transcript/providers.ts";
 import type { Transcript } from "../transcript/transcript.ts";
+import { anthropicMessages } from "./anthropic-messages.ts";
+import { jsonRpcStdio } from "./jsonrpc-stdio.ts";
 import { openAiChat } from "./openai-chat.ts";
-import type { HttpProviderFormat } from "./provider-format.ts";
+import { openAiResponses } from "./openai-responses.ts";
+import type { FramingCheck, HttpProviderFormat, StdioProviderFormat } from "./provider-format.ts";
 
-/** Every provider's wire format; `null` where it is not built yet. Typed exhaustively so a new provider must be listed. */
-export const providerFormats: { readonly [P in Provider]: HttpProviderFormat | null } = {
+/** Every HTTP provider's wire format; typed exhaustively so a new provider must be listed. */
+export const httpFormats: { readonly [P in HttpProvider]: HttpProviderFormat } = {
   "openai-chat": openAiChat,
-  "openai-responses": null,
-  "anthropic-messages": null,
-  "jsonrpc-stdio": null,
+  "openai-responses": openAiResponses,
+  "anthropic-messages": anthropicMessages,
 };
 
-const supported = Object.entries(providerFormats).flatMap(([provider, format]) => (format === null ? [] : [provider]));
+/** Every stdio provider's wire format. */
+export const stdioFormats: { readonly [P in StdioProvider]: StdioProviderFormat } = {
+  "jsonrpc-stdio": jsonRpcStdio,
+};
 
-/** The HTTP wire format that serves `transcript`, or why there is none. */
-export const httpFormatFor = (transcript: Transcript): Effect.Effect<HttpProviderFormat, UnsupportedProviderError> => {
-  const format = providerFormats[transcript.meta.provider];
-  return format === null
-    ? Effect.fail(new UnsupportedProviderError({ file: transcript.file, provider: transcript.meta.provider, supported }))
-    : Effect.succeed(format);
+/** The framing rules of `transcript`'s provider. */
+export const framingOf = (transcript: Transcript): FramingCheck => {
+  const provider = transcript.meta.provider;
+  return isHttpProvider(provider) ? httpFormats[provider].checkFraming : stdioFormats[provider].checkFraming;
+};
+
+/** The HTTP wire format that serves `transcript`, or the command that serves it instead. */
+export const httpFormatFor = (transcript: Transcript): Effect.Effect<HttpProviderFormat, WrongTransportError> => {
+  const provider = transcript.meta.provider;
+  return isHttpProvider(provider)
+    ? Effect.succeed(httpFormats[provider])
+    : Effect.fail(new WrongTransportError({ file: transcript.file, provider, command: "serve", use: `replay-agent stdio --transcript ${transcript.file}, which the app spawns` }));
+};
+
+/** The stdio wire format that serves `transcript`, or the command that serves it instead. */
+export const stdioFormatFor = (transcript: Transcript): Effect.Effect<StdioProviderFormat, WrongTransportError> => {
+  const provider = transcript.meta.provider;
+  return isHttpProvider(provider)
+    ? Effect.fail(new WrongTransportError({ file: transcript.file, provider, command: "stdio", use: `replay-agent serve --transcript ${transcript.file} and point the app's base URL at it` }))
+    : Effect.succeed(stdioFormats[provider]);
 };

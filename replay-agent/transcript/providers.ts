@@ -6,9 +6,19 @@ export type Provider = (typeof providers)[number];
 export type Transport = "http" | "stdio";
 
 /** The transport of every provider; typed exhaustively so a new provider must choose one. */
-export const providerTransport: { readonly [P in Provider]: Transport } = {
+export const providerTransport = {
   "openai-chat": "http",
   "openai-responses": "http",
   "anthropic-messages": "http",
   "jsonrpc-stdio": "stdio",
-};
+} as const satisfies { readonly [P in Provider]: Transport };
+
+/** A provider the app reaches over HTTP: `replay-agent serve` replays it and `replay-agent record` records it. */
+export type HttpProvider = { [P in Provider]: (typeof providerTransport)[P] extends "http" ? P : never }[Provider];
+
+/** A provider the app spawns as a child process: `replay-agent stdio` replays it. */
+export type StdioProvider = Exclude<Provider, HttpProvider>;
+
+export const isHttpProvider = (provider: Provider): provider is HttpProvider => providerTransport[provider] === "http";
+
+export const httpProviders: ReadonlyArray<HttpProvider> = providers.filter(isHttpProvider);

@@ -43,6 +43,13 @@ export const transportViolation = (line: DecodedLine, transport: Transport): Rul
             fix: 'For an HTTP provider end the transcript, or drop the connection with {"type":"disconnect"}',
           }
         : undefined;
+    case "disconnect":
+      return transport === "stdio"
+        ? {
+            problem: "disconnect drops an HTTP connection; a stdio agent ends by exiting",
+            fix: 'End the agent process with {"type":"exit","code":1}',
+          }
+        : undefined;
     case "fail":
       return transport === "stdio"
         ? {

@@ -1,0 +1,99 @@
+import { TranscriptError } from "../errors.ts";
+import { exchangesOf, type Exchange } from "../transcript/exchanges.ts";
+import type { SseFrame } from "../transcript/schema.ts";
+import type { FramingCheck } from "./provider-format.ts";
+
+/** What one sse frame does to its stream: keeps it open, ends it (named, e.g. "[DONE]"), or breaks a rule. */
+export type FrameVerdict =
+  | { readonly kind: "open" }
+  | { readonly kind: "end"; readonly name: string }
+  | { readonly kind: "violation"; readonly problem: string; readonly fix: string };
+
+export const stillOpen: FrameVerdict = { kind: "open" };
+export const endsWith = (name: string): FrameVerdict => ({ kind: "end", name });
+export const violation = (problem: string, fix: string): FrameVerdict => ({ kind: "violation", problem, fix });
+
+/** One provider's stream rules: a fresh frame checker per stream, and how a finished stream ends. */
+export interface StreamRules {
+  /** The frames that end a stream, as messages name them, e.g. "[DONE]". */
+  readonly ending: string;
+  /** A line that ends a stream, quoted in fixes. */
+  readonly endingExample: string;
+  /** Starts checking one stream; the checker sees its frames in order. */
+  readonly open: () => (frame: SseFrame) => FrameVerdict;
+}
+
+/**
+ * The framing check every HTTP provider shares: an answer is sse frames that end the way the
+ * provider's `rules` say, one JSON response, or a fail; a disconnect may cut a stream short.
+ */
+export const httpFraming =
+  (rules: StreamRules): FramingCheck =>
+  (transcript) => {
+    for (const exchange of exchangesOf(transcript)) {
+      const problem = checkExchange(transcript.file, rules, exchange);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  };
+
+const checkExchange = (file: string, rules: StreamRules, { request, answer }: Exchange): TranscriptError | undefined => {
+  const error = (line: number, problem: string, fix: string) => new TranscriptError({ file, line, code: "framing", problem, fix });
+  const checkFrame = rules.open();
+  let stream: { readonly state: "none" } | { readonly state: "open" } | { readonly state: "ended"; readonly name: string } = { state: "none" };
+  let complete: { readonly what: string; readonly line: number } | undefined;
+  let lastFrame = request.line;
+  for (const entry of answer) {
+    if (entry.type === "pause" || entry.type === "delay") continue;
+    if (complete !== undefined) {
+      return error(
+        entry.line,
+        `${entry.type} after the answer to line ${request.line} was complete (${complete.what} at line ${complete.line})`,
+        "Start the next request with an expect_outbound line above it, or remove it",
+      );
+    }
+    if (entry.type === "disconnect") {
+      if (stream.state === "ended") {
+        return error(entry.line, `disconnect after ${stream.name}: the stream has already ended`, `Remove the disconnect, or move it before ${stream.name}`);
+      }
+      complete = { what: "disconnect", line: entry.line };
+    } else if (entry.type === "fail") {
+      if (stream.state !== "none") {
+        return error(
+          entry.line,
+          "fail after sse frames: the stream's 200 status was already sent",
+          "Record a mid-stream error as an sse frame, the way the provider streams it, or move the fail above the stream",
+        );
+      }
+      complete = { what: "fail", line: entry.line };
+    } else if (entry.type === "emit_inbound" && entry.response !== undefined) {
+      if (stream.state !== "none") {
+        return error(entry.line, "a whole JSON response after sse frames", "Answer a request with sse frames or with one response, not both");
+      }
+      complete = { what: "response", line: entry.line };
+    } else if (entry.type === "emit_inbound" && entry.sse !== undefined) {
+      if (stream.state === "ended") {
+        return error(entry.line, `sse frame after ${stream.name} (line ${lastFrame})`, "Remove it, or start the next request with an expect_outbound line above it");
+      }
+      const verdict = checkFrame(entry.sse);
+      if (verdict.kind === "violation") return error(entry.line, verdict.problem, verdict.fix);
+      stream = verdict.kind === "end" ? { state: "ended", name: verdict.name } : { state: "open" };
+      lastFrame = entry.line;
+    }
+  }
+  if (stream.state === "open" && complete === undefined) {
+    return error(
+      lastFrame,
+      `the stream answering line ${request.line} ends without ${rules.ending}`,
+      `End it with ${rules.endingExample}, or add {"type":"disconnect"} to drop the connection mid-stream`,
+    );
+  }
+  if (stream.state === "none" && complete === undefined) {
+    return error(
+      request.line,
+      "this request has no answer",
+      `Add emit_inbound sse frames ending with ${rules.endingExample}, an emit_inbound response, a fail or a disconnect below it`,
+    );
+  }
+  return undefined;
+};
