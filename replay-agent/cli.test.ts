@@ -48,6 +48,7 @@ describe("replay-agent serve", () => {
 describe("replay-agent check", () => {
   it.each([
     ["a valid transcript", "short-tour", 0, "stdout", "  requests: 1\n  frames:   9\n  pauses:   mid-stream (line 8)"],
+    ["a valid stdio transcript", "acp-prompt", 0, "stdout", "  provider: jsonrpc-stdio\n  model:    (not recorded)\n  requests: 4\n  frames:   9\n  pauses:   mid-prompt (line 10)"],
     ["a stream without [DONE]", "unterminated", 2, "stderr", "unterminated.ndjson:4: the stream answering line 3 ends without [DONE]"],
     ["a missing file", "missing", 2, "stderr", "cannot read transcript"],
   ] as const)("reports %s with its exit code", async (_name, file, exitCode, stream, output) => {
@@ -63,7 +64,7 @@ describe("replay-agent check", () => {
         '{"type":"emit_inbound","sse":{"data":{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1733000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}}}',
       ].join("\n"),
     );
-    const paths = { "short-tour": fixture("openai-chat/short-tour.ndjson"), unterminated, missing: join(dir, "missing.ndjson") };
+    const paths = { "short-tour": fixture("openai-chat/short-tour.ndjson"), "acp-prompt": fixture("jsonrpc-stdio/acp-prompt.ndjson"), unterminated, missing: join(dir, "missing.ndjson") };
     const result = await replayAgent(["check", paths[file]]);
     expect(result.exitCode).toBe(exitCode);
     expect(result[stream]).toContain(output);
@@ -72,6 +73,9 @@ describe("replay-agent check", () => {
   it.each([
     [[], {}, "Usage:\n  replay-agent serve --transcript <file> [--port <n>]"],
     [["serve", "--transcript", "t.ndjson", "--port", "http"], {}, '--port takes a port number from 0 to 65535, got "http"'],
+    [["stdio", "--transcript", "t.ndjson", "--port", "4100"], {}, "stdio does not take --port"],
+    [["serve", "--transcript", fixture("jsonrpc-stdio/acp-prompt.ndjson")], {}, '"jsonrpc-stdio" transcripts are not served by replay-agent serve. Use replay-agent stdio --transcript'],
+    [["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")], {}, '"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript'],
   ])("exits 2 for %j, saying what to change", async (args, env, message) => {
     const result = await replayAgent(args, env);
     expect(result.exitCode).toBe(2);

@@ -1,12 +1,17 @@
 import { Cause, Deferred, Effect, Exit } from "effect";
-import { formatServeSummary, formatTranscriptSummary } from "./cli/format.ts";
-import { parseCommand, usage } from "./cli/parse-args.ts";
+import { describeHttpRequest, describeMessage, formatServeSummary, formatTranscriptSummary, fullyPlayed } from "./cli/format.ts";
+import { parseCommand, usage, type Command } from "./cli/parse-args.ts";
 import { UsageError } from "./errors.ts";
 import { readTranscript } from "./read-transcript.ts";
 import { serveTranscript } from "./serve-transcript.ts";
+import { reportStatus } from "./stdio/report-status.ts";
+import { serveStdio } from "./stdio/serve-stdio.ts";
 import { summarizeTranscript } from "./transcript/summary.ts";
 
 const print = (text: string) => Effect.sync(() => process.stdout.write(`${text}\n`));
+const log = (text: string) => {
+  process.stderr.write(`${text}\n`);
+};
 
 /** Listens for SIGINT and SIGTERM for the rest of the scope; the deferred completes on the first one. */
 const stopSignal = Effect.gen(function* () {
@@ -41,10 +46,38 @@ const serve = (file: string, port: number) =>
       yield* print(`replay-agent listening on ${served.url}`);
       yield* Deferred.await(stopped);
       const status = yield* served.runtime.status;
-      yield* print(formatServeSummary(status));
-      return status.remaining === 0 && status.mismatches.length === 0 ? 0 : 1;
+      yield* print(formatServeSummary(status, describeHttpRequest));
+      return fullyPlayed(status) ? 0 : 1;
     }),
   );
+
+/** stdout is the protocol, so everything a person reads goes to stderr. */
+const stdio = (file: string, controlPort: number, notify: string | undefined) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const transcript = yield* readTranscript(file);
+      const stopped = yield* stopSignal;
+      const served = yield* serveStdio(transcript, { input: process.stdin, output: process.stdout, controlPort, log });
+      log(`replay-agent control on ${served.controlUrl}`);
+      if (notify !== undefined) yield* reportStatus(notify, served.controlUrl, served.runtime, log);
+      const end = yield* Effect.raceFirst(Deferred.await(served.ended), Deferred.await(stopped).pipe(Effect.as({ reason: "stopped" } as const)));
+      const status = yield* served.runtime.status;
+      log(formatServeSummary(status, describeMessage));
+      if (end.reason === "exit") return end.code;
+      return fullyPlayed(status) ? 0 : 1;
+    }),
+  ).pipe(Effect.ensuring(Effect.sync(() => process.stdin.destroy())));
+
+const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<number, unknown> => {
+  switch (command.command) {
+    case "check":
+      return check(command.transcript);
+    case "serve":
+      return serve(command.transcript, command.port);
+    case "stdio":
+      return stdio(command.transcript, command.controlPort, command.notify);
+  }
+};
 
 /** Runs the replay-agent CLI on `argv` (without node and script) and resolves with its exit code. */
 export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
@@ -57,8 +90,7 @@ export const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     process.stdout.write(`${usage}\n`);
     return 0;
   }
-  const program = command.command === "check" ? check(command.transcript) : serve(command.transcript, command.port);
-  const exit = await Effect.runPromiseExit(program);
+  const exit = await Effect.runPromiseExit(run(command));
   if (Exit.isSuccess(exit)) return exit.value;
   const error = Cause.squash(exit.cause);
   process.stderr.write(`replay-agent: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -104,3 +104,13 @@ export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
     return this.detail;
   }
 }
+
+/** A stdio peer started by `startStdioPeer` cannot be controlled: it has not started yet, or it has exited. */
+export class PeerNotRunningError extends Schema.TaggedError<PeerNotRunningError>()("PeerNotRunningError", {
+  operation: Schema.String,
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return `${this.operation}: ${this.detail}. Start the app so it spawns the command of startStdioPeer(), and keep it running while the scenario drives pauses`;
+  }
+}

@@ -6,8 +6,10 @@ export {
   type ReplayServer,
   type ReplayStatus,
 } from "./replay-server.ts";
+export { startStdioPeer, type StdioPeer, type StdioPeerMessage, type StdioPeerStatus } from "./stdio-peer.ts";
 export { readTranscript, validateTranscript } from "./read-transcript.ts";
 export { serveTranscript, type ServedTranscript } from "./serve-transcript.ts";
+export { serveStdio, type ServedStdio, type StdioEnd } from "./stdio/serve-stdio.ts";
 export { parseTranscript } from "./transcript/parse.ts";
 export { summarizeTranscript, type TranscriptSummary } from "./transcript/summary.ts";
 export type { AnswerEntry, Located, Transcript, TranscriptEntry } from "./transcript/transcript.ts";
@@ -18,6 +20,7 @@ export {
   ListenError,
   NotPausedError,
   PauseNotReachedError,
+  PeerNotRunningError,
   ReplayMismatchError,
   TranscriptError,
   TranscriptReadError,

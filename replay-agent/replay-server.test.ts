@@ -30,7 +30,7 @@ const startTour = async (url: string) => {
 };
 
 describe("the replay server", () => {
-  it("reports status and resumes a pause over its control routes", async () => {
+  it("reports status, answers once a pause holds, and resumes it over its control routes", async () => {
     const server = await serve("openai-chat/short-tour.ndjson");
     const control = (method: string, path: string) =>
       fetch(`${server.url}/__replay/${path}`, { method }).then(async (response) => [response.status, await response.json()]);
@@ -52,15 +52,27 @@ describe("the replay server", () => {
           type: "replay_not_paused",
           message:
             "resume() was called but the transcript is not held at a pause (next: line 3 (expect_outbound POST /v1/chat/completions)). Await paused(name) before calling resume()",
+          next: "line 3 (expect_outbound POST /v1/chat/completions)",
+        },
+      },
+    ]);
+    expect(await control("GET", "paused?name=the-end")).toEqual([
+      409,
+      {
+        error: {
+          type: "replay_pause_not_reached",
+          message: expect.stringContaining('the transcript will not reach pause "the-end"'),
+          reason: expect.stringContaining('has no pause named "the-end"; its pauses are "mid-stream" (line 8)'),
         },
       },
     ]);
     expect(await control("GET", "nothing")).toEqual([404, { error: expect.objectContaining({ type: "replay_unknown_control_route" }) }]);
 
+    const held = control("GET", "paused?name=mid-stream");
     const { reading } = await startTour(server.url);
-    await server.paused("mid-stream");
+    expect(await held).toEqual([200, { paused: "mid-stream", line: 8 }]);
     expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 5, remaining: 6, paused: "mid-stream" })]);
-    expect(await control("POST", "resume")).toEqual([200, { resumed: "mid-stream" }]);
+    expect(await control("POST", "resume")).toEqual([200, { resumed: "mid-stream", line: 8 }]);
     expect(await reading).toHaveLength(8);
     expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 11, remaining: 0, paused: null, next: null })]);
   });

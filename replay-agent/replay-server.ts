@@ -69,7 +69,7 @@ export const startReplayServer = async (options: {
     status: () => Effect.runSync(runtime.status),
     requests: () =>
       Effect.runSync(runtime.requests).map(({ request, matched }) => ({ ...request, matched })),
-    paused: (name) => Effect.runPromise(runtime.awaitPause(name)),
+    paused: (name) => Effect.runPromise(Effect.asVoid(runtime.awaitPause(name))),
     resume: () => {
       Effect.runSync(runtime.resume);
     },

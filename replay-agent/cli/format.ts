@@ -1,3 +1,4 @@
+import { Predicate } from "effect";
 import type { HttpRequest } from "../http/read-request.ts";
 import type { RuntimeStatus } from "../runtime/replay-runtime.ts";
 import type { TranscriptSummary } from "../transcript/summary.ts";
@@ -16,8 +17,21 @@ export const formatTranscriptSummary = (file: string, summary: TranscriptSummary
   ].join("\n");
 };
 
-/** What `serve` prints when it stops: how far the transcript got and every mismatch with its diff. */
-export const formatServeSummary = (status: RuntimeStatus<HttpRequest>): string => {
+/** An HTTP request in a summary: `POST /v1/chat/completions`. */
+export const describeHttpRequest = (request: HttpRequest): string => `${request.method} ${request.path}`;
+
+/** A JSON-RPC message in a summary: its method, or the id it answers. */
+export const describeMessage = (message: unknown): string => {
+  if (!Predicate.isObject(message)) return `the line ${JSON.stringify(message).slice(0, 60)}`;
+  if (typeof message["method"] === "string") return message["method"];
+  return `the answer to id ${JSON.stringify(message["id"]) ?? "?"}`;
+};
+
+/** Whether a stopped replay played its whole transcript with no mismatch. */
+export const fullyPlayed = (status: RuntimeStatus<unknown>): boolean => status.remaining === 0 && status.mismatches.length === 0;
+
+/** What `serve` and `stdio` print when they stop: how far the transcript got and every mismatch with its diff. */
+export const formatServeSummary = <Req>(status: RuntimeStatus<Req>, describeRequest: (request: Req) => string): string => {
   const total = status.played + status.remaining;
   const progress =
     status.remaining === 0
@@ -28,10 +42,9 @@ export const formatServeSummary = (status: RuntimeStatus<HttpRequest>): string =
   const mismatches = status.mismatches.map(({ request, expectedLine, diff }, index) => {
     const against = expectedLine === null ? "with nothing left to expect" : `against line ${expectedLine}`;
     const indented = diff.split("\n").map((line) => `     ${line}`).join("\n");
-    return `  ${index + 1}. ${request.method} ${request.path} ${against}:\n${indented}`;
+    return `  ${index + 1}. ${describeRequest(request)} ${against}:\n${indented}`;
   });
-  const verdict =
-    status.remaining === 0 && status.mismatches.length === 0 ? "transcript fully played" : "transcript NOT fully played";
+  const verdict = fullyPlayed(status) ? "transcript fully played" : "transcript NOT fully played";
   const count = `${status.mismatches.length} mismatch${status.mismatches.length === 1 ? "" : "es"}`;
   return [`replay-agent stopped: ${progress}; ${count}; ${verdict}`, ...mismatches].join("\n");
 };

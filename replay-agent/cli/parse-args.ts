@@ -1,25 +1,56 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
+import { providers } from "../transcript/providers.ts";
 
 export const usage = `Usage:
-  replay-agent serve --transcript <file> [--port <n>]   serve a transcript on 127.0.0.1 until SIGINT or SIGTERM
+  replay-agent serve --transcript <file> [--port <n>]   serve an HTTP provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
+  replay-agent stdio --transcript <file> [--control-port <n>] [--notify <url>]
+                                                        be a jsonrpc-stdio agent on stdin/stdout, for an app to spawn;
+                                                        control routes on 127.0.0.1, announced on stderr
   replay-agent check <file>                             validate a transcript and print a summary
 
-serve exits 0 when the transcript was fully played with no mismatch, else 1.
-Invalid transcripts and bad usage exit 2.`;
+serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
+stdio exits with the code of an exit line it plays. Invalid transcripts and bad usage exit 2.
+Providers: ${providers.join(", ")}.`;
 
 /** A command line the CLI can run. */
 export type Command =
   | { readonly command: "serve"; readonly transcript: string; readonly port: number }
+  | { readonly command: "stdio"; readonly transcript: string; readonly controlPort: number; readonly notify: string | undefined }
   | { readonly command: "check"; readonly transcript: string }
   | { readonly command: "help" };
 
-const parsePort = (text: string | undefined): number | UsageError => {
+const options = {
+  transcript: { type: "string" },
+  port: { type: "string" },
+  "control-port": { type: "string" },
+  notify: { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parseRest>["values"];
+
+const parsePort = (flag: string, text: string | undefined): number | UsageError => {
   if (text === undefined) return 0;
   const port = Number(text);
   return Number.isInteger(port) && port >= 0 && port <= 65535
     ? port
-    : new UsageError({ detail: `--port takes a port number from 0 to 65535, got "${text}"` });
+    : new UsageError({ detail: `${flag} takes a port number from 0 to 65535, got "${text}"` });
+};
+
+const parseUrl = (flag: string, text: string): URL | UsageError => {
+  try {
+    const url = new URL(text);
+    if (url.protocol === "http:" || url.protocol === "https:") return url;
+  } catch {
+    // reported below
+  }
+  return new UsageError({ detail: `${flag} takes an http or https URL, like http://127.0.0.1:4100/, got "${text}"` });
+};
+
+/** The flags `command` does not take, as a usage error; undefined when every given flag belongs to it. */
+const foreignFlags = (command: string, values: Values, allowed: ReadonlyArray<keyof Values>): UsageError | undefined => {
+  const foreign = Object.keys(values).filter((flag) => !allowed.some((name) => name === flag));
+  return foreign.length === 0 ? undefined : new UsageError({ detail: `${command} does not take ${foreign.map((flag) => `--${flag}`).join(", ")}` });
 };
 
 /** The command `argv` names, or a usage error saying what is missing. */
@@ -38,12 +69,24 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
     case "serve": {
       if (values.transcript === undefined) return new UsageError({ detail: "serve needs --transcript <file>" });
       if (positionals.length > 0) return new UsageError({ detail: `serve takes no positional arguments, got ${positionals.join(" ")}` });
-      const port = parsePort(values.port);
+      const foreign = foreignFlags(command, values, ["transcript", "port"]);
+      if (foreign !== undefined) return foreign;
+      const port = parsePort("--port", values.port);
       return port instanceof UsageError ? port : { command, transcript: values.transcript, port };
+    }
+    case "stdio": {
+      if (values.transcript === undefined) return new UsageError({ detail: "stdio needs --transcript <file>" });
+      if (positionals.length > 0) return new UsageError({ detail: `stdio takes no positional arguments, got ${positionals.join(" ")}` });
+      const foreign = foreignFlags(command, values, ["transcript", "control-port", "notify"]);
+      if (foreign !== undefined) return foreign;
+      const notify = values.notify === undefined ? undefined : parseUrl("--notify", values.notify);
+      if (notify instanceof UsageError) return notify;
+      const controlPort = parsePort("--control-port", values["control-port"]);
+      return controlPort instanceof UsageError ? controlPort : { command, transcript: values.transcript, controlPort, notify: notify?.href };
     }
     case "check": {
       const [transcript, ...extra] = positionals;
-      if (transcript === undefined || extra.length > 0 || values.port !== undefined) {
+      if (transcript === undefined || extra.length > 0 || Object.keys(values).length > 0) {
         return new UsageError({ detail: "check takes exactly one transcript file" });
       }
       return { command, transcript };
@@ -53,10 +96,4 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
   }
 };
 
-const parseRest = (args: ReadonlyArray<string>) =>
-  parseArgs({
-    args: [...args],
-    options: { transcript: { type: "string" }, port: { type: "string" } },
-    allowPositionals: true,
-    strict: true,
-  });
+const parseRest = (args: ReadonlyArray<string>) => parseArgs({ args: [...args], options, allowPositionals: true, strict: true });

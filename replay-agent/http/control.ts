@@ -2,37 +2,54 @@ import { Effect } from "effect";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { writeJsonResponse } from "../wire/json.ts";
-import type { HttpRequest } from "./read-request.ts";
 
 /** Paths under this prefix control the replay agent and are never matched against the transcript. */
 export const controlPrefix = "/__replay/";
 
-/** `GET /__replay/status` and `POST /__replay/resume`. */
-export const handleControl = (
-  runtime: ReplayRuntime<HttpRequest>,
+const routes = `GET ${controlPrefix}status, GET ${controlPrefix}paused?name=<pause> or POST ${controlPrefix}resume`;
+
+/**
+ * `GET /__replay/status`, `POST /__replay/resume`, and `GET /__replay/paused?name=<pause>`,
+ * which answers once the transcript is held at that pause (409 with the reason if it never
+ * will be), so another process can wait for a pause without polling.
+ */
+export const handleControl = <Req>(
+  runtime: ReplayRuntime<Req>,
   method: string,
   path: string,
   response: HttpResponseWriter,
 ): Effect.Effect<void> => {
-  const route = `${method} ${path.split("?")[0] ?? path}`;
+  const url = new URL(path, "http://127.0.0.1");
+  const route = `${method} ${url.pathname}`;
   switch (route) {
     case `GET ${controlPrefix}status`:
       return runtime.status.pipe(Effect.map((status) => writeJsonResponse(response, 200, status)));
     case `POST ${controlPrefix}resume`:
       return runtime.resume.pipe(
         Effect.match({
-          onSuccess: (name) => writeJsonResponse(response, 200, { resumed: name }),
-          onFailure: (error) =>
-            writeJsonResponse(response, 409, { error: { type: "replay_not_paused", message: error.message } }),
+          onSuccess: ({ name, line }) => writeJsonResponse(response, 200, { resumed: name, line }),
+          onFailure: (error) => writeJsonResponse(response, 409, { error: { type: "replay_not_paused", message: error.message, next: error.next } }),
         }),
       );
+    case `GET ${controlPrefix}paused`: {
+      const name = url.searchParams.get("name");
+      if (name === null || name === "") {
+        return Effect.sync(() =>
+          writeJsonResponse(response, 400, { error: { type: "replay_bad_control_request", message: `name the pause: GET ${controlPrefix}paused?name=<pause>` } }),
+        );
+      }
+      return runtime.awaitPause(name).pipe(
+        Effect.match({
+          onSuccess: ({ line }) => writeJsonResponse(response, 200, { paused: name, line }),
+          onFailure: (error) =>
+            writeJsonResponse(response, 409, { error: { type: "replay_pause_not_reached", message: error.message, reason: error.reason } }),
+        }),
+      );
+    }
     default:
       return Effect.sync(() =>
         writeJsonResponse(response, 404, {
-          error: {
-            type: "replay_unknown_control_route",
-            message: `${route} is not a replay-agent control route; use GET ${controlPrefix}status or POST ${controlPrefix}resume`,
-          },
+          error: { type: "replay_unknown_control_route", message: `${route} is not a replay-agent control route; use ${routes}` },
         }),
       );
   }

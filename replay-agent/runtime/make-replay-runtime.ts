@@ -1,10 +1,10 @@
-import { Deferred, Duration, Effect, type Scope } from "effect";
+import { Deferred, Duration, Effect, PubSub, Stream, type Scope } from "effect";
 import { NotPausedError, PauseNotReachedError, ReplayMismatchError } from "../errors.ts";
 import { describeEntry } from "../transcript/describe.ts";
 import type { ExpectOutbound } from "../transcript/schema.ts";
 import type { Located, Transcript, TranscriptEntry } from "../transcript/transcript.ts";
 import { formatDifferences, matchPattern } from "./pattern.ts";
-import type { Mismatch, NextEntry, RecordedRequest, ReplayRuntime, RuntimeStatus } from "./replay-runtime.ts";
+import type { HeldPause, Mismatch, NextEntry, RecordedRequest, ReplayRuntime, RuntimeStatus } from "./replay-runtime.ts";
 import type { ResponseSink } from "./response-sink.ts";
 
 /** What an expect_outbound line matches: its HTTP `request` or its stdio `message`. */
@@ -35,6 +35,12 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
     let held: Slot | null = null;
     const mismatches: Array<Mismatch<Req>> = [];
     const requests: Array<RecordedRequest<Req>> = [];
+    const changed = yield* PubSub.unbounded<void>();
+    yield* Effect.addFinalizer(() => PubSub.shutdown(changed));
+    /** Tells the `changes` subscribers that status or requests moved. */
+    const notify = () => {
+      PubSub.publishUnsafe(changed, undefined);
+    };
     const openTurn = (index: number) => Effect.suspend(() => {
       const slot = slots[index];
       return slot === undefined ? Effect.void : Deferred.succeed(slot.turn, undefined);
@@ -70,6 +76,7 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
         };
         mismatches.push(mismatch);
         requests.push({ request, matched: false });
+        notify();
         return new ReplayMismatchError({ file: transcript.file, ...mismatch, expectedSummary: null });
       }
       const expected = patternOf(slot.entry);
@@ -78,10 +85,12 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
         const mismatch = { request, expectedLine: slot.entry.line, expected, diff: formatDifferences(differences) };
         mismatches.push(mismatch);
         requests.push({ request, matched: false });
+        notify();
         return new ReplayMismatchError({ file: transcript.file, ...mismatch, expectedSummary: describeEntry(slot.entry) });
       }
       claim = nextExpectation(claim + 1);
       requests.push({ request, matched: true });
+      notify();
       return slot;
     };
 
@@ -92,6 +101,7 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
         switch (entry.type) {
           case "pause":
             held = slot;
+            notify();
             yield* Deferred.succeed(slot.reached, undefined);
             yield* Deferred.await(slot.resumed);
             break;
@@ -103,6 +113,7 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
             yield* sink.send(entry);
             cursor++;
         }
+        notify();
       }
       yield* sink.end;
       yield* openTurn(cursor);
@@ -113,6 +124,15 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
       if (claimed instanceof ReplayMismatchError) return yield* claimed;
       yield* Deferred.await(claimed.turn);
       cursor = claimed.index + 1;
+      notify();
+      yield* playAnswer(sink);
+    });
+
+    /** Plays from the start up to the first expect_outbound; slot 0's turn is open from the start. */
+    const serveOpening = Effect.fn("ReplayRuntime.serveOpening")(function* (sink: ResponseSink) {
+      const first = slots[0];
+      if (first === undefined || first.entry.type === "expect_outbound") return;
+      yield* Deferred.await(first.turn);
       yield* playAnswer(sink);
     });
 
@@ -120,6 +140,7 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
       const target = slots.find(({ index, entry }) => index >= cursor && entry.type === "pause" && entry.name === name);
       if (target === undefined) return yield* new PauseNotReachedError({ name, reason: missingPauseReason(name) });
       yield* Deferred.await(target.reached).pipe(Effect.mapError((reason) => new PauseNotReachedError({ name, reason })));
+      return { name, line: target.entry.line };
     });
 
     const missingPauseReason = (name: string): string => {
@@ -132,12 +153,13 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
     };
 
     /** Releases the held pause; the cursor moves past it at once so status never shows a released pause. */
-    const resume = Effect.suspend((): Effect.Effect<string, NotPausedError> => {
+    const resume = Effect.suspend((): Effect.Effect<HeldPause, NotPausedError> => {
       const slot = held;
       if (slot === null || slot.entry.type !== "pause") return Effect.fail(new NotPausedError({ next: describeNext() }));
       held = null;
       cursor = slot.index + 1;
-      return Deferred.succeed(slot.resumed, undefined).pipe(Effect.as(slot.entry.name));
+      notify();
+      return Deferred.succeed(slot.resumed, undefined).pipe(Effect.as({ name: slot.entry.name, line: slot.entry.line }));
     });
 
     const status = Effect.sync((): RuntimeStatus<Req> => ({
@@ -151,10 +173,12 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
     return {
       transcript,
       serve,
+      serveOpening,
       status,
       requests: Effect.sync(() => [...requests]),
       awaitPause,
       resume,
+      changes: Stream.fromPubSub(changed),
     } satisfies ReplayRuntime<Req>;
   });
 

@@ -1,4 +1,4 @@
-import type { Effect } from "effect";
+import type { Effect, Stream } from "effect";
 import type { NotPausedError, PauseNotReachedError, ReplayMismatchError } from "../errors.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import type { ResponseSink } from "./response-sink.ts";
@@ -33,6 +33,12 @@ export interface RuntimeStatus<Req> {
   readonly next: NextEntry | null;
 }
 
+/** A pause line of the transcript: its name and its line number. */
+export interface HeldPause {
+  readonly name: string;
+  readonly line: number;
+}
+
 /**
  * The provider-neutral replay runtime: an ordered cursor over a transcript's entries.
  * It knows requests only as JSON values to match, and answers only as lines to hand to
@@ -46,10 +52,17 @@ export interface ReplayRuntime<Req> {
    * plays this request's answer (emits, pauses, delays, fail, disconnect) to `sink`.
    */
   readonly serve: (request: Req, sink: ResponseSink) => Effect.Effect<void, ReplayMismatchError>;
+  /**
+   * Plays the lines before the first expect_outbound to `sink`: what a stdio agent says before
+   * the app says anything. HTTP transcripts have none, since an HTTP provider only answers.
+   */
+  readonly serveOpening: (sink: ResponseSink) => Effect.Effect<void>;
   readonly status: Effect.Effect<RuntimeStatus<Req>>;
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest<Req>>>;
-  /** Succeeds when the transcript is held at the next pause called `name` (at once if held there now). */
-  readonly awaitPause: (name: string) => Effect.Effect<void, PauseNotReachedError>;
-  /** Releases the pause the transcript is held at, returning its name. */
-  readonly resume: Effect.Effect<string, NotPausedError>;
+  /** Succeeds with the pause's line when the transcript is held at the next pause called `name` (at once if held there now). */
+  readonly awaitPause: (name: string) => Effect.Effect<HeldPause, PauseNotReachedError>;
+  /** Releases the pause the transcript is held at, returning it. */
+  readonly resume: Effect.Effect<HeldPause, NotPausedError>;
+  /** Emits after every change of `status` or `requests`, for a transport that reports them to another process. */
+  readonly changes: Stream.Stream<void>;
 }

@@ -1,0 +1,132 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+import { Deferred, Effect, Exit, FiberSet, type Scope } from "effect";
+import type { ListenError, WrongTransportError } from "../errors.ts";
+import { controlPrefix, handleControl } from "../http/control.ts";
+import { listenHttp } from "../http/listen.ts";
+import { nodeResponseWriter } from "../http/node-response.ts";
+import type { StdioProviderFormat } from "../providers/provider-format.ts";
+import { stdioFormatFor } from "../providers/registry.ts";
+import { makeReplayRuntime } from "../runtime/make-replay-runtime.ts";
+import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
+import type { ResponseSink } from "../runtime/response-sink.ts";
+import type { Transcript } from "../transcript/transcript.ts";
+import { writeJsonResponse } from "../wire/json.ts";
+import { writeNdjsonLine } from "../wire/ndjson.ts";
+
+/** Why a stdio agent stopped: the transcript played an exit line, or the app closed stdin. */
+export type StdioEnd = { readonly reason: "exit"; readonly code: number } | { readonly reason: "input-closed" };
+
+/** A transcript served as a stdio agent until its scope closes. */
+export interface ServedStdio {
+  /** The control routes (status, paused, resume), "http://127.0.0.1:<port>". */
+  readonly controlUrl: string;
+  readonly runtime: ReplayRuntime<unknown>;
+  /** Completes when the agent stops talking. */
+  readonly ended: Deferred.Deferred<StdioEnd>;
+}
+
+/**
+ * Writes the agent's messages as NDJSON lines. An exit line ends the agent when its answer
+ * ends, once the runtime has counted it played, so the last status shows the whole transcript.
+ */
+const stdioSink = (output: Writable, ended: Deferred.Deferred<StdioEnd>): ResponseSink => {
+  let exitCode: number | undefined;
+  return {
+    send: (entry) => {
+      switch (entry.type) {
+        case "emit_inbound":
+          return writeNdjsonLine(output, entry.message);
+        case "exit":
+          return Effect.sync(() => {
+            exitCode = entry.code;
+          });
+        default:
+          return Effect.void;
+      }
+    },
+    end: Effect.suspend(() => (exitCode === undefined ? Effect.void : Deferred.succeed(ended, { reason: "exit", code: exitCode }).pipe(Effect.asVoid))),
+  };
+};
+
+/** Parses one line the app sent: its JSON, or the raw text when it is not JSON. */
+const parseMessage = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** Serves one message: the next exchange of the transcript, or the protocol's answer to a message it did not expect. */
+const serveMessage =
+  (runtime: ReplayRuntime<unknown>, format: StdioProviderFormat, sink: ResponseSink, output: Writable, log: (line: string) => void) =>
+  (text: string): Effect.Effect<void> => {
+    const message = parseMessage(text);
+    return runtime.serve(message, sink).pipe(
+      Effect.catchTag("ReplayMismatchError", (error) => {
+        log(`replay-agent: the app sent a message the transcript did not expect: ${error.message}`);
+        const answer = format.answerMismatch(message, error);
+        return answer === undefined ? Effect.void : writeNdjsonLine(output, answer);
+      }),
+    );
+  };
+
+const controlOnly =
+  (runtime: ReplayRuntime<unknown>) =>
+  (request: IncomingMessage, response: ServerResponse): Effect.Effect<void> => {
+    const path = request.url ?? "/";
+    const writer = nodeResponseWriter(response);
+    if (path.startsWith(controlPrefix)) return handleControl(runtime, request.method ?? "GET", path, writer);
+    return Effect.sync(() =>
+      writeJsonResponse(writer, 404, {
+        error: { type: "replay_unknown_control_route", message: `a stdio agent speaks on stdin/stdout; this port only serves ${controlPrefix} routes` },
+      }),
+    );
+  };
+
+/**
+ * Serves `transcript` as a newline-delimited JSON-RPC agent on `input` and `output`, with its
+ * control routes on 127.0.0.1:`controlPort` (0 or absent picks a free port). Each line the app
+ * writes is matched against the next expect_outbound; the lines before the first one are
+ * written at once. `log` receives what a person should read (stderr for the CLI).
+ */
+export const serveStdio = Effect.fn("serveStdio")(function* (
+  transcript: Transcript,
+  options: {
+    readonly input: Readable;
+    readonly output: Writable;
+    readonly controlPort?: number | undefined;
+    readonly log: (line: string) => void;
+  },
+): Effect.fn.Return<ServedStdio, ListenError | WrongTransportError, Scope.Scope> {
+  const format = yield* stdioFormatFor(transcript);
+  const runtime = yield* makeReplayRuntime<unknown>(transcript);
+  const ended = yield* Deferred.make<StdioEnd>();
+  const { port } = yield* listenHttp(options.controlPort ?? 0, controlOnly(runtime));
+  const { input, output, log } = options;
+  const sink = stdioSink(output, ended);
+  const fibers = yield* FiberSet.make<void, never>();
+  const run = yield* FiberSet.runtime(fibers)<never>();
+  const serveLine = serveMessage(runtime, format, sink, output, log);
+  const reportWriteError = (error: Error) => log(`replay-agent: cannot write to the app: ${error.message}`);
+  yield* Effect.acquireRelease(
+    Effect.sync(() => {
+      output.on("error", reportWriteError);
+      const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+      lines.on("line", (line) => {
+        if (line.trim() !== "") run(serveLine(line));
+      });
+      lines.on("close", () => Deferred.doneUnsafe(ended, Exit.succeed({ reason: "input-closed" })));
+      return lines;
+    }),
+    (lines) =>
+      Effect.sync(() => {
+        lines.close();
+        output.off("error", reportWriteError);
+      }),
+  );
+  run(runtime.serveOpening(sink));
+  return { controlUrl: `http://127.0.0.1:${port}`, runtime, ended };
+});
