@@ -74,6 +74,10 @@ describe("replay-agent check", () => {
     [[], {}, "Usage:\n  replay-agent serve --transcript <file> [--port <n>]"],
     [["serve", "--transcript", "t.ndjson", "--port", "http"], {}, '--port takes a port number from 0 to 65535, got "http"'],
     [["stdio", "--transcript", "t.ndjson", "--port", "4100"], {}, "stdio does not take --port"],
+    [["record", "--provider", "openai-chat", "--out", "r.ndjson"], {}, "record needs --provider <p>, --upstream <url> and --out <file>"],
+    [["record", "--provider", "jsonrpc-stdio", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"], {}, 'record --provider takes one of openai-chat, openai-responses, anthropic-messages (HTTP providers), got "jsonrpc-stdio"'],
+    [["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"], {}, '--upstream takes an http or https URL, like https://api.openai.com, got "api.openai.com"'],
+    [["record", "--provider", "anthropic-messages", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"], { ANTHROPIC_API_KEY: "" }, "forwards each request with the key in ANTHROPIC_API_KEY, which is not set"],
     [["serve", "--transcript", fixture("jsonrpc-stdio/acp-prompt.ndjson")], {}, '"jsonrpc-stdio" transcripts are not served by replay-agent serve. Use replay-agent stdio --transcript'],
     [["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")], {}, '"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript'],
   ])("exits 2 for %j, saying what to change", async (args, env, message) => {

@@ -1,8 +1,9 @@
 import { Cause, Deferred, Effect, Exit } from "effect";
-import { describeHttpRequest, describeMessage, formatServeSummary, formatTranscriptSummary, fullyPlayed } from "./cli/format.ts";
+import { describeHttpRequest, describeMessage, formatRecordSummary, formatServeSummary, formatTranscriptSummary, fullyPlayed } from "./cli/format.ts";
 import { parseCommand, usage, type Command } from "./cli/parse-args.ts";
 import { UsageError } from "./errors.ts";
 import { readTranscript } from "./read-transcript.ts";
+import { recordProxy } from "./record/record-proxy.ts";
 import { serveTranscript } from "./serve-transcript.ts";
 import { reportStatus } from "./stdio/report-status.ts";
 import { serveStdio } from "./stdio/serve-stdio.ts";
@@ -68,6 +69,21 @@ const stdio = (file: string, controlPort: number, notify: string | undefined) =>
     }),
   ).pipe(Effect.ensuring(Effect.sync(() => process.stdin.destroy())));
 
+const record = (command: Extract<Command, { command: "record" }>) =>
+  Effect.gen(function* () {
+    const recorder = yield* Effect.scoped(
+      Effect.gen(function* () {
+        const stopped = yield* stopSignal;
+        const proxy = yield* recordProxy({ ...command, env: process.env, log });
+        yield* print(`replay-agent recording on ${proxy.url}`);
+        yield* Deferred.await(stopped);
+        return proxy;
+      }),
+    );
+    yield* print(formatRecordSummary(command.out, recorder.counts()));
+    return 0;
+  });
+
 const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<number, unknown> => {
   switch (command.command) {
     case "check":
@@ -76,6 +92,8 @@ const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<numb
       return serve(command.transcript, command.port);
     case "stdio":
       return stdio(command.transcript, command.controlPort, command.notify);
+    case "record":
+      return record(command);
   }
 };
 

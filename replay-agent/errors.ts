@@ -105,6 +105,36 @@ export class UsageError extends Schema.TaggedError<UsageError>()("UsageError", {
   }
 }
 
+/** The recorder forwards with the real provider's key from the environment, and it is not set. */
+export class MissingKeyError extends Schema.TaggedError<MissingKeyError>()("MissingKeyError", {
+  provider: Schema.String,
+  env: Schema.String,
+}) {
+  override get message(): string {
+    return `replay-agent record --provider ${this.provider} forwards each request with the key in ${this.env}, which is not set. Export ${this.env}; the app's own key is never forwarded`;
+  }
+}
+
+/** The recorder cannot write its transcript. */
+export class RecordOutputError extends Schema.TaggedError<RecordOutputError>()("RecordOutputError", {
+  file: Schema.String,
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return `replay-agent record cannot write ${this.file}: ${this.detail}. Pass an --out path in an existing, writable directory that does not hold a file of that name yet`;
+  }
+}
+
+/** The recorder could not reach the real provider for one request; the app is answered 502 and nothing is recorded for it. */
+export class UpstreamError extends Schema.TaggedError<UpstreamError>()("UpstreamError", {
+  url: Schema.String,
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return `replay-agent record could not reach ${this.url}: ${this.detail}. Check --upstream and the network`;
+  }
+}
+
 /** A stdio peer started by `startStdioPeer` cannot be controlled: it has not started yet, or it has exited. */
 export class PeerNotRunningError extends Schema.TaggedError<PeerNotRunningError>()("PeerNotRunningError", {
   operation: Schema.String,

@@ -10,6 +10,7 @@ export { startStdioPeer, type StdioPeer, type StdioPeerMessage, type StdioPeerSt
 export { readTranscript, validateTranscript } from "./read-transcript.ts";
 export { serveTranscript, type ServedTranscript } from "./serve-transcript.ts";
 export { serveStdio, type ServedStdio, type StdioEnd } from "./stdio/serve-stdio.ts";
+export { recordProxy, type Recorder, type RecordOptions } from "./record/record-proxy.ts";
 export { parseTranscript } from "./transcript/parse.ts";
 export { summarizeTranscript, type TranscriptSummary } from "./transcript/summary.ts";
 export type { AnswerEntry, Located, Transcript, TranscriptEntry } from "./transcript/transcript.ts";
@@ -18,12 +19,15 @@ export type { HttpRequest } from "./http/read-request.ts";
 export type { ReplayRuntime, RuntimeStatus } from "./runtime/replay-runtime.ts";
 export {
   ListenError,
+  MissingKeyError,
   NotPausedError,
   PauseNotReachedError,
   PeerNotRunningError,
+  RecordOutputError,
   ReplayMismatchError,
   TranscriptError,
   TranscriptReadError,
+  UpstreamError,
   UsageError,
   WrongTransportError,
 } from "./errors.ts";

@@ -1,5 +1,6 @@
 import { Predicate } from "effect";
 import type { HttpRequest } from "../http/read-request.ts";
+import type { RecordingCounts } from "../record/transcript-file.ts";
 import type { RuntimeStatus } from "../runtime/replay-runtime.ts";
 import type { TranscriptSummary } from "../transcript/summary.ts";
 
@@ -48,3 +49,9 @@ export const formatServeSummary = <Req>(status: RuntimeStatus<Req>, describeRequ
   const count = `${status.mismatches.length} mismatch${status.mismatches.length === 1 ? "" : "es"}`;
   return [`replay-agent stopped: ${progress}; ${count}; ${verdict}`, ...mismatches].join("\n");
 };
+
+/** What `record` prints when it stops. */
+export const formatRecordSummary = (file: string, counts: RecordingCounts): string =>
+  counts.requests === 0
+    ? `replay-agent stopped: no request came, so nothing was recorded (${file} was not written)`
+    : `replay-agent stopped: recorded ${counts.requests} request${counts.requests === 1 ? "" : "s"} and ${counts.frames} frame${counts.frames === 1 ? "" : "s"} to ${file}`;

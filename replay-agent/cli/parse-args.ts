@@ -1,22 +1,27 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
-import { providers } from "../transcript/providers.ts";
+import { httpProviders, providers, type HttpProvider } from "../transcript/providers.ts";
 
 export const usage = `Usage:
   replay-agent serve --transcript <file> [--port <n>]   serve an HTTP provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
   replay-agent stdio --transcript <file> [--control-port <n>] [--notify <url>]
                                                         be a jsonrpc-stdio agent on stdin/stdout, for an app to spawn;
                                                         control routes on 127.0.0.1, announced on stderr
+  replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
+                                                        record a real provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
   replay-agent check <file>                             validate a transcript and print a summary
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
-stdio exits with the code of an exit line it plays. Invalid transcripts and bad usage exit 2.
+stdio exits with the code of an exit line it plays. record forwards with the key in
+OPENAI_API_KEY (openai-chat, openai-responses) or ANTHROPIC_API_KEY (anthropic-messages)
+and exits 0 when stopped. Invalid transcripts and bad usage exit 2.
 Providers: ${providers.join(", ")}.`;
 
 /** A command line the CLI can run. */
 export type Command =
   | { readonly command: "serve"; readonly transcript: string; readonly port: number }
   | { readonly command: "stdio"; readonly transcript: string; readonly controlPort: number; readonly notify: string | undefined }
+  | { readonly command: "record"; readonly provider: HttpProvider; readonly upstream: URL; readonly out: string; readonly port: number }
   | { readonly command: "check"; readonly transcript: string }
   | { readonly command: "help" };
 
@@ -25,6 +30,9 @@ const options = {
   port: { type: "string" },
   "control-port": { type: "string" },
   notify: { type: "string" },
+  provider: { type: "string" },
+  upstream: { type: "string" },
+  out: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseRest>["values"];
@@ -44,13 +52,30 @@ const parseUrl = (flag: string, text: string): URL | UsageError => {
   } catch {
     // reported below
   }
-  return new UsageError({ detail: `${flag} takes an http or https URL, like http://127.0.0.1:4100/, got "${text}"` });
+  return new UsageError({ detail: `${flag} takes an http or https URL, like https://api.openai.com, got "${text}"` });
 };
 
 /** The flags `command` does not take, as a usage error; undefined when every given flag belongs to it. */
 const foreignFlags = (command: string, values: Values, allowed: ReadonlyArray<keyof Values>): UsageError | undefined => {
   const foreign = Object.keys(values).filter((flag) => !allowed.some((name) => name === flag));
   return foreign.length === 0 ? undefined : new UsageError({ detail: `${command} does not take ${foreign.map((flag) => `--${flag}`).join(", ")}` });
+};
+
+const isHttpProviderName = (name: string): name is HttpProvider => httpProviders.some((provider) => provider === name);
+
+const parseRecord = (values: Values, positionals: ReadonlyArray<string>): Command | UsageError => {
+  const { provider, upstream, out } = values;
+  if (provider === undefined || upstream === undefined || out === undefined) {
+    return new UsageError({ detail: "record needs --provider <p>, --upstream <url> and --out <file>" });
+  }
+  if (positionals.length > 0) return new UsageError({ detail: `record takes no positional arguments, got ${positionals.join(" ")}` });
+  if (!isHttpProviderName(provider)) {
+    return new UsageError({ detail: `record --provider takes one of ${httpProviders.join(", ")} (HTTP providers), got "${provider}"` });
+  }
+  const url = parseUrl("--upstream", upstream);
+  if (url instanceof UsageError) return url;
+  const port = parsePort("--port", values.port);
+  return port instanceof UsageError ? port : { command: "record", provider, upstream: url, out, port };
 };
 
 /** The command `argv` names, or a usage error saying what is missing. */
@@ -83,6 +108,10 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
       if (notify instanceof UsageError) return notify;
       const controlPort = parsePort("--control-port", values["control-port"]);
       return controlPort instanceof UsageError ? controlPort : { command, transcript: values.transcript, controlPort, notify: notify?.href };
+    }
+    case "record": {
+      const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port"]);
+      return foreign ?? parseRecord(values, positionals);
     }
     case "check": {
       const [transcript, ...extra] = positionals;

@@ -8,7 +8,8 @@ export interface HttpRequest {
   readonly body: unknown;
 }
 
-const parseBody = (text: string): unknown => {
+/** A body as patterns see it: its JSON, the raw text when it is not JSON, undefined when empty. */
+export const parseBody = (text: string): unknown => {
   if (text === "") return undefined;
   try {
     return JSON.parse(text);
@@ -17,19 +18,18 @@ const parseBody = (text: string): unknown => {
   }
 };
 
-/** Reads the whole body of `request`; an aborted upload yields what arrived. */
-export const readRequest = (request: IncomingMessage): Effect.Effect<HttpRequest> =>
-  Effect.callback<HttpRequest>((resume) => {
+/** Reads the whole raw body of `request`; an aborted upload yields what arrived. */
+export const readBody = (request: IncomingMessage): Effect.Effect<Buffer> =>
+  Effect.callback<Buffer>((resume) => {
     const chunks: Array<Buffer> = [];
-    const finish = () =>
-      resume(
-        Effect.succeed({
-          method: request.method ?? "GET",
-          path: request.url ?? "/",
-          body: parseBody(Buffer.concat(chunks).toString("utf8")),
-        }),
-      );
+    const finish = () => resume(Effect.succeed(Buffer.concat(chunks)));
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.once("end", finish);
     request.once("error", finish);
   });
+
+/** Reads the whole body of `request` as patterns see it. */
+export const readRequest = (request: IncomingMessage): Effect.Effect<HttpRequest> =>
+  readBody(request).pipe(
+    Effect.map((body) => ({ method: request.method ?? "GET", path: request.url ?? "/", body: parseBody(body.toString("utf8")) })),
+  );

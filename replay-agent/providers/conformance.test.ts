@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { Effect } from "effect";
 import { TestClock } from "effect/testing";
 import OpenAI from "openai";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { startRecorder } from "../fixtures/cli-process.ts";
 import { clients, type Parsed, type ProviderClient } from "../fixtures/clients.ts";
 import { fixture } from "../fixtures/fixture.ts";
 import { loadTranscript, readTranscript, serveTranscript, startReplayServer, type HttpProvider } from "../index.ts";
@@ -22,6 +26,8 @@ interface ProviderCase {
   }>;
   readonly toolCallId: string;
   readonly mismatchDiff: string;
+  /** Where `replay-agent record` reads the real provider's key. */
+  readonly keyEnv: string;
 }
 
 const providers: ReadonlyArray<ProviderCase> = [
@@ -35,6 +41,7 @@ const providers: ReadonlyArray<ProviderCase> = [
     ],
     toolCallId: "call_Q2bV7nXk4mR1sT9wE3yU6iOp",
     mismatchDiff: 'body.messages[0].content: expected "Name this thread", got "Name this chat"',
+    keyEnv: "OPENAI_API_KEY",
   },
   {
     provider: "openai-responses",
@@ -46,6 +53,7 @@ const providers: ReadonlyArray<ProviderCase> = [
     ],
     toolCallId: "call_Hk3pW9xQ2mZ7rT5vB1nY8cLd",
     mismatchDiff: 'body.input[0].content: expected "Name this thread", got "Name this chat"',
+    keyEnv: "OPENAI_API_KEY",
   },
   {
     provider: "anthropic-messages",
@@ -58,6 +66,7 @@ const providers: ReadonlyArray<ProviderCase> = [
     ],
     toolCallId: "toolu_01A09q90qw90lq917835lq9Z",
     mismatchDiff: 'body.messages[0].content: expected "Name this thread", got "Name this chat"',
+    keyEnv: "ANTHROPIC_API_KEY",
   },
 ];
 
@@ -89,7 +98,7 @@ const drain = async (stream: AsyncIterable<Parsed>) => {
   return { parsed, failure };
 };
 
-describe.each(providers)("$provider over HTTP, read by its official client", ({ provider, client, badRequest, failures, toolCallId, mismatchDiff }) => {
+describe.each(providers)("$provider over HTTP, read by its official client", ({ provider, client, badRequest, failures, toolCallId, mismatchDiff, keyEnv }) => {
   it("holds a stream at a pause: the deltas before it arrive, the rest and the usage only after resume", async () => {
     const server = await serve(provider, "short-tour.ndjson");
     const stream = await client.stream(server.url, "Give me a short tour");
@@ -204,4 +213,28 @@ describe.each(providers)("$provider over HTTP, read by its official client", ({ 
     await Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(TestClock.layer())));
   });
 
+  it("replays a recording made through replay-agent record to the same parsed result as the original", async () => {
+    const toolTurn = async (url: string) => {
+      const call = await client.callTool(url);
+      return { call, answer: await client.answerTool(url, call, "export const sum = 1 + 1;\n") };
+    };
+    const original = await toolTurn((await serve(provider, "tool-call.ndjson")).url);
+
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-round-trip-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const out = join(dir, "recorded.ndjson");
+    const upstream = await serve(provider, "tool-call.ndjson");
+    const recorder = await startRecorder({ provider, upstream: upstream.url, out, env: { [keyEnv]: "sk-round0trip1key2for3the4recorder" } });
+    const recorded = await toolTurn(recorder.url);
+    expect((await recorder.stop("SIGTERM")).exitCode).toBe(0);
+    expect(upstream.status()).toMatchObject({ remaining: 0, mismatches: [] });
+
+    const replay = await startReplayServer({ transcript: out });
+    onTestFinished(() => replay.close());
+    const replayed = await toolTurn(replay.url);
+    expect(recorded).toEqual(original);
+    expect(replayed).toEqual(original);
+    expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    expect((await loadTranscript(out)).meta).toMatchObject({ provider, source: "recorded" });
+  });
 });

@@ -1,0 +1,71 @@
+import { DateTime, Effect, Predicate, Semaphore, type Scope } from "effect";
+import { MissingKeyError, type ListenError, type RecordOutputError } from "../errors.ts";
+import { listenHttp } from "../http/listen.ts";
+import { httpFormats } from "../providers/registry.ts";
+import type { HttpProvider } from "../transcript/providers.ts";
+import { recordExchange, type ExchangeContext } from "./record-exchange.ts";
+import { makeRedactor } from "./redact.ts";
+import { openTranscriptFile, type RecordingCounts } from "./transcript-file.ts";
+
+/** A recording proxy listening until its scope closes. */
+export interface Recorder {
+  /** "http://127.0.0.1:<port>": point the app's provider base URL here. */
+  readonly url: string;
+  readonly counts: () => RecordingCounts;
+}
+
+export interface RecordOptions {
+  readonly provider: HttpProvider;
+  readonly upstream: URL;
+  readonly out: string;
+  readonly port: number;
+  /** Where the real provider's key is read from (the recorder's own environment). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly log: (line: string) => void;
+}
+
+/**
+ * Records a real provider: a proxy on 127.0.0.1 that forwards each request to `upstream` with
+ * the key from `env`, relays the answer to the app as it arrives and appends it to `out` at once.
+ * Exchanges run one at a time, the order the replay runtime plays them in. Closing the scope
+ * cuts open streams short with a disconnect line, so `out` stays a valid transcript.
+ */
+export const recordProxy = Effect.fn("recordProxy")(function* (
+  options: RecordOptions,
+): Effect.fn.Return<Recorder, MissingKeyError | RecordOutputError | ListenError, Scope.Scope> {
+  const { credentials } = httpFormats[options.provider];
+  const key = options.env[credentials.env];
+  if (key === undefined || key === "") return yield* new MissingKeyError({ provider: options.provider, env: credentials.env });
+  const redactor = makeRedactor([key]);
+  const file = yield* openTranscriptFile(options.out);
+  let metaWritten = false;
+  const begin: ExchangeContext["begin"] = (request, userAgent) =>
+    Effect.gen(function* () {
+      if (!metaWritten) {
+        const model = Predicate.isObject(request.body) && typeof request.body["model"] === "string" ? { model: redactor.text(request.body["model"]) } : {};
+        const client = userAgent === undefined ? {} : { client: redactor.text(userAgent) };
+        const capturedAt = DateTime.formatIso(yield* DateTime.now);
+        yield* file.append({ type: "meta", format: "replay-transcript", version: 1, provider: options.provider, ...model, ...client, capturedAt, source: "recorded" });
+        metaWritten = true;
+      }
+      const body = request.body === undefined ? {} : { body: redactor.pattern(request.body) };
+      yield* file.append({ type: "expect_outbound", request: { method: request.method, path: redactor.pattern(request.path), ...body } });
+    });
+  const context: ExchangeContext = {
+    upstream: options.upstream,
+    credentials: credentials.headers(key),
+    file,
+    redactor,
+    begin,
+    log: options.log,
+  };
+  const oneAtATime = Semaphore.makeUnsafe(1);
+  const exchange = recordExchange(context);
+  const { port } = yield* listenHttp(options.port, (incoming, outgoing) =>
+    exchange(incoming, outgoing).pipe(
+      oneAtATime.withPermits(1),
+      Effect.catchTag("RecordOutputError", (error) => Effect.sync(() => options.log(`replay-agent: ${error.message}`))),
+    ),
+  );
+  return { url: `http://127.0.0.1:${port}`, counts: file.counts };
+});
