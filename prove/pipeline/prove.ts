@@ -87,7 +87,7 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
   const scenario = yield* loadScenario(options, place);
   yield* Ref.update(facts, (known) => ({ ...known, scenario }));
 
-  yield* cleanLeftovers();
+  for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
   const runDir = yield* runDirectory(place.repo, options.keep);
   if (options.keep) {
     yield* progress.line(

@@ -17,7 +17,7 @@ const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd:
   const place = yield* findWorkplace(options, cwd);
   const commit = yield* progress.step({ step: "refs", detail: options.at }, git.resolveCommit(place.repo, options.at, "--at"));
   const scenario = yield* loadScenario(options, place);
-  yield* cleanLeftovers();
+  for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a run that was killed`);
   const runDir = yield* runDirectory(place.repo, options.keep);
   const side = yield* runSide("at", options.at, commit, {
     repo: place.repo,

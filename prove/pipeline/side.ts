@@ -65,6 +65,7 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, index: nu
   const start = yield* Clock.currentTimeMillis;
   const classified = yield* runAttempt({ ...context.attempt, appRoot, dir }).pipe(
     Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => errorAttempt(error, end - start)))),
+    Effect.onInterrupt(() => Clock.currentTimeMillis.pipe(Effect.flatMap((end) => progress.done(label, end - start, "interrupted after")))),
   );
   const end = yield* Clock.currentTimeMillis;
   if (classified.artifacts.bootMs !== undefined) yield* progress.done({ side: name, step: "boot" }, classified.artifacts.bootMs);
