@@ -1,56 +1,132 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startReplayServer, type ReplayRequest, type ReplayServer, type ReplayStatus } from "../replay-agent/index.ts";
+import {
+  loadTranscript,
+  startReplayServer,
+  startStdioPeer,
+  type ReplayStatus,
+  type StdioPeerStatus,
+} from "../replay-agent/index.ts";
 import { HarnessError } from "./errors.ts";
+
+/** One message the app sent the replay agent: an HTTP request, or a JSON-RPC message on stdio. */
+export interface AgentRequest {
+  /** "POST /v1/chat/completions", or the JSON-RPC method (or "the answer to id N"). */
+  readonly what: string;
+  readonly body: unknown;
+  readonly matched: boolean;
+}
+
+export interface AgentMismatch {
+  readonly what: string;
+  readonly expectedLine: number | null;
+  readonly diff: string;
+}
+
+export interface AgentStatus {
+  readonly played: number;
+  readonly remaining: number;
+  readonly paused: string | null;
+  readonly mismatches: ReadonlyArray<AgentMismatch>;
+  readonly next: { readonly line: number; readonly type: string; readonly summary: string } | null;
+}
 
 /** The replay agent as a scenario sees it. */
 export interface ScenarioAgent {
-  readonly url: string;
+  /** The HTTP agent's base URL (`{replay}` in the config); undefined for a stdio peer. */
+  readonly url: string | undefined;
+  /** The shell command that starts the stdio peer (`{replayCommand}` in the config); undefined over HTTP. */
+  readonly command: string | undefined;
   /** Resolves when the transcript is held at the pause called `name`. */
   paused(name: string): Promise<void>;
-  /** Lets a held transcript go on. */
-  resume(): void;
+  /** Lets a held transcript go on; resolves once the agent has it (await it for a stdio peer). */
+  resume(): Promise<void>;
   /** Every request the app sent, in order. */
-  requests(): ReadonlyArray<ReplayRequest>;
-  status(): ReplayStatus;
+  requests(): ReadonlyArray<AgentRequest>;
+  status(): AgentStatus;
+}
+
+function describeMessage(message: unknown): string {
+  if (typeof message !== "object" || message === null) return "a message";
+  const record = message as Record<string, unknown>;
+  if (typeof record.method === "string") return record.method;
+  return "id" in record ? `the answer to id ${JSON.stringify(record.id)}` : "a message";
+}
+
+function fromHttpStatus(status: ReplayStatus): AgentStatus {
+  return {
+    ...status,
+    mismatches: status.mismatches.map((m) => ({
+      what: `${m.request.method} ${m.request.path}`,
+      expectedLine: m.expectedLine,
+      diff: m.diff,
+    })),
+  };
+}
+
+function fromStdioStatus(status: StdioPeerStatus): AgentStatus {
+  return {
+    ...status,
+    mismatches: status.mismatches.map((m) => ({ what: describeMessage(m.message), expectedLine: m.expectedLine, diff: m.diff })),
+  };
+}
+
+function transcriptError(file: string, error: unknown): HarnessError {
+  return new HarnessError(
+    "transcript",
+    `Could not load the transcript ${file}: ${error instanceof Error ? error.message : String(error)}\n` +
+      "Fix the line it names, or check the path given to test.use({ transcript }) (relative to the scenario file).",
+  );
 }
 
 /**
- * Starts a replay agent on `transcript`, or, when a test names none, on an empty
- * transcript: any request the app then sends is a mismatch that fails the test.
+ * Starts a replay agent on `transcript`: an HTTP server for the HTTP providers, or a stdio
+ * peer (a command for the app to spawn) for `jsonrpc-stdio`. When a test names no
+ * transcript it serves an empty one: any request the app then sends fails the test.
  */
 export async function startAgent(
   transcript: string | undefined,
 ): Promise<{ agent: ScenarioAgent; dispose: () => Promise<void> }> {
   const scratch = transcript === undefined ? await mkdtemp(join(tmpdir(), "scenario-transcript-")) : undefined;
-  const file = transcript ?? (await emptyTranscript(scratch ?? tmpdir()));
   const removeScratch = async () => {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   };
-  let server: ReplayServer;
   try {
-    server = await startReplayServer({ transcript: file });
+    const file = transcript ?? (await emptyTranscript(scratch ?? tmpdir()));
+    const loaded = await loadTranscript(file).catch((error: unknown) => {
+      throw transcriptError(file, error);
+    });
+    if (loaded.meta.provider === "jsonrpc-stdio") {
+      const peer = await startStdioPeer({ transcript: file }).catch((error: unknown) => {
+        throw transcriptError(file, error);
+      });
+      const agent: ScenarioAgent = {
+        url: undefined,
+        command: peer.commandLine,
+        paused: (name) => peer.paused(name),
+        resume: () => peer.resume(),
+        requests: () => peer.requests().map((r) => ({ what: describeMessage(r.message), body: r.message, matched: r.matched })),
+        status: () => fromStdioStatus(peer.status()),
+      };
+      return { agent, dispose: async () => (await peer.close(), await removeScratch()) };
+    }
+    const server = await startReplayServer({ transcript: file }).catch((error: unknown) => {
+      throw transcriptError(file, error);
+    });
+    const agent: ScenarioAgent = {
+      url: server.url,
+      command: undefined,
+      paused: (name) => server.paused(name),
+      resume: async () => server.resume(),
+      requests: () => server.requests().map((r) => ({ what: `${r.method} ${r.path}`, body: r.body, matched: r.matched })),
+      status: () => fromHttpStatus(server.status()),
+    };
+    return { agent, dispose: async () => (await server.close(), await removeScratch()) };
   } catch (error) {
     await removeScratch();
-    throw new HarnessError(
-      "transcript",
-      `Could not load the transcript ${file}: ${error instanceof Error ? error.message : String(error)}\n` +
-        "Fix the line it names, or check the path given to test.use({ transcript }) (relative to the scenario file).",
-    );
+    throw error;
   }
-  const agent: ScenarioAgent = {
-    url: server.url,
-    paused: (name) => server.paused(name),
-    resume: () => server.resume(),
-    requests: () => server.requests(),
-    status: () => server.status(),
-  };
-  const dispose = async () => {
-    await server.close();
-    await removeScratch();
-  };
-  return { agent, dispose };
 }
 
 async function emptyTranscript(dir: string): Promise<string> {
@@ -61,17 +137,17 @@ async function emptyTranscript(dir: string): Promise<string> {
 }
 
 /** The teardown verdict: mismatches always fail; an unplayed transcript fails a test that otherwise passed. */
-export function agentProblems(status: ReplayStatus, testPassed: boolean): HarnessError | undefined {
+export function agentProblems(status: AgentStatus, testPassed: boolean): HarnessError | undefined {
   if (status.mismatches.length > 0) {
     const details = status.mismatches
       .map((mismatch, i) => {
         const where = mismatch.expectedLine === null ? "with nothing left to expect" : `against transcript line ${mismatch.expectedLine}`;
-        return `${i + 1}. ${mismatch.request.method} ${mismatch.request.path} did not match ${where}:\n${mismatch.diff}`;
+        return `${i + 1}. ${mismatch.what} did not match ${where}:\n${mismatch.diff}`;
       })
       .join("\n");
     return new HarnessError(
       "replay-mismatch",
-      `The app sent ${status.mismatches.length} request(s) the transcript did not expect (answered 400 replay_mismatch).\n` +
+      `The app sent ${status.mismatches.length} request(s) the transcript did not expect (answered as a replay mismatch).\n` +
         `Expected against actual:\n${details}`,
     );
   }

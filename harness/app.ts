@@ -61,6 +61,7 @@ export async function startApp(input: {
   readonly page: Page;
   readonly testInfo: TestInfo;
   readonly replayUrl: string | undefined;
+  readonly replayCommand: string | undefined;
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
   if (typeof config.start !== "string" || config.start === "") {
@@ -71,8 +72,8 @@ export async function startApp(input: {
   await Promise.all([mkdir(dirs.home), mkdir(dirs.appHome)]);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl });
-  const values = { port, home: dirs.appHome, replay: input.replayUrl };
+  const env = appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl, replayCommand: input.replayCommand });
+  const values = { port, home: dirs.appHome, replay: input.replayUrl, replayCommand: input.replayCommand };
 
   let server: AppServer;
   try {

@@ -16,13 +16,25 @@ export interface AppEnvironmentInput {
   readonly dirs: AppDirectories;
   readonly port: number;
   readonly replayUrl: string | undefined;
+  readonly replayCommand: string | undefined;
   readonly developer?: NodeJS.ProcessEnv;
 }
 
-export function substitute(text: string, values: { port: number; home: string; replay: string | undefined }): string {
+export interface Substitutions {
+  readonly port: number;
+  readonly home: string;
+  /** The HTTP replay agent's base URL. */
+  readonly replay: string | undefined;
+  /** The shell command that starts the stdio replay peer. */
+  readonly replayCommand: string | undefined;
+}
+
+/** Fills `{port}`, `{home}`, `{replay}` and `{replayCommand}` into a config value. */
+export function substitute(text: string, values: Substitutions): string {
   return text
     .replaceAll("{port}", String(values.port))
     .replaceAll("{home}", values.home)
+    .replaceAll("{replayCommand}", values.replayCommand ?? "false")
     .replaceAll("{replay}", values.replay ?? "http://127.0.0.1:9");
 }
 
@@ -63,7 +75,7 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
   env.PORT = String(input.port);
   if (input.app.homeEnv !== undefined) env[input.app.homeEnv] = appHome;
 
-  const values = { port: input.port, home: appHome, replay: input.replayUrl };
+  const values = { port: input.port, home: appHome, replay: input.replayUrl, replayCommand: input.replayCommand };
   for (const [name, value] of Object.entries({ ...input.app.provider, ...input.app.env })) {
     env[name] = substitute(value, values);
   }

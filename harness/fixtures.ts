@@ -9,6 +9,8 @@ import { HarnessError } from "./errors.ts";
 export interface ScenarioTestOptions {
   /** The replay transcript for this test, relative to the scenario file. */
   transcript: string | undefined;
+  /** Extra environment for this test's app, over the config's; `{port}`, `{home}`, `{replay}`, `{replayCommand}` are substituted. */
+  appEnv: Readonly<Record<string, string>>;
 }
 
 /**
@@ -28,6 +30,7 @@ interface InternalWorkerFixtures extends ScenarioWorkerOptions {
 export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   scenarioApp: [{ start: "" } satisfies ScenarioAppConfig, { option: true, scope: "worker" }],
   transcript: [undefined, { option: true }],
+  appEnv: [{}, { option: true }],
 
   scenarioBrowserCheck: [
     async ({ browserName }, use) => {
@@ -50,14 +53,15 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
     if (problem !== undefined) throw problem;
   },
 
-  app: async ({ scenarioApp, agent, page }, use, testInfo) => {
+  app: async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
     const root = appRoot(scenarioApp, testInfo.config.configFile);
     const running = await startApp({
-      config: scenarioApp,
+      config: { ...scenarioApp, env: { ...scenarioApp.env, ...appEnv } },
       root,
       page,
       testInfo,
       replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
+      replayCommand: scenarioApp.provider === undefined ? undefined : agent.command,
     });
     try {
       await use(running.app);

@@ -16,7 +16,7 @@ test("When the provider drops the stream mid-answer, the turn ends as failed and
   await expect(stop).toBeVisible();
   await app.screenshot("streaming");
 
-  agent.resume();
+  await agent.resume();
   await expect(statuses).toHaveText([/^failed: /]);
   await expect(stop).toBeHidden();
   await expect(send).toBeVisible();

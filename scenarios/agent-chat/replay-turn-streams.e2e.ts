@@ -14,7 +14,7 @@ test("A replayed turn streams a reply, shows its tool calls, and finishes", asyn
   await expect(page.getByRole("button", { name: "Stop generation" })).toBeVisible();
   await app.screenshot("streaming");
 
-  agent.resume();
+  await agent.resume();
   await expect(page.getByRole("button", { name: "Stop generation" })).toBeHidden();
   await expect(page.getByText("which exports `sum`, the value of 1 + 1.")).toBeVisible();
   await expect(page.getByTestId("turn-status").last()).toHaveText("completed");

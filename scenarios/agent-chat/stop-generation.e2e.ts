@@ -21,7 +21,7 @@ test("Stop generation ends the reply where it is, marks the turn interrupted, an
   await app.screenshot("stopped");
 
   // The app has hung up; let the held answer end, then ask for something shorter.
-  agent.resume();
+  await agent.resume();
   await composer.fill("Just two lines, please.");
   await composer.press("Enter");
   await expect(page.getByText("the sea keeps what it talks about.")).toBeVisible();

@@ -16,7 +16,7 @@ test("A tool call stays between the text before it and the answer after it, also
   await expect(thread).toHaveText(beforeAnswer);
   await app.screenshot("tool-called");
 
-  agent.resume();
+  await agent.resume();
   await expect(page.getByTestId("turn-status")).toHaveText(["completed"]);
   await expect(thread).toHaveText(answered);
   await app.screenshot("answered");

@@ -16,14 +16,14 @@ test("A turn stays running until the provider's stream ends, then shows complete
   await app.screenshot("streaming");
 
   // The finish_reason chunk has arrived; the usage chunk and [DONE] are held back.
-  agent.resume();
+  await agent.resume();
   await agent.paused("before-usage");
   await expect(page.getByText('In French, hello is "bonjour".')).toBeVisible();
   await app.screenshot("finish-reason-received");
   await expect(status).toHaveText("running");
   await expect(stop).toBeVisible();
 
-  agent.resume();
+  await agent.resume();
   await expect(status).toHaveText("completed");
   await expect(status).toHaveAttribute("title", "118 prompt + 9 completion tokens");
   await expect(stop).toBeHidden();
