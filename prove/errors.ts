@@ -124,7 +124,8 @@ export class WorktreeFailed extends Data.TaggedError("WorktreeFailed")<{
 export class StepFailed extends Data.TaggedError("StepFailed")<{
   readonly step: "install" | "build";
   readonly command: string;
-  readonly cwd: string;
+  /** The folder it ran in, as a person finds it in the repository. */
+  readonly where: string;
   readonly exitCode: number | undefined;
   readonly logTail: string;
 }> {
@@ -132,7 +133,7 @@ export class StepFailed extends Data.TaggedError("StepFailed")<{
     const key = this.step === "install" ? "app.install" : "app.build";
     const how = this.exitCode === undefined ? "could not start" : `exited with code ${this.exitCode}`;
     return (
-      `${this.step} failed: \`${this.command}\` in ${this.cwd} ${how}. ` +
+      `${this.step} failed: \`${this.command}\` in ${this.where} ${how}. ` +
       `Fix the ${this.step} at this commit, or set ${key} in the scenario config to a command that works.\n` +
       `Last lines of its log:\n${this.logTail}`
     );

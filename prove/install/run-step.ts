@@ -29,8 +29,11 @@ export interface StepCommand {
   readonly cwd: string;
 }
 
-/** Runs the install or the build of one side; a non-zero exit is a StepFailed with the log's tail. */
-export const runStep = Effect.fn("Side.runStep")(function* (step: StepFailed["step"], command: StepCommand, logFile: string) {
+/**
+ * Runs the install or the build of one side; a non-zero exit is a StepFailed with the log's
+ * tail. `where` names the folder for messages (relative to the repository, as the worktree goes away).
+ */
+export const runStep = Effect.fn("Side.runStep")(function* (step: StepFailed["step"], command: StepCommand, logFile: string, where: string) {
   const result = yield* runCommand({
     command: command.command,
     args: command.args,
@@ -43,5 +46,5 @@ export const runStep = Effect.fn("Side.runStep")(function* (step: StepFailed["st
   if (result.exitCode === 0) return;
   const log = yield* Effect.promise(() => readFile(logFile, "utf8").catch(() => ""));
   const logTail = [tail(log), result.startError ?? ""].filter((text) => text !== "").join("\n");
-  return yield* Effect.fail(new StepFailed({ step, command: command.label, cwd: command.cwd, exitCode: result.exitCode, logTail }));
+  return yield* Effect.fail(new StepFailed({ step, command: command.label, where, exitCode: result.exitCode, logTail }));
 });

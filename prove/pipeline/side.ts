@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { Clock, Effect } from "effect";
 import { attemptErrorOf, type SideError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
@@ -42,14 +42,15 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
     worktree(context.repo, join(context.runDir, name), commit.sha, context.keep),
   );
   const appRoot = join(path, context.app.root);
+  const where = (dir: string) => `${relative(path, dir) || "the repository's root"} at ${commit.sha.slice(0, 7)}`;
   const plan = planInstall(context.app.install, appRoot, path);
   if (plan.kind === "skip") yield* progress.done({ side: name, step: "install", detail: `skipped (${plan.reason})` }, 0);
-  else yield* progress.step({ side: name, step: "install", detail: plan.label }, runStep("install", plan, join(out, "install.log")));
+  else yield* progress.step({ side: name, step: "install", detail: plan.label }, runStep("install", plan, join(out, "install.log"), where(plan.cwd)));
   const build = context.app.build;
   if (build !== undefined && build !== "") {
     yield* progress.step(
       { side: name, step: "build", detail: build },
-      runStep("build", { label: build, command: build, args: undefined, cwd: appRoot }, join(out, "build.log")),
+      runStep("build", { label: build, command: build, args: undefined, cwd: appRoot }, join(out, "build.log"), where(appRoot)),
     );
   }
   return appRoot;
