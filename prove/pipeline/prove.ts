@@ -4,7 +4,7 @@ import type { ProveOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
 import { Git, type Commit } from "../git/git.ts";
 import type { ProofReport } from "../report/schema.ts";
-import { decide } from "../outcome/verdict.ts";
+import { decide, type Decision } from "../outcome/verdict.ts";
 import { Progress } from "../progress/progress.ts";
 import type { Secret } from "../report/redact.ts";
 import { writeReport, type SideEvidence } from "../report/write-report.ts";
@@ -47,7 +47,7 @@ const command = (input: ProofInput, facts: Facts) =>
 const write = Effect.fn("Proof.writeReport")(function* (
   input: ProofInput,
   facts: Facts,
-  decision: Parameters<typeof writeReport>[0]["decision"],
+  decision: Decision,
   sides: { readonly base: SideEvidence; readonly head: SideEvidence },
 ) {
   const dir = outDir(input, facts);
@@ -122,6 +122,20 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
   return yield* progress.step({ step: "report" }, write(input, known, decision, { base: baseSide, head: headSide }));
 });
 
+/** The report of a proof that stopped before a verdict, saying as much as it knew. */
+const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, facts: Ref.Ref<Facts>, error: StopError) {
+  const stopped = couldNotRun(error);
+  if (stopped.reasonCode === undefined) return { exitCode: 2, report: undefined, message: stopped.message } satisfies ProofResult;
+  const known = yield* Ref.get(facts);
+  const side = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
+  const decision: Decision = { verdict: "could-not-run", exitCode: 2, reasonCode: stopped.reasonCode, reason: stopped.message };
+  const report = yield* write(input, known, decision, { base: side(input.options.base, known.base), head: side(input.options.head, known.head) }).pipe(
+    Effect.map((written): ProofReport | undefined => written),
+    Effect.orElseSucceed(() => undefined),
+  );
+  return { exitCode: 2, report, message: stopped.message } satisfies ProofResult;
+});
+
 /**
  * Proves a fix: the scenario at base and at head, a verdict, and the report. `interrupt` fails
  * when the user stops the proof (SIGINT, SIGTERM); the pipeline is then interrupted, releases
@@ -135,19 +149,8 @@ export const proveScenario = Effect.fn("Proof.run")(function* (
 ) {
   const input: ProofInput = { options, cwd, secrets, startedAt: yield* Clock.currentTimeMillis };
   const facts = yield* Ref.make<Facts>({});
-  const proof = yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts)), interrupt).pipe(
+  return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts)), interrupt).pipe(
     Effect.map((report): ProofResult => ({ exitCode: report.exitCode, report, message: undefined })),
-    Effect.catch((error: StopError) => Effect.succeed(error)),
+    Effect.catch((error: StopError) => stoppedEarly(input, facts, error)),
   );
-  if (!("_tag" in proof)) return proof;
-  const stopped = couldNotRun(proof);
-  if (stopped.reasonCode === undefined) return { exitCode: 2, report: undefined, message: stopped.message } satisfies ProofResult;
-  const known = yield* Ref.get(facts);
-  const side = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
-  const decision = { verdict: "could-not-run", exitCode: 2, reasonCode: stopped.reasonCode, reason: stopped.message } as const;
-  const report = yield* write(input, known, decision, { base: side(options.base, known.base), head: side(options.head, known.head) }).pipe(
-    Effect.map((written): ProofReport | undefined => written),
-    Effect.orElseSucceed(() => undefined),
-  );
-  return { exitCode: 2, report, message: stopped.message } satisfies ProofResult;
 });
