@@ -76,6 +76,7 @@ export async function startApp(input: {
   const values = { port, home: dirs.appHome, replay: input.replayUrl, replayCommand: input.replayCommand };
 
   let server: AppServer;
+  const bootStarted = performance.now();
   try {
     server = await startAppServer({
       command: substitute(config.start, values),
@@ -89,6 +90,8 @@ export async function startApp(input: {
     await rm(base, { recursive: true, force: true });
     throw error;
   }
+  // How long the app took to become ready; the prover prints it as the side's "boot" step.
+  testInfo.annotations.push({ type: "scenario-harness:boot-ms", description: String(Math.round(performance.now() - bootStarted)) });
 
   const cli = async (...args: string[]): Promise<CliResult> => {
     if (config.cli === undefined) {
