@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { runTurn, type ModelSettings } from "./model.ts";
 import { findProject, findThread } from "./projection.ts";
+import type { ModelProvider } from "./provider.ts";
 import type { Store } from "./store.ts";
+import { runTurn } from "./turn.ts";
 
 /** A request from a browser that cannot be carried out; its message is shown to the person. */
 export class ChatRequestError extends Error {}
@@ -14,12 +15,12 @@ interface RunningTurn {
 /** What a person can do in the app: open threads, send messages, stop turns. */
 export class Chat {
   readonly #store: Store;
-  readonly #model: ModelSettings;
+  readonly #provider: ModelProvider;
   readonly #running = new Map<string, RunningTurn>();
 
-  constructor(store: Store, model: ModelSettings) {
+  constructor(store: Store, provider: ModelProvider) {
     this.#store = store;
-    this.#model = model;
+    this.#provider = provider;
   }
 
   /** Opens a thread in the named project, or in the first project when none is named. */
@@ -48,7 +49,7 @@ export class Chat {
     this.#store.record({ type: "message.user", threadId: id, turnId, messageId: randomUUID(), text: message });
     this.#store.record({ type: "turn.started", threadId: id, turnId });
     const controller = new AbortController();
-    const done = runTurn({ ...this.#model, store: this.#store, threadId: id, turnId, signal: controller.signal })
+    const done = runTurn({ provider: this.#provider, store: this.#store, threadId: id, turnId, signal: controller.signal })
       .catch((error: unknown) => console.error(`agent-chat: turn ${turnId} could not be recorded:`, error))
       .finally(() => this.#running.delete(turnId));
     this.#running.set(turnId, { controller, done });

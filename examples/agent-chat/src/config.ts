@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { ProviderName, ProviderSettings } from "./provider.ts";
 
 /** A missing or malformed setting; its message names the variable to set. */
 export class ConfigError extends Error {}
@@ -6,10 +7,20 @@ export class ConfigError extends Error {}
 export interface ServerConfig {
   port: number;
   home: string;
-  model: string;
-  baseURL: string | undefined;
-  apiKey: string;
+  provider: ProviderSettings;
 }
+
+interface ProviderVariables {
+  apiKey: string;
+  baseURL: string;
+  defaultModel: string;
+}
+
+// Where each provider's key and endpoint come from, and its model when AGENT_CHAT_MODEL is unset.
+const providerVariables: Record<ProviderName, ProviderVariables> = {
+  openai: { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", defaultModel: "gpt-4o-mini" },
+  anthropic: { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", defaultModel: "claude-sonnet-4-6" },
+};
 
 export function readHome(env: NodeJS.ProcessEnv): string {
   const home = env.AGENT_CHAT_HOME;
@@ -24,13 +35,21 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   if (!env.PORT || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`PORT is ${env.PORT ? `"${env.PORT}", not a port number` : "not set"}: set it to the port to listen on.`);
   }
-  const apiKey = env.OPENAI_API_KEY;
-  if (!apiKey) throw new ConfigError("OPENAI_API_KEY is not set: set it to the key of the model provider.");
-  return {
-    port,
-    home: readHome(env),
-    model: env.AGENT_CHAT_MODEL || "gpt-4o-mini",
-    baseURL: env.OPENAI_BASE_URL || undefined,
-    apiKey,
-  };
+  return { port, home: readHome(env), provider: readProvider(env) };
+}
+
+function readProvider(env: NodeJS.ProcessEnv): ProviderSettings {
+  const name = env.AGENT_CHAT_PROVIDER || "openai";
+  if (!isProviderName(name)) {
+    const names = Object.keys(providerVariables).join(" or ");
+    throw new ConfigError(`AGENT_CHAT_PROVIDER is "${name}", which is not a provider: set it to ${names} (openai when unset).`);
+  }
+  const variables = providerVariables[name];
+  const apiKey = env[variables.apiKey];
+  if (!apiKey) throw new ConfigError(`${variables.apiKey} is not set: set it to the key of the model provider (${name}).`);
+  return { name, model: env.AGENT_CHAT_MODEL || variables.defaultModel, baseURL: env[variables.baseURL] || undefined, apiKey };
+}
+
+function isProviderName(name: string): name is ProviderName {
+  return Object.hasOwn(providerVariables, name);
 }

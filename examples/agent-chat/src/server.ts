@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
-import { OpenAI } from "openai";
 import { Chat } from "./chat.ts";
 import { ConfigError, readServerConfig, type ServerConfig } from "./config.ts";
 import { EventLog } from "./event-log.ts";
 import { createRequestHandler } from "./http.ts";
+import { createProvider } from "./providers/registry.ts";
 import { Store } from "./store.ts";
 import { attachWebSocket } from "./ws.ts";
 
@@ -18,9 +18,7 @@ function start(config: ServerConfig): void {
   store.record({ type: "server.started" });
   const stopWatching = log.watch(() => store.sync());
 
-  // No retries: a provider error shows at once, and each model call is exactly one request.
-  const client = new OpenAI({ baseURL: config.baseURL, apiKey: config.apiKey, maxRetries: 0 });
-  const chat = new Chat(store, { client, model: config.model });
+  const chat = new Chat(store, createProvider(config.provider));
   const server = createServer(createRequestHandler(publicDir));
   const wss = attachWebSocket(server, store, chat);
 

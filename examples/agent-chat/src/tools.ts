@@ -1,33 +1,34 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
 
-export const toolDefinitions: ChatCompletionFunctionTool[] = [
+/** A tool the model may call; each provider sends it in its own shape. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool's input. */
+  parameters: { type: "object"; properties: Record<string, unknown>; required?: string[]; additionalProperties: boolean };
+}
+
+export const toolDefinitions: ToolDefinition[] = [
   {
-    type: "function",
-    function: {
-      name: "list_files",
-      description: "List the files and directories under a directory of the project, recursively.",
-      parameters: {
-        type: "object",
-        properties: {
-          path: { type: "string", description: "Directory relative to the project root; the root when omitted." },
-        },
-        additionalProperties: false,
+    name: "list_files",
+    description: "List the files and directories under a directory of the project, recursively.",
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "Directory relative to the project root; the root when omitted." },
       },
+      additionalProperties: false,
     },
   },
   {
-    type: "function",
-    function: {
-      name: "read_file",
-      description: "Read a text file of the project.",
-      parameters: {
-        type: "object",
-        properties: { path: { type: "string", description: "File path relative to the project root." } },
-        required: ["path"],
-        additionalProperties: false,
-      },
+    name: "read_file",
+    description: "Read a text file of the project.",
+    parameters: {
+      type: "object",
+      properties: { path: { type: "string", description: "File path relative to the project root." } },
+      required: ["path"],
+      additionalProperties: false,
     },
   },
 ];

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { StreamAssembly } from "./stream-assembly.ts";
+import { StreamAssembly } from "./openai-stream-assembly.ts";
 
 type Delta = ChatCompletionChunk.Choice.Delta;
 

@@ -1,19 +1,12 @@
 import { randomUUID } from "node:crypto";
-import type { OpenAI } from "openai";
-import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { CompletionUsage } from "openai/resources/completions";
 import type { TokenUsage } from "./events.ts";
 import { findProject, findThread, type Project, type Thread } from "./projection.ts";
+import type { ConversationEntry, ModelProvider, ModelReply } from "./provider.ts";
 import type { Store } from "./store.ts";
-import { StreamAssembly } from "./stream-assembly.ts";
-import { runTool, toolDefinitions } from "./tools.ts";
+import { runTool } from "./tools.ts";
 
-export interface ModelSettings {
-  client: OpenAI;
-  model: string;
-}
-
-export interface TurnContext extends ModelSettings {
+export interface TurnContext {
+  provider: ModelProvider;
   store: Store;
   threadId: string;
   turnId: string;
@@ -40,25 +33,19 @@ async function converse(context: TurnContext): Promise<TokenUsage | null> {
   const thread = findThread(state, threadId);
   if (!thread) throw new Error(`thread ${threadId} does not exist`);
   const project = thread.projectName === null ? undefined : findProject(state, thread.projectName);
-  const messages = history(thread, project);
+  const conversation = history(thread);
   let usage: TokenUsage | null = null;
   for (let call = 0; call < maxModelCalls; call++) {
-    const assembly = await streamCompletion(context, messages);
-    usage = addUsage(usage, assembly.usage);
-    if (assembly.finishReason === null) throw new Error("the model's stream ended without a finish reason");
-    if (assembly.finishReason !== "tool_calls") return usage;
-    const toolCalls = assembly.toolCalls();
-    messages.push({
-      role: "assistant",
-      content: assembly.text === "" ? null : assembly.text,
-      tool_calls: toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
-    });
-    for (const toolCall of toolCalls) {
+    const reply = await streamReply(context, systemPrompt(project), conversation);
+    usage = addUsage(usage, reply.usage);
+    if (reply.stop !== "tool_calls") return usage;
+    conversation.push({ role: "assistant", text: reply.text, toolCalls: reply.toolCalls });
+    for (const toolCall of reply.toolCalls) {
       const toolCallId = randomUUID();
       store.record({ type: "tool_call.started", threadId, turnId, toolCallId, name: toolCall.name, arguments: toolCall.arguments });
       const result = runTool(toolCall.name, toolCall.arguments, project?.dir ?? null);
       store.record({ type: "tool_call.finished", threadId, toolCallId, result });
-      messages.push({ role: "tool", tool_call_id: toolCall.id, content: result });
+      conversation.push({ role: "tool", toolCallId: toolCall.id, result });
     }
     signal.throwIfAborted();
   }
@@ -66,32 +53,23 @@ async function converse(context: TurnContext): Promise<TokenUsage | null> {
 }
 
 // One model call, its text recorded delta by delta as it streams in.
-async function streamCompletion(context: TurnContext, messages: ChatCompletionMessageParam[]): Promise<StreamAssembly> {
-  const { client, model, store, threadId, turnId, signal } = context;
-  const stream = await client.chat.completions.create(
-    { model, messages, tools: toolDefinitions, stream: true, stream_options: { include_usage: true } },
-    { signal },
-  );
-  const assembly = new StreamAssembly();
+async function streamReply(context: TurnContext, system: string, conversation: ConversationEntry[]): Promise<ModelReply> {
+  const { provider, store, threadId, turnId, signal } = context;
   let messageId: string | null = null;
-  for await (const chunk of stream) {
-    const text = assembly.add(chunk);
-    if (text === "") continue;
+  const onText = (text: string) => {
     if (messageId === null) {
       messageId = randomUUID();
       store.record({ type: "message.assistant.started", threadId, turnId, messageId });
     }
     store.record({ type: "message.assistant.delta", threadId, messageId, text });
-  }
-  return assembly;
+  };
+  return provider.stream({ system, conversation, onText, signal });
 }
 
-function history(thread: Thread, project: Project | undefined): ChatCompletionMessageParam[] {
-  const messages: ChatCompletionMessageParam[] = [{ role: "system", content: systemPrompt(project) }];
-  for (const message of thread.messages) {
-    if (message.text !== "") messages.push({ role: message.role, content: message.text });
-  }
-  return messages;
+function history(thread: Thread): ConversationEntry[] {
+  return thread.messages
+    .filter((message) => message.text !== "")
+    .map((message) => (message.role === "user" ? { role: "user", text: message.text } : { role: "assistant", text: message.text, toolCalls: [] }));
 }
 
 function systemPrompt(project: Project | undefined): string {
@@ -102,11 +80,11 @@ function systemPrompt(project: Project | undefined): string {
   return `You are agent-chat, a helpful assistant for a software project. ${where} Answer concisely.`;
 }
 
-function addUsage(total: TokenUsage | null, usage: CompletionUsage | null): TokenUsage | null {
+function addUsage(total: TokenUsage | null, usage: TokenUsage | null): TokenUsage | null {
   if (usage === null) return total;
   return {
-    promptTokens: (total?.promptTokens ?? 0) + usage.prompt_tokens,
-    completionTokens: (total?.completionTokens ?? 0) + usage.completion_tokens,
+    promptTokens: (total?.promptTokens ?? 0) + usage.promptTokens,
+    completionTokens: (total?.completionTokens ?? 0) + usage.completionTokens,
   };
 }
 
