@@ -9,6 +9,6 @@ export default defineScenarioConfig({
     ready: { path: "/health" },
     cli: "pnpm cli",
     homeEnv: "AGENT_CHAT_HOME",
-    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay" },
+    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay", ANTHROPIC_BASE_URL: "{replay}", ANTHROPIC_API_KEY: "replay" },
   },
 });
