@@ -33,4 +33,15 @@ describe("report folders and the reproduce command", () => {
       "pnpm prove-scenario --base main --head 'fix/stop button' scenarios/agent-chat/Stop-Button.e2e.ts --repo /app --config e2e/pw.config.ts --grep 'it'\\''s stopped' --repeat 3",
     );
   });
+
+  it("write a scenario and config given as absolute paths inside the checkout relative to it, so the command runs as printed", () => {
+    const absolute = { ...options, scenario: "/repo/scenarios/agent-chat/stop.e2e.ts", config: "/repo/playwright.config.ts", repo: "/tmp/sandbox" };
+    const resolved = { base: "a".repeat(40), head: "b".repeat(40), repo: "/tmp/sandbox" };
+    expect(reproduceCommand(absolute, "/repo", resolved)).toBe(
+      "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb scenarios/agent-chat/stop.e2e.ts --repo /tmp/sandbox",
+    );
+    expect(reproduceCommand({ ...absolute, scenario: "/elsewhere/x.e2e.ts", config: "/elsewhere/pw.config.ts" }, "/repo", resolved)).toBe(
+      "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb /elsewhere/x.e2e.ts --repo /tmp/sandbox --config /elsewhere/pw.config.ts",
+    );
+  });
 });

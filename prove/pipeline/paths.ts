@@ -1,4 +1,4 @@
-import { basename, join, relative } from "node:path";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import type { ProveOptions } from "../cli/args.ts";
 
 /** The scenario's name for folders: the file name without its test suffix, plus the test when --grep picked one. */
@@ -18,15 +18,23 @@ export function defaultOutDir(root: string, options: ProveOptions, baseSha: stri
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
 
+/** A path as typed from `cwd`: relative when it is inside `cwd`, else absolute. */
+function fromCwd(cwd: string, path: string): string {
+  const absolute = resolve(cwd, path);
+  const inside = relative(cwd, absolute);
+  return inside === "" || inside.startsWith("..") || isAbsolute(inside) ? absolute : inside;
+}
+
 /** The command that reproduces the proof, pinned to the commits it compared. */
 export function reproduceCommand(
   options: ProveOptions,
   cwd: string,
   resolved: { readonly base: string | undefined; readonly head: string | undefined; readonly repo: string | undefined },
 ): string {
-  const args = ["--base", resolved.base?.slice(0, 12) ?? options.base, "--head", resolved.head?.slice(0, 12) ?? options.head, relative(cwd, join(cwd, options.scenario)) || options.scenario];
+  const args = ["--base", resolved.base?.slice(0, 12) ?? options.base, "--head", resolved.head?.slice(0, 12) ?? options.head, fromCwd(cwd, options.scenario)];
   if (options.repo !== undefined && resolved.repo !== undefined) args.push("--repo", resolved.repo);
-  if (options.config !== "playwright.config.ts") args.push("--config", options.config);
+  const config = fromCwd(cwd, options.config);
+  if (config !== "playwright.config.ts") args.push("--config", config);
   if (options.grep !== undefined) args.push("--grep", options.grep);
   if (options.repeat > 1) args.push("--repeat", String(options.repeat));
   return ["pnpm prove-scenario", ...args.map(quote)].join(" ");
