@@ -57,6 +57,14 @@ describe("the harness", () => {
     expect(run.exitCode).toBe(0);
   });
 
+  it("hands a stdio app the replay peer's command, and holds the peer's stream at a pause until the scenario resumes it", async () => {
+    const run = await runTestApp("stdio-app");
+    expect(run.report.errors).toEqual([]);
+    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
+    expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toEqual(["screenshot:mid-stream", "screenshot:done"]);
+    expect(run.exitCode).toBe(0);
+  });
+
   it("fails a scenario whose app sends a request the transcript does not expect, with the diff", async () => {
     const run = await runTestApp("wrong-transcript");
     expect(run.exitCode).toBe(1);

@@ -1,0 +1,11 @@
+import { defineScenarioConfig } from "../../index.ts";
+
+export default defineScenarioConfig({
+  testDir: ".",
+  app: {
+    root: ".",
+    start: "node server.mjs",
+    ready: { path: "/health" },
+    provider: { STDIO_APP_AGENT: "{replayCommand}" },
+  },
+});
