@@ -24,13 +24,8 @@ export interface AgentMismatch {
   readonly diff: string;
 }
 
-export interface AgentStatus {
-  readonly played: number;
-  readonly remaining: number;
-  readonly paused: string | null;
-  readonly mismatches: ReadonlyArray<AgentMismatch>;
-  readonly next: { readonly line: number; readonly type: string; readonly summary: string } | null;
-}
+/** Progress through the transcript, the same for an HTTP agent and a stdio peer. */
+export type AgentStatus = Omit<ReplayStatus, "mismatches"> & { readonly mismatches: ReadonlyArray<AgentMismatch> };
 
 /** The replay agent as a scenario sees it. */
 export interface ScenarioAgent {
