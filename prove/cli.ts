@@ -1,10 +1,13 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Deferred, Effect, Layer } from "effect";
-import { parseCommand, usage, type Command } from "./cli/args.ts";
+import { parseCommand, usage, type Command, type DemoOptions } from "./cli/args.ts";
+import { demoTable, type DemoRow } from "./cli/demo-table.ts";
+import { BrokenBug, defaultBugId, findBug, listBugs, UnknownBug, type ZooBug } from "./demo/index.ts";
 import { Interrupted, UsageError } from "./errors.ts";
 import { GitLive } from "./git/git-live.ts";
+import { proveDemo } from "./pipeline/demo.ts";
 import { runAt } from "./pipeline/run-at.ts";
-import { proveScenario } from "./pipeline/prove.ts";
+import { proveScenario, type ProofResult } from "./pipeline/prove.ts";
 import { progressLayer } from "./progress/progress-live.ts";
 import { redact, secretsFrom } from "./report/redact.ts";
 
@@ -19,7 +22,9 @@ const writeErr = (line: string) => void process.stderr.write(`${redact(line, sec
  */
 function watchSignals() {
   const stop = Deferred.makeUnsafe<never, Interrupted>();
+  let interrupted = false;
   const handler = (signal: NodeJS.Signals) => {
+    interrupted = true;
     if (Deferred.doneUnsafe(stop, Effect.fail(new Interrupted({ signal })))) writeErr(`${signal}: stopping, removing worktrees and temporary files…`);
     else writeErr(`${signal}: still cleaning up, one moment…`);
   };
@@ -27,6 +32,7 @@ function watchSignals() {
   process.on("SIGTERM", handler);
   return {
     interrupt: Deferred.await(stop),
+    interrupted: () => interrupted,
     dispose: () => {
       process.off("SIGINT", handler);
       process.off("SIGTERM", handler);
@@ -36,27 +42,80 @@ function watchSignals() {
 
 const layer = Layer.mergeAll(GitLive, progressLayer(writeErr));
 
-async function execute(command: Exclude<Command, { kind: "help" } | { kind: "demo" }>, cwd: string): Promise<number> {
+/** This package's root: the zoo, its scenarios and their config, wherever prove-scenario is run from. */
+const zooRoot = resolve(import.meta.dirname, "..");
+
+/** The last lines of a proof: the verdict, then the report's path. */
+function printVerdict(result: ProofResult): void {
+  const report = result.report;
+  if (report === undefined) {
+    writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
+    return;
+  }
+  writeErr(`${report.verdict} (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`);
+  writeErr(`report: ${join(report.dir, report.markdown)}`);
+}
+
+// A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
+function printUnexpected(error: unknown): void {
+  writeErr(`prove-scenario failed unexpectedly; worktrees and temporary files were released. Please report this:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+}
+
+async function execute(command: Extract<Command, { kind: "prove" | "run" }>, cwd: string): Promise<number> {
   const signals = watchSignals();
   try {
     if (command.kind === "run") return await Effect.runPromise(runAt(command.options, cwd, signals.interrupt).pipe(Effect.provide(layer)));
     const result = await Effect.runPromise(proveScenario(command.options, cwd, secrets, signals.interrupt).pipe(Effect.provide(layer)));
-    const report = result.report;
-    if (report === undefined) {
-      writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
-      return result.exitCode;
-    }
-    writeErr(`${report.verdict} (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`);
-    writeErr(`report: ${join(report.dir, report.markdown)}`);
-    if (command.options.json) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
+    printVerdict(result);
+    if (command.options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
     return result.exitCode;
   } catch (error) {
-    // A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
-    writeErr(`prove-scenario failed unexpectedly; worktrees and temporary files were released. Please report this:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    printUnexpected(error);
     return command.kind === "run" ? 125 : 2;
   } finally {
     signals.dispose();
   }
+}
+
+/** The bugs `demo` proves: every one for "all", else the one named (the default when none is). */
+async function demoBugs(bugId: string | undefined): Promise<ReadonlyArray<ZooBug> | undefined> {
+  try {
+    return bugId === "all" ? await listBugs(zooRoot) : [await findBug(zooRoot, bugId ?? defaultBugId)];
+  } catch (error) {
+    if (!(error instanceof UnknownBug || error instanceof BrokenBug)) throw error;
+    writeErr(error.message);
+    return undefined;
+  }
+}
+
+/**
+ * `demo [<bug-id>|all]`: proves each bug's fix in its own sandbox, one after the other; for "all"
+ * prints a table of the verdicts. Exits 0 only when every fix was proved, else with the worst code.
+ */
+async function demo(options: DemoOptions, cwd: string): Promise<number> {
+  const bugs = await demoBugs(options.bugId);
+  if (bugs === undefined) return 2;
+  const all = options.bugId === "all";
+  const signals = watchSignals();
+  const rows: DemoRow[] = [];
+  try {
+    for (const bug of bugs) {
+      if (all) writeErr(`demo ${bug.id}: ${bug.title}`);
+      const out = options.out === undefined ? undefined : all ? join(options.out, bug.id) : options.out;
+      const started = performance.now();
+      const result = await Effect.runPromise(proveDemo(bug, { zooRoot, cwd, out, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)));
+      printVerdict(result);
+      rows.push({ bug: bug.id, result, durationMs: performance.now() - started });
+      if (signals.interrupted()) break;
+    }
+  } catch (error) {
+    printUnexpected(error);
+    return 2;
+  } finally {
+    signals.dispose();
+  }
+  if (all) await writeOut(`${demoTable(rows)}\n`);
+  return rows.length < bugs.length ? 2 : Math.max(0, ...rows.map((row) => row.result.exitCode));
 }
 
 /** The prove-scenario command: parses argv (without node and the script) and returns the exit code. */
@@ -74,11 +133,7 @@ export async function main(argv: ReadonlyArray<string>, cwd: string = process.cw
       await writeOut(`${usage}\n`);
       return 0;
     case "demo":
-      writeErr(
-        `prove-scenario demo${command.bugId === undefined ? "" : ` ${command.bugId}`} is not available yet: the bug zoo in examples/agent-chat/bugs/ is still being written. ` +
-          "Prove a fix of your own with --base <ref> --head <ref> <scenario-file>.",
-      );
-      return 2;
+      return demo(command.options, cwd);
     default:
       return execute(command, cwd);
   }

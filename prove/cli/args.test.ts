@@ -33,8 +33,8 @@ describe("the command line", () => {
       kind: "run",
       options: { at: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: "playwright.config.ts", grep: undefined, keep: false },
     });
-    expect(parseCommand(["demo"])).toEqual({ kind: "demo", bugId: undefined });
-    expect(parseCommand(["demo", "all"])).toEqual({ kind: "demo", bugId: "all" });
+    expect(parseCommand(["demo"])).toEqual({ kind: "demo", options: { bugId: undefined, out: undefined } });
+    expect(parseCommand(["demo", "all", "--out", "demo-reports"])).toEqual({ kind: "demo", options: { bugId: "all", out: "demo-reports" } });
     expect(parseCommand([])).toEqual({ kind: "help" });
     expect(parseCommand(["--help"])).toEqual({ kind: "help" });
   });

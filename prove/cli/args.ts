@@ -23,11 +23,18 @@ export interface RunOptions extends ScenarioOptions {
   readonly at: string;
 }
 
+export interface DemoOptions {
+  /** A zoo bug's id, "all", or undefined for the default bug. */
+  readonly bugId: string | undefined;
+  /** Report folder (for "all": one folder per bug inside it); default as for any proof. */
+  readonly out: string | undefined;
+}
+
 export type Command =
   | { readonly kind: "help" }
   | { readonly kind: "prove"; readonly options: ProveOptions }
   | { readonly kind: "run"; readonly options: RunOptions }
-  | { readonly kind: "demo"; readonly bugId: string | undefined };
+  | { readonly kind: "demo"; readonly options: DemoOptions };
 
 export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file> [options]
   --repo <dir>      repository whose commits are compared (default: the one holding cwd)
@@ -38,7 +45,7 @@ export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file> [
   --json            print report.json to stdout (the human summary goes to stderr)
   --sequential      run base, then head (default: both at once)
   --keep            keep worktrees and homes for inspection
-prove-scenario demo [<bug-id>|all]     prove a seeded fix in a sandbox copy of examples/agent-chat
+prove-scenario demo [<bug-id>|all] [--out <dir>]   prove a seeded fix in a sandbox copy of examples/agent-chat
 prove-scenario run --at <ref> <scenario-file>   one side: 0 pass, 1 fail, 125 could not run (git bisect run)
 
 Exit codes: 0 proved (fails on base, passes on head); 1 ran but did not prove the fix; 2 could not run.`;
@@ -96,10 +103,10 @@ function repeatCount(value: string | undefined): number {
 export function parseCommand(argv: ReadonlyArray<string>): Command {
   const [first, ...rest] = argv;
   if (first === "demo") {
-    const { values, positionals } = parse(rest, { help: { type: "boolean", short: "h" } });
+    const { values, positionals } = parse(rest, { out: { type: "string" }, help: { type: "boolean", short: "h" } });
     if (values.help === true) return { kind: "help" };
     if (positionals.length > 1) throw new UsageError({ detail: `demo takes one bug id or "all"; got ${positionals.join(" ")}.` });
-    return { kind: "demo", bugId: positionals[0] };
+    return { kind: "demo", options: { bugId: positionals[0], out: values.out } };
   }
   if (first === "run") {
     const { values, positionals } = parse(rest, runFlags);

@@ -34,6 +34,8 @@ interface ProofInput {
   readonly cwd: string;
   readonly secrets: ReadonlyArray<Secret>;
   readonly startedAt: number;
+  /** The report's reproduce command when it is not the proof's own command line (the demo's). */
+  readonly reproduce: string | undefined;
 }
 
 const outDir = (input: ProofInput, facts: Facts) =>
@@ -42,6 +44,7 @@ const outDir = (input: ProofInput, facts: Facts) =>
     : resolve(input.cwd, input.options.out);
 
 const command = (input: ProofInput, facts: Facts) =>
+  input.reproduce ??
   reproduceCommand(input.options, input.cwd, { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo });
 
 const write = Effect.fn("Proof.writeReport")(function* (
@@ -139,15 +142,17 @@ const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, fa
 /**
  * Proves a fix: the scenario at base and at head, a verdict, and the report. `interrupt` fails
  * when the user stops the proof (SIGINT, SIGTERM); the pipeline is then interrupted, releases
- * everything it holds, and the report says so.
+ * everything it holds, and the report says so. `reproduce` replaces the report's reproduce
+ * command when the proof's own command line cannot be run again (a demo's sandbox is gone).
  */
 export const proveScenario = Effect.fn("Proof.run")(function* (
   options: ProveOptions,
   cwd: string,
   secrets: ReadonlyArray<Secret>,
   interrupt: Effect.Effect<never, Interrupted>,
+  reproduce?: string,
 ) {
-  const input: ProofInput = { options, cwd, secrets, startedAt: yield* Clock.currentTimeMillis };
+  const input: ProofInput = { options, cwd, secrets, startedAt: yield* Clock.currentTimeMillis, reproduce };
   const facts = yield* Ref.make<Facts>({});
   return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts)), interrupt).pipe(
     Effect.map((report): ProofResult => ({ exitCode: report.exitCode, report, message: undefined })),

@@ -1,0 +1,73 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Effect } from "effect";
+import { parseCommand } from "../cli/args.ts";
+import { BrokenBug, createDemoSandbox, proofArguments, SandboxFailed, UnknownBug, type DemoSandbox, type ZooBug } from "../demo/index.ts";
+import type { Interrupted } from "../errors.ts";
+import { Progress } from "../progress/progress.ts";
+import type { Secret } from "../report/redact.ts";
+import { proveScenario, type ProofResult } from "./prove.ts";
+
+export interface DemoInput {
+  /** The checkout holding the zoo, the scenarios and their config (this package's root). */
+  readonly zooRoot: string;
+  /** The invoking checkout: the report goes under its reports/ unless `out` says otherwise. */
+  readonly cwd: string;
+  readonly out: string | undefined;
+  readonly secrets: ReadonlyArray<Secret>;
+  readonly interrupt: Effect.Effect<never, Interrupted>;
+}
+
+type DemoError = UnknownBug | BrokenBug | SandboxFailed;
+
+const isDemoError = (error: unknown): error is DemoError =>
+  error instanceof UnknownBug || error instanceof BrokenBug || error instanceof SandboxFailed;
+
+/**
+ * The bug's sandbox repository, removed when the scope closes. It is made inside a folder named
+ * like a proof's run folder (`scenario-prover-<pid>-demo-…`), so if this process is killed the
+ * next proof removes it with the other leftovers.
+ */
+const sandbox = (bug: ZooBug, zooRoot: string) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const holder = await mkdtemp(join(tmpdir(), `scenario-prover-${process.pid}-demo-`));
+        try {
+          return { holder, sandbox: await createDemoSandbox({ bugId: bug.id, repoRoot: zooRoot, tempDir: holder }) };
+        } catch (error) {
+          await rm(holder, { recursive: true, force: true });
+          throw error;
+        }
+      },
+      catch: (error) => error,
+    }).pipe(Effect.catch((error) => (isDemoError(error) ? Effect.fail(error) : Effect.die(error)))),
+    (made) =>
+      Effect.promise(async () => {
+        await made.sandbox.dispose();
+        await rm(made.holder, { recursive: true, force: true });
+      }),
+  );
+
+/** The proof's options, read from the sandbox's command line exactly as `prove-scenario` reads a user's. */
+function proofOptions(made: DemoSandbox, out: string | undefined) {
+  const command = parseCommand([...proofArguments(made), ...(out === undefined ? [] : ["--out", out])]);
+  return command.kind === "prove" ? Effect.succeed(command.options) : Effect.die(new Error(`the demo's arguments read as ${command.kind}`));
+}
+
+/**
+ * `prove-scenario demo <id>`: builds the bug's sandbox (base: the fix reversed, head: the app as
+ * shipped) and proves the fix in it with the pipeline of any proof. The sandbox is removed on
+ * every way out; the report's reproduce command is the demo's, since the sandbox is gone.
+ */
+export const proveDemo = Effect.fn("Demo.prove")(
+  function* (bug: ZooBug, input: DemoInput) {
+    const progress = yield* Progress;
+    const made = yield* progress.step({ step: "sandbox", detail: bug.id }, Effect.raceFirst(sandbox(bug, input.zooRoot), input.interrupt));
+    const options = yield* proofOptions(made.sandbox, input.out);
+    return yield* proveScenario(options, input.cwd, input.secrets, input.interrupt, `pnpm prove-scenario demo ${bug.id}`);
+  },
+  Effect.scoped,
+  Effect.catch((error: DemoError | Interrupted) => Effect.succeed<ProofResult>({ exitCode: 2, report: undefined, message: error.message })),
+);
