@@ -96,6 +96,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     ["a scenario file holding two tests", ["--base", "bug", "--head", "fix", `${fixtures}/two-tests.e2e.ts`], "ambiguous-scenario", undefined, ["Pass --grep <text>", "  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0"]],
     ["an install that fails on base", ["--base", "install-broken", "--head", "fix", sumScenario], "base-error", "install", ["`npm install`", "set app.install", "sum-helpers-1.0.0.tgz"]],
     ["an app that crashes before it is ready on base", ["--base", "boot-crash", "--head", "fix", sumScenario], "base-error", "boot", ["[scenario-harness:boot]", "Check app.start", "SUM_CONFIG is missing"]],
+    ["a transcript that cannot be loaded", ["--base", "bug", "--head", "fix", `${fixtures}/bad-transcript.e2e.ts`], "base-error", "transcript", ["[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Fix the line it names"]],
   ])("could not run with %s: exit 2 and a message naming what to change", async (name, args, reasonCode, kind, says) => {
     const { exitCode, report, stderr } = await prove([...args, ...against(name.replaceAll(" ", "-"))]);
     expect([exitCode, report.verdict, report.exitCode, report.reasonCode]).toEqual([2, "could-not-run", 2, reasonCode]);
