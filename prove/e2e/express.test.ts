@@ -66,7 +66,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     ]);
     expect(baseAfterAdd.equals(headAfterAdd)).toBe(false);
     expect((await sharp(join(report.dir, "comparison.png")).metadata()).width).toBeGreaterThan(1280);
-    expect([report.base.trace, report.base.serverLog, report.head.trace]).toEqual(["base/trace.zip", "base/server.log", undefined]);
+    expect([report.base.trace, report.base.serverLog, report.head.trace]).toEqual(["base/trace.zip", "base/server.log", null]);
     expect(await readFile(join(report.dir, "base/server.log"), "utf8")).toContain("sum app listening on");
 
     expect(await repositoryState(repo.dir)).toEqual(before);

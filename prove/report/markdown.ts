@@ -78,7 +78,7 @@ export function renderMarkdown({ report, rows, errors }: MarkdownInput): string 
     report.base.serverLog,
     report.head.trace,
     report.head.serverLog,
-  ].filter((path): path is string => path !== undefined && path !== null);
+  ].filter((path): path is string => path !== null);
   if (evidence.length > 0) parts.push("", `Files: ${evidence.map((path) => `[${path}](${path})`).join(", ")}`);
   parts.push("", "### Reproduce", "", `Scenario \`${report.scenario.file}\`${report.scenario.title === null ? "" : ` › ${cellText(report.scenario.title)}`}`, "", fenced(report.command, "sh"), "");
   return parts.join("\n");

@@ -17,8 +17,9 @@ export interface ReportSide {
   readonly subject: string | null;
   readonly attempts: ReadonlyArray<Attempt>;
   readonly screenshots: ReadonlyArray<ReportScreenshot>;
-  readonly trace?: string;
-  readonly serverLog?: string;
+  /** Null when the side kept no trace (traces are kept on failure) or no server log. */
+  readonly trace: string | null;
+  readonly serverLog: string | null;
 }
 
 export interface ProofReport {

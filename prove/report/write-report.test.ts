@@ -95,7 +95,7 @@ describe("the report folder", () => {
       serverLog: "base/server.log",
     });
     expect(json.head.screenshots.map((shot) => shot.path)).toEqual(["images/head-opened.png", "images/head-streaming.png", "images/head-finished.png"]);
-    expect(json.head).not.toHaveProperty("trace");
+    expect([json.head.trace, json.head.serverLog]).toEqual([null, null]);
     expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual(["comparison.png", "report.md", { totalMs: 9000 }, dir]);
     expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(320);
   });

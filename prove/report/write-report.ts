@@ -45,8 +45,8 @@ function reportSide(side: SideEvidence, artifacts: SideArtifacts): ReportSide {
     subject: side.commit?.subject ?? null,
     attempts: side.attempts.map((attempt) => attempt.attempt),
     screenshots: artifacts.screenshots,
-    ...(artifacts.trace === undefined ? {} : { trace: artifacts.trace }),
-    ...(artifacts.serverLog === undefined ? {} : { serverLog: artifacts.serverLog }),
+    trace: artifacts.trace ?? null,
+    serverLog: artifacts.serverLog ?? null,
   };
 }
 
