@@ -110,6 +110,7 @@ function toolCallElement(call, openToolCalls) {
   return details;
 }
 
+/** The turn's status line: its status, and its token usage once the turn has it. */
 function statusElement(turn) {
   const text = turn.status === "failed" ? `failed: ${turn.error}` : turn.status;
   const usage = turn.usage
@@ -117,7 +118,12 @@ function statusElement(turn) {
     : null;
   return h(
     "div",
-    { class: `turn-status ${turn.status}`, "data-testid": "turn-status", "data-status": turn.status, title: usage },
-    text,
+    { class: "turn-end" },
+    h(
+      "div",
+      { class: `turn-status ${turn.status}`, "data-testid": "turn-status", "data-status": turn.status, title: usage },
+      text,
+    ),
+    usage === null ? null : h("span", { class: "turn-usage", "data-testid": "turn-usage" }, usage),
   );
 }
