@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect } from "effect";
+import { alive } from "../process/alive.ts";
 
 /**
  * A lock per repository, shared by every prove-scenario process: git cannot add and remove
@@ -13,15 +14,6 @@ import { Effect } from "effect";
 const lockDir = (repo: string) => join(tmpdir(), `scenario-prover.lock-${createHash("sha1").update(repo).digest("hex").slice(0, 16)}`);
 
 const orphanAfterMs = 10_000;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 const tryTake = (dir: string) =>
   Effect.promise(async () => {

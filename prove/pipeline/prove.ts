@@ -11,7 +11,7 @@ import { writeReport, type SideEvidence } from "../report/write-report.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { defaultOutDir, reproduceCommand } from "./paths.ts";
 import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
-import { runSide } from "./side.ts";
+import { runSide, sideContext } from "./side.ts";
 
 /** What is known so far, so a proof that stops early still gets a report saying as much as it can. */
 interface Facts {
@@ -97,22 +97,7 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
       `keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${place.repo} worktree prune`,
     );
   }
-  const context = {
-    repo: place.repo,
-    runDir: runDir.path,
-    keep: options.keep,
-    app: scenario.app,
-    repeat: options.repeat,
-    attempt: {
-      cwd,
-      root: place.root,
-      cli: scenario.cli,
-      configFile: place.configFile,
-      scenarioFile: place.scenarioFile,
-      test: scenario.test,
-      keep: options.keep,
-    },
-  };
+  const context = sideContext({ place, scenario, runDir: runDir.path, cwd, keep: options.keep, repeat: options.repeat });
   const [baseSide, headSide] = yield* Effect.all(
     [runSide("base", options.base, base, context), runSide("head", options.head, head, context)],
     { concurrency: options.sequential ? 1 : 2 },

@@ -6,7 +6,7 @@ import { describeError } from "../outcome/verdict.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { findWorkplace, loadScenario } from "./scenario.ts";
-import { runSide } from "./side.ts";
+import { runSide, sideContext } from "./side.ts";
 
 /** `git bisect run` exit codes: good, bad, and skip this commit. */
 export type BisectExitCode = 0 | 1 | 125;
@@ -19,22 +19,12 @@ const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd:
   const scenario = yield* loadScenario(options, place);
   for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a run that was killed`);
   const runDir = yield* runDirectory(place.repo, options.keep);
-  const side = yield* runSide("at", options.at, commit, {
-    repo: place.repo,
-    runDir: runDir.path,
-    keep: options.keep,
-    app: scenario.app,
-    repeat: 1,
-    attempt: {
-      cwd,
-      root: place.root,
-      cli: scenario.cli,
-      configFile: place.configFile,
-      scenarioFile: place.scenarioFile,
-      test: scenario.test,
-      keep: options.keep,
-    },
-  });
+  const side = yield* runSide(
+    "at",
+    options.at,
+    commit,
+    sideContext({ place, scenario, runDir: runDir.path, cwd, keep: options.keep, repeat: 1 }),
+  );
   const attempt = side.attempts[0]?.attempt;
   const code: BisectExitCode = attempt?.outcome === "passed" ? 0 : attempt?.outcome === "failed" ? 1 : 125;
   const summary = attempt?.outcome === "passed" ? "passed" : `${attempt?.outcome ?? "error"}: ${describeError(attempt?.error)}`;

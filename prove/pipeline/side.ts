@@ -10,6 +10,7 @@ import { runAttempt, type AttemptInput } from "../playwright/run-attempt.ts";
 import { Progress } from "../progress/progress.ts";
 import type { AppConfig } from "../scenario/app-config.ts";
 import { worktree } from "../workspace/worktree.ts";
+import type { Scenario, Workplace } from "./scenario.ts";
 
 /** What both sides share: where to work and what to run. */
 export interface SideContext {
@@ -19,6 +20,34 @@ export interface SideContext {
   readonly app: AppConfig;
   readonly repeat: number;
   readonly attempt: Omit<AttemptInput, "appRoot" | "dir">;
+}
+
+/** The context of a proof's sides, from where the proof runs and the scenario it runs. */
+export function sideContext(input: {
+  readonly place: Workplace;
+  readonly scenario: Scenario;
+  readonly runDir: string;
+  readonly cwd: string;
+  readonly keep: boolean;
+  readonly repeat: number;
+}): SideContext {
+  const { place, scenario, keep } = input;
+  return {
+    repo: place.repo,
+    runDir: input.runDir,
+    keep,
+    app: scenario.app,
+    repeat: input.repeat,
+    attempt: {
+      cwd: input.cwd,
+      root: place.root,
+      cli: scenario.cli,
+      configFile: place.configFile,
+      scenarioFile: place.scenarioFile,
+      test: scenario.test,
+      keep,
+    },
+  };
 }
 
 export interface SideResult {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Effect } from "effect";
 import { Git } from "../git/git.ts";
 import { killProcessesUnder } from "../process/stray-processes.ts";
+import { alive } from "../process/alive.ts";
 
 /** One proof's temporary folder: worktrees, Playwright output, homes. */
 export interface RunDir {
@@ -17,15 +18,6 @@ interface Owner {
   readonly pid: number;
   readonly repo: string;
   readonly keep: boolean;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 async function readOwner(dir: string): Promise<Owner | undefined> {
