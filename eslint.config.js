@@ -19,7 +19,7 @@ function onlyThroughIndex(...folders) {
 }
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "reports/**", "test-results/**", "playwright-report/**"] },
+  { ignores: ["**/node_modules/**", "reports/**", "test-results/**", "playwright-report/**", "dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

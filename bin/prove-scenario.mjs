@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// prove-scenario: runs the TypeScript prover through tsx, so a dependent repo needs no build step.
-import { register } from "tsx/esm/api";
+// prove-scenario: the prover's CLI, from the source in a clone or from the built package.
+import { load } from "./load.mjs";
 
-register();
-const { main } = await import("../prove/index.ts");
+const { main } = await load("prove", "index");
 process.exitCode = await main(process.argv.slice(2));

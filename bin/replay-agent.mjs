@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// The replay-agent CLI: registers tsx so the TypeScript sources run on Node 20, from this repo or a dependent one.
-import { register } from "tsx/esm/api";
+// replay-agent: the replay agent's CLI, from the source in a clone or from the built package.
+import { load } from "./load.mjs";
 
-register();
-const { main } = await import("../replay-agent/cli.ts");
+const { main } = await load("replay-agent", "cli");
 process.exitCode = await main(process.argv.slice(2));

@@ -48,7 +48,8 @@ export interface StdioPeer {
   close(): Promise<void>;
 }
 
-const bin = fileURLToPath(new URL("../bin/replay-agent.mjs", import.meta.url));
+// The package's bin: one folder up from the source (replay-agent/), two from the build (dist/replay-agent/).
+const bin = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "../bin/replay-agent.mjs" : "../../bin/replay-agent.mjs", import.meta.url));
 
 /** How long close() waits for a running peer to report its end. */
 const lastReportGrace = Duration.seconds(5);

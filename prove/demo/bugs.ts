@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { BrokenBug, UnknownBug } from "./errors.ts";
+import { BrokenBug, NoZoo, UnknownBug } from "./errors.ts";
 
 /** The app the zoo's bugs live in, relative to the repository root. */
 export const appPath = "examples/agent-chat";
@@ -30,6 +30,7 @@ function bugsDir(repoRoot: string): string {
 
 /** Every bug of the zoo, sorted by id. */
 export async function listBugs(repoRoot: string): Promise<ReadonlyArray<ZooBug>> {
+  if (!existsSync(bugsDir(repoRoot))) throw new NoZoo({ dir: bugsDir(repoRoot) });
   const entries = await readdir(bugsDir(repoRoot), { withFileTypes: true });
   const ids = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
   return Promise.all(ids.map((id) => readBug(repoRoot, id)));

@@ -8,6 +8,15 @@ export class UnknownBug extends Data.TaggedError("UnknownBug")<{ readonly bugId:
   }
 }
 
+export class NoZoo extends Data.TaggedError("NoZoo")<{ readonly dir: string }> {
+  override get message(): string {
+    return (
+      `The demo proves a bug of the bundled example app, and ${this.dir} is not there: the bug zoo ships with a clone of ` +
+      "scenario-prover, not with the installed package. Clone the project and run `pnpm install && pnpm demo` in it."
+    );
+  }
+}
+
 export class BrokenBug extends Data.TaggedError("BrokenBug")<{ readonly bugId: string; readonly dir: string; readonly detail: string }> {
   override get message(): string {
     return `The zoo bug ${this.bugId} (${this.dir}) cannot be used: ${this.detail}`;

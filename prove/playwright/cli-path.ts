@@ -2,14 +2,17 @@ import { createRequire } from "node:module";
 import { Effect } from "effect";
 import { ConfigError } from "../errors.ts";
 
-/** Playwright's CLI as the config resolves it, so the config, the harness and the runner share one copy. */
+/**
+ * Playwright's CLI as this package resolves it: the harness's `test` comes from that copy, and
+ * `@playwright/test` is a peer dependency, so the config, the harness and the runner share it.
+ */
 export const playwrightCli = Effect.fn("playwrightCli")(function* (configFile: string) {
   return yield* Effect.try({
-    try: () => createRequire(configFile).resolve("@playwright/test/cli"),
+    try: () => createRequire(import.meta.url).resolve("@playwright/test/cli"),
     catch: () =>
       new ConfigError({
         config: configFile,
-        detail: "@playwright/test cannot be found from it. Install the dependencies of the checkout holding the config (pnpm install).",
+        detail: "@playwright/test cannot be found beside scenario-prover. Install it in the checkout holding the config: npm i -D @playwright/test (or pnpm add -D @playwright/test).",
       }),
   });
 });
