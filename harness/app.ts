@@ -1,10 +1,11 @@
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import { execa } from "execa";
 import type { ScenarioAppConfig } from "./config.ts";
-import { appEnvironment, substitute } from "./environment.ts";
+import { appEnvironment, homeFiles, substitute } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
 import { freePort } from "./free-port.ts";
 import { startAppServer, type AppServer } from "./app-server.ts";
@@ -36,13 +37,22 @@ export const appRootEnv = "SCENARIO_APP_ROOT";
 /** Set to 1 (the prover's --keep) to leave the app's home and HOME in place for inspection. */
 export const keepEnv = "SCENARIO_KEEP";
 
-/** The app's folder: $SCENARIO_APP_ROOT (set by the prover per side), else `app.root` beside the config. */
+/** The root of the git repository holding `dir` (the first folder up with a .git entry), else `dir`. */
+function repositoryRoot(dir: string): string {
+  for (let folder = dir; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, ".git"))) return folder;
+    if (dirname(folder) === folder) return dir;
+  }
+}
+
+/**
+ * The app's folder: $SCENARIO_APP_ROOT (set by the prover per side, in its worktree), else
+ * `app.root` relative to the root of the repository holding the config.
+ */
 export function appRoot(app: ScenarioAppConfig, configFile: string | undefined): string {
   const override = process.env[appRootEnv];
   if (override !== undefined && override !== "") return resolve(override);
-  const configDir = configFile === undefined ? process.cwd() : dirname(configFile);
-  const root = app.root ?? ".";
-  return isAbsolute(root) ? root : resolve(configDir, root);
+  return resolve(repositoryRoot(configFile === undefined ? process.cwd() : dirname(configFile)), app.root ?? ".");
 }
 
 function shellQuote(arg: string): string {
@@ -70,6 +80,10 @@ export async function startApp(input: {
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
   const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
   await Promise.all([mkdir(dirs.home), mkdir(dirs.appHome)]);
+  for (const [path, text] of Object.entries(homeFiles())) {
+    await mkdir(dirname(join(dirs.home, path)), { recursive: true });
+    await writeFile(join(dirs.home, path), text);
+  }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env = appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl, replayCommand: input.replayCommand });

@@ -8,10 +8,10 @@ export type ReadyCheck =
 
 /** The app under test, as a scenario config names it. Only `start` is required. */
 export interface ScenarioAppConfig {
-  /** App folder inside the repository under test, relative to the config file. */
+  /** The app's folder relative to the root of the repository under test (default "."). */
   readonly root?: string;
-  /** "auto" lets the lockfile decide (pnpm, npm, yarn); a string is a shell command. Used by the prover. */
-  readonly install?: "auto" | (string & {});
+  /** "auto" (default) lets the lockfile decide (pnpm, npm, yarn); a string is a shell command; false skips installing. Used by the prover. */
+  readonly install?: "auto" | false | (string & {});
   /** Optional build command, run by the prover after install. */
   readonly build?: string;
   /** Shell command that starts the server: PORT is in its environment, `{port}` in its text. */

@@ -19,6 +19,13 @@ export class NotARepository extends Data.TaggedError("NotARepository")<{ readonl
   }
 }
 
+/** --repo names a folder that is missing or not in a git repository. */
+export class BadRepo extends Data.TaggedError("BadRepo")<{ readonly repo: string; readonly dir: string; readonly detail: string }> {
+  override get message(): string {
+    return `--repo ${JSON.stringify(this.repo)}: ${this.detail}. Pass the folder of the git repository whose commits you compare (a clone of your app), or leave --repo out to compare the repository you run in.`;
+  }
+}
+
 export class BadRef extends Data.TaggedError("BadRef")<{
   readonly flag: "--base" | "--head" | "--at";
   readonly ref: string;
@@ -79,6 +86,7 @@ export class ReportWriteFailed extends Data.TaggedError("ReportWriteFailed")<{ r
 export type StopError =
   | UsageError
   | NotARepository
+  | BadRepo
   | BadRef
   | ScenarioNotFound
   | AmbiguousScenario
@@ -95,7 +103,8 @@ export interface CouldNotRun {
 
 const reasonCodes: { readonly [Tag in StopError["_tag"]]: ReasonCode | undefined } = {
   UsageError: undefined,
-  NotARepository: "bad-ref",
+  NotARepository: "bad-repo",
+  BadRepo: "bad-repo",
   BadRef: "bad-ref",
   ScenarioNotFound: "scenario-not-found",
   AmbiguousScenario: "ambiguous-scenario",

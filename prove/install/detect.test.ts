@@ -31,9 +31,11 @@ describe("choosing the install", () => {
     expect(plan.kind === "command" ? [plan.label, plan.cwd] : plan).toEqual([label, join(root, cwd)]);
   });
 
-  it("skips an app with no package.json, and runs a configured command in the app folder", async () => {
-    const root = await worktree([]);
-    expect(planInstall(undefined, join(root, "app"), root)).toEqual({ kind: "skip", reason: "no package.json" });
+  it("skips an app with no package.json or with install: false, and runs a configured command in the app folder", async () => {
+    const root = await worktree(["app/package.json", "app/package-lock.json"]);
+    expect(planInstall(false, join(root, "app"), root)).toEqual({ kind: "skip", reason: "app.install is false" });
+    const bare = await worktree([]);
+    expect(planInstall("auto", join(bare, "app"), bare)).toEqual({ kind: "skip", reason: "no package.json" });
     expect(planInstall("make deps", join(root, "app"), root)).toEqual({
       kind: "command", label: "make deps", command: "make deps", args: undefined, cwd: join(root, "app"),
     });

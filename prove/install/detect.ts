@@ -36,10 +36,11 @@ function upTo(from: string, top: string): string[] {
  * The install for an app folder inside a worktree. `install: "auto"` lets the nearest lockfile
  * decide, from the app folder up to the worktree's root (pnpm, then npm, then yarn in one
  * folder), and falls back to `npm install` when the app has a package.json but no lockfile;
- * any other string is a shell command run in the app folder.
+ * false installs nothing; any other string is a shell command run in the app folder.
  */
-export function planInstall(install: string | undefined, appDir: string, worktreeRoot: string): InstallPlan {
-  if (install !== undefined && install !== "auto") {
+export function planInstall(install: string | false, appDir: string, worktreeRoot: string): InstallPlan {
+  if (install === false) return { kind: "skip", reason: "app.install is false" };
+  if (install !== "auto") {
     return { kind: "command", label: install, command: install, args: undefined, cwd: appDir };
   }
   for (const dir of upTo(appDir, worktreeRoot)) {

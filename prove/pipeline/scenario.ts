@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { Effect } from "effect";
 import type { ScenarioOptions } from "../cli/args.ts";
-import { ConfigError, ScenarioNotFound } from "../errors.ts";
+import { BadRepo, ConfigError, ScenarioNotFound } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { listScenario } from "../playwright/list.ts";
 import { Progress } from "../progress/progress.ts";
@@ -32,21 +32,50 @@ export interface Scenario {
   readonly cli: string;
 }
 
+/** The config names looked for when --config is not given, in this order. */
+export const defaultConfigNames = ["scenarios.config.ts", "playwright.config.ts"] as const;
+
+/**
+ * The scenario config: --config as given, else the first of scenarios.config.ts and
+ * playwright.config.ts found in cwd, then at the checkout's root.
+ */
+function findConfig(options: ScenarioOptions, cwd: string, root: string) {
+  if (options.config !== undefined) {
+    const file = resolve(cwd, options.config);
+    return existsSync(file)
+      ? Effect.succeed(file)
+      : Effect.fail(new ConfigError({ config: options.config, detail: `there is no file at ${file}. Pass --config <file> naming your scenario config.` }));
+  }
+  const candidates = [...new Set([cwd, root])].flatMap((dir) => defaultConfigNames.map((name) => join(dir, name)));
+  const found = candidates.find((file) => existsSync(file));
+  if (found !== undefined) return Effect.succeed(found);
+  return Effect.fail(
+    new ConfigError({
+      config: defaultConfigNames[0],
+      detail: `none found (looked for ${candidates.join(", ")}). Run \`prove-scenario init\` in the app's folder to write one, or pass --config <file>.`,
+    }),
+  );
+}
+
+/** The repository under test: the checkout holding cwd, or --repo. */
+const repositoryUnderTest = Effect.fn("Proof.repository")(function* (options: ScenarioOptions, cwd: string) {
+  const git = yield* Git;
+  if (options.repo === undefined) return yield* git.toplevel(cwd);
+  const dir = resolve(cwd, options.repo);
+  if (!existsSync(dir)) return yield* Effect.fail(new BadRepo({ repo: options.repo, dir, detail: `there is no folder at ${dir}` }));
+  return yield* git.toplevel(dir).pipe(Effect.mapError(() => new BadRepo({ repo: options.repo ?? dir, dir, detail: `${dir} is not in a git repository` })));
+});
+
 /** Finds the invoking checkout, the repository under test, the config and the scenario file. */
 export const findWorkplace = Effect.fn("Proof.workplace")(function* (options: ScenarioOptions, cwd: string) {
   const git = yield* Git;
-  const configFile = resolve(cwd, options.config);
-  if (!existsSync(configFile)) {
-    return yield* Effect.fail(
-      new ConfigError({ config: options.config, detail: `there is no file at ${configFile}. Pass --config <file> naming your scenario config (default ./playwright.config.ts).` }),
-    );
-  }
+  const root = yield* git.toplevel(cwd).pipe(Effect.orElseSucceed(() => cwd));
+  const configFile = yield* findConfig(options, cwd, root);
   const scenarioFile = resolve(cwd, options.scenario);
   if (!existsSync(scenarioFile)) {
     return yield* Effect.fail(new ScenarioNotFound({ file: options.scenario, detail: `there is no file at ${scenarioFile}. Check the path; it is relative to ${cwd}.` }));
   }
-  const root = yield* git.toplevel(cwd).pipe(Effect.orElseSucceed(() => cwd));
-  const repo = yield* git.toplevel(options.repo === undefined ? cwd : resolve(cwd, options.repo));
+  const repo = yield* repositoryUnderTest(options, cwd);
   return { cwd, root, repo, configFile, scenarioFile } satisfies Workplace;
 });
 

@@ -1,4 +1,4 @@
-import { dirname, isAbsolute, normalize, relative, resolve } from "node:path";
+import { isAbsolute, normalize, relative, resolve } from "node:path";
 import { Effect } from "effect";
 import { ConfigError } from "../errors.ts";
 
@@ -6,7 +6,8 @@ import { ConfigError } from "../errors.ts";
 export interface AppConfig {
   /** The app's folder relative to the root of the repository under test ("" for the root). */
   readonly root: string;
-  readonly install: string | undefined;
+  /** "auto", a shell command, or false to skip installing. */
+  readonly install: string | false;
   readonly build: string | undefined;
 }
 
@@ -16,15 +17,36 @@ const optionalString = (value: unknown, key: string, config: string): Effect.Eff
   return Effect.fail(new ConfigError({ config, detail: `app.${key} must be a string; got ${JSON.stringify(value)}.` }));
 };
 
+/** Words a person writes meaning "do not install", which as a command would run a program of that name. */
+const skipWords = new Set(["none", "skip", "false", "no", "off"]);
+
+/** `app.install`: "auto" (the default), a shell command, or false. */
+const installValue = (value: unknown, config: string): Effect.Effect<string | false, ConfigError> => {
+  if (value === undefined || value === null || value === "auto") return Effect.succeed("auto");
+  if (typeof value === "string" && skipWords.has(value.trim().toLowerCase())) {
+    return Effect.fail(
+      new ConfigError({ config, detail: `app.install ${JSON.stringify(value)} would run a command called ${value.trim()}; to skip installing, set install: false.` }),
+    );
+  }
+  if (value === false || (typeof value === "string" && value.trim() !== "")) return Effect.succeed(value);
+  return Effect.fail(
+    new ConfigError({
+      config,
+      detail:
+        `app.install must be "auto" (the lockfile decides: pnpm, npm or yarn), a shell command that installs the app's dependencies ` +
+        `(e.g. "npm ci --ignore-scripts"), or false to skip installing; got ${JSON.stringify(value)}.`,
+    }),
+  );
+};
+
 const inside = (parent: string, child: string) => {
   const path = relative(parent, child);
   return !path.startsWith("..") && !isAbsolute(path);
 };
 
 /**
- * Reads the app config from a listed config's metadata. `app.root` is relative to the config
- * file; when the config lives outside the repository under test (`--repo` elsewhere), it is
- * relative to that repository's root.
+ * Reads the app config from a listed config's metadata. `app.root` is the app's folder relative
+ * to the root of the repository under test, wherever the config file is.
  */
 export const readAppConfig = Effect.fn("readAppConfig")(function* (
   metadata: Readonly<Record<string, unknown>>,
@@ -47,19 +69,18 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
     );
   }
   const root = (yield* optionalString(fields.root, "root", configFile)) ?? ".";
-  const configDir = dirname(configFile);
-  const appDir = inside(repoRoot, configDir) ? resolve(configDir, root) : resolve(repoRoot, root);
-  if (!inside(repoRoot, appDir)) {
+  const appDir = resolve(repoRoot, root);
+  if (isAbsolute(root) || !inside(repoRoot, appDir)) {
     return yield* Effect.fail(
       new ConfigError({
         config: configFile,
-        detail: `app.root ${JSON.stringify(root)} points outside the repository ${repoRoot}; set it to the app's folder inside it.`,
+        detail: `app.root ${JSON.stringify(root)} is not a folder inside the repository ${repoRoot}; set it to the app's folder relative to the repository's root (e.g. "." or "apps/web").`,
       }),
     );
   }
   return {
     root: normalize(relative(repoRoot, appDir)).replace(/^\.$/, ""),
-    install: yield* optionalString(fields.install, "install", configFile),
+    install: yield* installValue(fields.install, configFile),
     build: yield* optionalString(fields.build, "build", configFile),
   } satisfies AppConfig;
 });

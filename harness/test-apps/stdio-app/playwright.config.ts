@@ -3,7 +3,7 @@ import { defineScenarioConfig } from "../../index.ts";
 export default defineScenarioConfig({
   testDir: ".",
   app: {
-    root: ".",
+    root: "harness/test-apps/stdio-app",
     start: "node server.mjs",
     ready: { path: "/health" },
     provider: { STDIO_APP_AGENT: "{replayCommand}" },

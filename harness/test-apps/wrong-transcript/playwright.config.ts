@@ -3,7 +3,7 @@ import { defineScenarioConfig } from "../../index.ts";
 export default defineScenarioConfig({
   testDir: ".",
   app: {
-    root: "../../../examples/agent-chat",
+    root: "examples/agent-chat",
     start: "pnpm start",
     ready: { path: "/health" },
     cli: "pnpm cli",

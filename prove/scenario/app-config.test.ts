@@ -1,0 +1,38 @@
+import { Effect, Exit } from "effect";
+import { describe, expect, it } from "vitest";
+import { readAppConfig } from "./app-config.ts";
+
+const repo = "/work/shop";
+
+/** The app config the prover reads from a listed config's metadata, or the error's message. */
+function read(app: Record<string, unknown>) {
+  const exit = Effect.runSyncExit(readAppConfig({ scenarioApp: { start: "npm start", ...app } }, "/elsewhere/scenarios.config.ts", repo));
+  if (Exit.isSuccess(exit)) return exit.value;
+  const error = Exit.findErrorOption(exit);
+  return error._tag === "Some" ? error.value.message : "no error";
+}
+
+describe("the config's app, as the prover reads it", () => {
+  it.each([
+    ["no install: the lockfile decides", {}, { root: "", install: "auto", build: undefined }],
+    ['install: "auto"', { install: "auto" }, { root: "", install: "auto", build: undefined }],
+    ["install: false skips installing", { install: false }, { root: "", install: false, build: undefined }],
+    ["install: a command", { install: "npm ci --ignore-scripts", build: "npm run build" }, { root: "", install: "npm ci --ignore-scripts", build: "npm run build" }],
+    ["root relative to the repository's root, wherever the config is", { root: "apps/web" }, { root: "apps/web", install: "auto", build: undefined }],
+    ['root "." is the repository\'s root', { root: "." }, { root: "", install: "auto", build: undefined }],
+  ])("takes %s", (_case, app, expected) => {
+    expect(read(app)).toEqual(expected);
+  });
+
+  it.each([
+    ["install: true", { install: true }, 'app.install must be "auto" (the lockfile decides: pnpm, npm or yarn), a shell command that installs the app\'s dependencies (e.g. "npm ci --ignore-scripts"), or false to skip installing; got true.'],
+    ["install: 0", { install: 0 }, "or false to skip installing; got 0."],
+    ['install: ""', { install: "" }, 'or false to skip installing; got "".'],
+    ['install: "none"', { install: "none" }, 'app.install "none" would run a command called none; to skip installing, set install: false.'],
+    ["a root outside the repository", { root: "../other" }, 'app.root "../other" is not a folder inside the repository /work/shop; set it to the app\'s folder relative to the repository\'s root (e.g. "." or "apps/web").'],
+    ["an absolute root", { root: "/work/shop/apps/web" }, 'app.root "/work/shop/apps/web" is not a folder inside the repository'],
+    ["no start", { start: "" }, 'app.start is not set: set it to the command that starts the server, e.g. "npm start".'],
+  ])("refuses %s, naming the valid values", (_case, app, message) => {
+    expect(read(app)).toContain(message);
+  });
+});
