@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ScenarioAppConfig } from "./config.ts";
@@ -42,10 +43,10 @@ export function substitute(text: string, values: Substitutions): string {
  * The app's whole environment, built from an allowlist rather than by removing what looks
  * secret: a scenario must be free and must not touch the developer's real state, so real
  * provider keys, tokens and config never reach the app. What it gets: the allowlisted
- * basics (PATH, LANG, LC_*, TERM, SHELL, USER, TMPDIR), what the config names, a fresh HOME
- * and XDG directories, its own home directory, GIT_CONFIG_NOSYSTEM, and provider variables
- * pointing at the replay agent. The package managers' cache and store stay the developer's,
- * so a fresh HOME never means a fresh download.
+ * basics (PATH, LANG, LC_*, TERM, SHELL, USER, TMPDIR), what the config names (`passEnv`,
+ * `provider`, `env`), a fresh HOME and XDG directories, PORT, its own home directory and
+ * GIT_CONFIG_NOSYSTEM. No npm_config_* or PNPM_* variable of the runner's reaches it: the
+ * package managers' cache and store are shared through files in the fresh HOME (`homeFiles`).
  */
 export function appEnvironment(input: AppEnvironmentInput): Record<string, string> {
   const developer = input.developer ?? process.env;
@@ -58,12 +59,6 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     const value = developer[name];
     if (value !== undefined) env[name] = value;
   }
-
-  const developerHome = developer.HOME ?? homedir();
-  const developerData = developer.XDG_DATA_HOME ?? join(developerHome, ".local", "share");
-  env.npm_config_cache = developer.npm_config_cache ?? join(developerHome, ".npm");
-  env.npm_config_store_dir = developer.npm_config_store_dir ?? join(developerData, "pnpm", "store");
-  env.npm_config_update_notifier = "false";
 
   const { home, appHome } = input.dirs;
   env.HOME = home;
@@ -80,4 +75,47 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     env[name] = substitute(value, values);
   }
   return env;
+}
+
+/** A setting's value in an ini-style file (`name=value` lines, as in .npmrc), or undefined. */
+function iniValue(file: string, name: string): string | undefined {
+  try {
+    const line = readFileSync(file, "utf8").split(/\r?\n/).find((text) => new RegExp(`^\\s*${name}\\s*=`).test(text));
+    return line?.slice(line.indexOf("=") + 1).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A top-level `key: value` of a YAML file (pnpm's global config.yaml), or undefined. */
+function yamlValue(file: string, key: string): string | undefined {
+  try {
+    const match = new RegExp(`^${key}:\\s*(.+?)\\s*$`, "m").exec(readFileSync(file, "utf8"));
+    return match?.[1]?.replace(/^["']|["']$/g, "") || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Files for the app's fresh HOME, relative to it, that share the developer's package caches
+ * without sharing HOME or passing npm_config_* variables: npm's (and npx's) cache in `.npmrc`,
+ * so `npx <tool>` downloads once for every side and run, and pnpm's store in its global
+ * `config.yaml`, so `pnpm start` never installs into an empty store. Only the locations are
+ * copied, never the developer's own .npmrc, which can hold registry tokens.
+ */
+export function homeFiles(developer: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const developerHome = developer.HOME ?? homedir();
+  const developerConfig = developer.XDG_CONFIG_HOME ?? join(developerHome, ".config");
+  const developerData = developer.XDG_DATA_HOME ?? join(developerHome, ".local", "share");
+  const npmCache = (developer.npm_config_cache ?? iniValue(join(developerHome, ".npmrc"), "cache") ?? join(developerHome, ".npm")).replace(/^~(?=\/)/, developerHome);
+  const pnpmStore =
+    developer.npm_config_store_dir ??
+    developer.pnpm_config_store_dir ??
+    yamlValue(join(developerConfig, "pnpm", "config.yaml"), "storeDir") ??
+    join(developerData, "pnpm", "store");
+  return {
+    ".npmrc": `cache=${npmCache}\nupdate-notifier=false\nfund=false\naudit=false\n`,
+    ".config/pnpm/config.yaml": `storeDir: ${JSON.stringify(pnpmStore)}\n`,
+  };
 }

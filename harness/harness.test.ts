@@ -47,10 +47,12 @@ async function runTestApp(name: string, env: Record<string, string> = {}) {
 }
 
 describe("the harness", () => {
-  it("keeps the runner's secrets and home away from the app", async () => {
+  it("keeps the runner's secrets, home and package manager settings away from the app, and shares its package caches", async () => {
     const run = await runTestApp("env-app", {
       OPENAI_API_KEY: "sk-planted-0123456789abcdef",
       GH_TOKEN: "ghp_planted0123456789abcdef",
+      npm_config_planted_setting: "true",
+      PNPM_PLANTED: "1",
     });
     expect(run.report.errors).toEqual([]);
     expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
