@@ -137,15 +137,17 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
     const loadError = report.errors[0] ?? { message: "Playwright ran no test: check that the scenario file is matched by the config's testDir and testMatch." };
     const known = harnessKinds[tagOf(loadError) ?? ""];
     const kind = known?.kind ?? "scenario-load";
-    return { attempt: { outcome: "error", durationMs: context.wallMs, error: attemptError(kind, loadError, context) }, artifacts: noArtifacts };
+    const wallMs = Math.round(context.wallMs);
+    return { attempt: { outcome: "error", durationMs: wallMs, runMs: wallMs, error: attemptError(kind, loadError, context) }, artifacts: noArtifacts };
   }
   const durationMs = Math.round(result.duration);
+  const runMs = Math.round(context.wallMs);
   const artifacts = artifactsOf(result);
-  if (result.status === "passed") return { attempt: { outcome: "passed", durationMs }, artifacts };
+  if (result.status === "passed") return { attempt: { outcome: "passed", durationMs, runMs }, artifacts };
   if (result.status === "skipped") {
     const error = { message: "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something." };
-    return { attempt: { outcome: "error", durationMs, error: attemptError("skipped", error, context) }, artifacts };
+    return { attempt: { outcome: "error", durationMs, runMs, error: attemptError("skipped", error, context) }, artifacts };
   }
   const { outcome, error } = explain(result, context);
-  return { attempt: { outcome, durationMs, error }, artifacts };
+  return { attempt: { outcome, durationMs, runMs, error }, artifacts };
 }

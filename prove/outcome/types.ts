@@ -28,7 +28,10 @@ export interface AttemptError {
 
 export interface Attempt {
   readonly outcome: Outcome;
+  /** The test's own duration as Playwright measured it; for an error before any test ran, the time until the error. */
   readonly durationMs: number;
+  /** Wall time of the attempt's whole Playwright run (runner, browser, app boot, test, teardown); null when none ran. */
+  readonly runMs: number | null;
   readonly error?: AttemptError;
 }
 
@@ -42,6 +45,7 @@ export type ReasonCode =
   | "base-error"
   | "head-error"
   | "bad-ref"
+  | "bad-repo"
   | "scenario-not-found"
   | "ambiguous-scenario"
   | "config-error"

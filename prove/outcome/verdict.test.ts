@@ -8,10 +8,11 @@ function attempts(outcomes: string): Attempt[] {
     const outcome = byLetter[letter];
     if (outcome === undefined) throw new Error(`unknown outcome letter ${letter}`);
     return outcome === "passed"
-      ? { outcome, durationMs: 1 }
+      ? { outcome, durationMs: 1, runMs: 2 }
       : {
           outcome,
           durationMs: 1,
+          runMs: 2,
           error: { kind: outcome === "failed" ? "assertion" : "boot", message: `${outcome} here\nmore`, location: "s.e2e.ts:3" },
         };
   });

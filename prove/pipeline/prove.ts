@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { Clock, Effect, Ref } from "effect";
 import type { ProveOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
@@ -6,10 +7,11 @@ import { Git, type Commit } from "../git/git.ts";
 import type { ProofReport } from "../report/schema.ts";
 import { decide, type Decision } from "../outcome/verdict.ts";
 import { Progress } from "../progress/progress.ts";
-import type { Secret } from "../report/redact.ts";
+import { refLabel } from "../outcome/ref-label.ts";
+import { pathsFrom, type Replacement } from "../report/redact.ts";
 import { writeReport, type SideEvidence } from "../report/write-report.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
-import { defaultOutDir, reproduceCommand } from "./paths.ts";
+import { defaultOutDir, proverCommand, reproduceCommand } from "./paths.ts";
 import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
 import { runSide, sideContext } from "./side.ts";
 
@@ -19,12 +21,16 @@ interface Facts {
   readonly base?: Commit;
   readonly head?: Commit;
   readonly scenario?: Scenario;
+  /** The run's temporary folder, once made. */
+  readonly runDir?: string;
 }
 
 export interface ProofResult {
   readonly exitCode: 0 | 1 | 2;
   /** Undefined when there was nothing to report (the report folder could not be written). */
   readonly report: ProofReport | undefined;
+  /** report.md's absolute path, when there is a report. */
+  readonly reportFile: string | undefined;
   /** Why it could not run, when it could not. */
   readonly message: string | undefined;
 }
@@ -32,21 +38,44 @@ export interface ProofResult {
 interface ProofInput {
   readonly options: ProveOptions;
   readonly cwd: string;
-  readonly secrets: ReadonlyArray<Secret>;
+  readonly secrets: ReadonlyArray<Replacement>;
   readonly startedAt: number;
   /** The report's reproduce command when it is not the proof's own command line (the demo's). */
   readonly reproduce: string | undefined;
 }
 
-const outDir = (input: ProofInput, facts: Facts) =>
-  input.options.out === undefined
-    ? defaultOutDir(facts.place?.root ?? input.cwd, input.options, facts.base?.sha, facts.head?.sha)
-    : resolve(input.cwd, input.options.out);
+/** The invoking checkout: reports go under it and show every path relative to it. */
+const rootOf = (input: ProofInput, facts: Facts) => facts.place?.root ?? input.cwd;
+
+const outDir = (input: ProofInput, facts: Facts) => {
+  if (input.options.out !== undefined) return resolve(input.cwd, input.options.out);
+  const root = rootOf(input, facts);
+  const scenario = facts.scenario?.file ?? relative(root, resolve(input.cwd, input.options.scenario));
+  return defaultOutDir(root, scenario, input.options, facts.base?.sha, facts.head?.sha);
+};
 
 const command = (input: ProofInput, facts: Facts) =>
   input.reproduce ??
-  reproduceCommand(input.options, input.cwd, { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo });
+  reproduceCommand(
+    input.options,
+    { cwd: input.cwd, root: rootOf(input, facts), prover: proverCommand(rootOf(input, facts)) },
+    { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo },
+  );
 
+/**
+ * This machine's folders as a report shows them: the worktrees as `<base>` and `<head>`, the rest
+ * of the run's temporary folder as `<run>`, the checkout's own paths relative to it, and the
+ * developer's home as `~`.
+ */
+function machinePaths(input: ProofInput, facts: Facts): ReadonlyArray<Replacement> {
+  return pathsFrom([
+    ...(facts.runDir === undefined
+      ? []
+      : ([[join(facts.runDir, "base"), "<base>"], [join(facts.runDir, "head"), "<head>"], [facts.runDir, "<run>"]] as const)),
+    [rootOf(input, facts), "."],
+    [process.env.HOME ?? homedir(), "~"],
+  ]);
+}
 const write = Effect.fn("Proof.writeReport")(function* (
   input: ProofInput,
   facts: Facts,
@@ -59,6 +88,7 @@ const write = Effect.fn("Proof.writeReport")(function* (
     try: () =>
       writeReport({
         dir,
+        root: rootOf(input, facts),
         decision,
         scenario: {
           file: facts.scenario?.file ?? input.options.scenario,
@@ -70,10 +100,15 @@ const write = Effect.fn("Proof.writeReport")(function* (
         totalMs: end - input.startedAt,
         command: command(input, facts),
         secrets: input.secrets,
+        paths: machinePaths(input, facts),
       }),
     catch: (error) => new ReportWriteFailed({ dir, detail: error instanceof Error ? error.message : String(error) }),
   });
 });
+
+/** report.md's absolute path: report.json's `dir` is relative to the checkout. */
+const reportFile = (input: ProofInput, facts: Facts, report: ProofReport | undefined) =>
+  report === undefined ? undefined : resolve(rootOf(input, facts), report.dir, report.markdown);
 
 /** The proof itself, inside one scope: every worktree, folder and process is released when it closes. */
 const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>) {
@@ -92,6 +127,7 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
 
   for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
   const runDir = yield* runDirectory(place.repo, options.keep);
+  yield* Ref.update(facts, (known) => ({ ...known, runDir: runDir.path }));
   if (options.keep) {
     yield* progress.line(
       `keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${place.repo} worktree prune`,
@@ -103,8 +139,8 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
     { concurrency: options.sequential ? 1 : 2 },
   );
   const decision = decide(
-    { ref: options.base, attempts: baseSide.attempts.map((attempt) => attempt.attempt) },
-    { ref: options.head, attempts: headSide.attempts.map((attempt) => attempt.attempt) },
+    { ref: refLabel(options.base, base.sha), attempts: baseSide.attempts.map((attempt) => attempt.attempt) },
+    { ref: refLabel(options.head, head.sha), attempts: headSide.attempts.map((attempt) => attempt.attempt) },
   );
   const known = yield* Ref.get(facts);
   return yield* progress.step({ step: "report" }, write(input, known, decision, { base: baseSide, head: headSide }));
@@ -113,7 +149,7 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
 /** The report of a proof that stopped before a verdict, saying as much as it knew. */
 const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, facts: Ref.Ref<Facts>, error: StopError) {
   const stopped = couldNotRun(error);
-  if (stopped.reasonCode === undefined) return { exitCode: 2, report: undefined, message: stopped.message } satisfies ProofResult;
+  if (stopped.reasonCode === undefined) return { exitCode: 2, report: undefined, reportFile: undefined, message: stopped.message } satisfies ProofResult;
   const known = yield* Ref.get(facts);
   const side = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
   const decision: Decision = { verdict: "could-not-run", exitCode: 2, reasonCode: stopped.reasonCode, reason: stopped.message };
@@ -121,7 +157,7 @@ const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, fa
     Effect.map((written): ProofReport | undefined => written),
     Effect.orElseSucceed(() => undefined),
   );
-  return { exitCode: 2, report, message: stopped.message } satisfies ProofResult;
+  return { exitCode: 2, report, reportFile: reportFile(input, known, report), message: stopped.message } satisfies ProofResult;
 });
 
 /**
@@ -133,14 +169,16 @@ const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, fa
 export const proveScenario = Effect.fn("Proof.run")(function* (
   options: ProveOptions,
   cwd: string,
-  secrets: ReadonlyArray<Secret>,
+  secrets: ReadonlyArray<Replacement>,
   interrupt: Effect.Effect<never, Interrupted>,
   reproduce?: string,
 ) {
   const input: ProofInput = { options, cwd, secrets, startedAt: yield* Clock.currentTimeMillis, reproduce };
   const facts = yield* Ref.make<Facts>({});
   return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts)), interrupt).pipe(
-    Effect.map((report): ProofResult => ({ exitCode: report.exitCode, report, message: undefined })),
+    Effect.flatMap((report) =>
+      Ref.get(facts).pipe(Effect.map((known): ProofResult => ({ exitCode: report.exitCode, report, reportFile: reportFile(input, known, report), message: undefined }))),
+    ),
     Effect.catch((error: StopError) => stoppedEarly(input, facts, error)),
   );
 });

@@ -6,6 +6,7 @@ import type { Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";
 import { runStep } from "../install/run-step.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
+import { describeDurations } from "../outcome/durations.ts";
 import { runAttempt, type AttemptInput } from "../playwright/run-attempt.ts";
 import { Progress } from "../progress/progress.ts";
 import type { AppConfig } from "../scenario/app-config.ts";
@@ -56,12 +57,15 @@ export interface SideResult {
   readonly attempts: ReadonlyArray<ClassifiedAttempt>;
 }
 
-const errorAttempt = (error: SideError, durationMs: number): ClassifiedAttempt => ({
-  attempt: { outcome: "error", durationMs, error: attemptErrorOf(error) },
+/** A side's attempt that gave no Playwright result; `runMs` when a Playwright run was made. */
+const errorAttempt = (error: SideError, durationMs: number, runMs: number | null): ClassifiedAttempt => ({
+  attempt: { outcome: "error", durationMs, runMs, error: attemptErrorOf(error) },
   artifacts: { screenshots: [] },
 });
 
-const describeAttempt = ({ attempt }: ClassifiedAttempt) => (attempt.error === undefined ? attempt.outcome : `${attempt.outcome} (${attempt.error.kind})`);
+/** "passed: run 42.6s, of which the test 12.9s", "failed (assertion): run …". */
+const describeAttempt = ({ attempt }: ClassifiedAttempt) =>
+  `${attempt.error === undefined ? attempt.outcome : `${attempt.outcome} (${attempt.error.kind})`}: ${describeDurations(attempt)}`;
 
 /** Checks the side's commit out, installs and builds it; returns the app's folder in the worktree. */
 const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commit, context: SideContext, out: string) {
@@ -94,12 +98,11 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, index: nu
   yield* progress.started(label);
   const start = yield* Clock.currentTimeMillis;
   const classified = yield* runAttempt({ ...context.attempt, appRoot, dir }).pipe(
-    Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => errorAttempt(error, end - start)))),
+    Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => errorAttempt(error, end - start, end - start)))),
     Effect.onInterrupt(() => Clock.currentTimeMillis.pipe(Effect.flatMap((end) => progress.done(label, end - start, "interrupted after")))),
   );
-  const end = yield* Clock.currentTimeMillis;
   if (classified.artifacts.bootMs !== undefined) yield* progress.done({ side: name, step: "boot" }, classified.artifacts.bootMs);
-  yield* progress.done(label, end - start, describeAttempt(classified));
+  yield* progress.ended(label, describeAttempt(classified));
   return classified;
 });
 
@@ -113,7 +116,7 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
   const start = yield* Clock.currentTimeMillis;
   const prepared = yield* prepare(name, commit, context, out).pipe(
     Effect.map((appRoot) => ({ appRoot, failed: undefined })),
-    Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start) })))),
+    Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) })))),
   );
   if (prepared.appRoot === undefined) return { ref, commit, attempts: prepared.failed === undefined ? [] : [prepared.failed] } satisfies SideResult;
   const attempts: ClassifiedAttempt[] = [];

@@ -1,9 +1,6 @@
 import { Clock, Effect, Exit, Layer } from "effect";
+import { formatDuration } from "../outcome/durations.ts";
 import { Progress, type ProgressShape, type StepLabel } from "./progress.ts";
-
-export function formatDuration(ms: number): string {
-  return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(1)}s`;
-}
 
 function prefix(label: StepLabel): string {
   return `${(label.side ?? "").padEnd(5)} ${label.step.padEnd(9)}${label.detail === undefined ? "" : ` ${label.detail}`}`;
@@ -11,9 +8,11 @@ function prefix(label: StepLabel): string {
 
 /** Progress written line by line to `write` (the CLI passes stderr). */
 export function progressLayer(write: (line: string) => void) {
-  const done = Effect.fn("Progress.done")(function* (label: StepLabel, durationMs: number, outcome?: string) {
-    yield* Effect.sync(() => write(`${prefix(label)}  ${outcome === undefined ? "" : `${outcome} `}${formatDuration(durationMs)}`));
+  const ended = Effect.fn("Progress.ended")(function* (label: StepLabel, text: string) {
+    yield* Effect.sync(() => write(`${prefix(label)}  ${text}`));
   });
+  const done = (label: StepLabel, durationMs: number, outcome?: string) =>
+    ended(label, `${outcome === undefined ? "" : `${outcome} `}${formatDuration(durationMs)}`);
   const started = Effect.fn("Progress.started")(function* (label: StepLabel) {
     yield* Effect.sync(() => write(`${prefix(label)}  …`));
   });
@@ -29,5 +28,5 @@ export function progressLayer(write: (line: string) => void) {
       yield* done(label, end - start, outcome);
       return yield* exit;
     }).pipe(Effect.withSpan(`Progress.step ${label.step}`));
-  return Layer.succeed(Progress, { step, done, started, line } satisfies ProgressShape);
+  return Layer.succeed(Progress, { step, done, ended, started, line } satisfies ProgressShape);
 }

@@ -16,6 +16,8 @@ export interface ProgressShape {
   readonly step: <A, E, R>(label: StepLabel, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
   /** Prints a step measured elsewhere, with how it ended. */
   readonly done: (label: StepLabel, durationMs: number, outcome?: string) => Effect.Effect<void>;
+  /** Prints how a step ended, in its own words (a run with its two durations). */
+  readonly ended: (label: StepLabel, text: string) => Effect.Effect<void>;
   /** Prints that a long step has started, so a person knows what is running. */
   readonly started: (label: StepLabel) => Effect.Effect<void>;
   readonly line: (text: string) => Effect.Effect<void>;

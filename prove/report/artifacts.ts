@@ -4,9 +4,9 @@ import sharp from "sharp";
 import type { AttachmentSource, AttemptArtifacts } from "../outcome/classify.ts";
 import type { SideName } from "../outcome/types.ts";
 import { distinctLabels, labelSlug } from "./labels.ts";
-import { redact, redactBytes, type Secret } from "./redact.ts";
+import { redact, type Replacement } from "./redact.ts";
 import type { ReportScreenshot } from "./schema.ts";
-import { rewriteZip } from "./zip.ts";
+import { scrubTrace } from "./trace.ts";
 
 export interface SideArtifacts {
   readonly screenshots: ReadonlyArray<ReportScreenshot>;
@@ -36,14 +36,14 @@ async function copyImage(dir: string, path: string, label: string, source: Attac
 /**
  * Copies one side's evidence into the report folder: labelled screenshots as
  * `images/<side>-<label>.png`, the failure screenshot as `images/failure-<side>.png`, the trace
- * as `<side>/trace.zip` and the server log as `<side>/server.log`, the last two redacted. A trace
- * that cannot be read to redact it is left out rather than copied as it is.
+ * as `<side>/trace.zip` and the server log as `<side>/server.log`, the last two with every
+ * replacement applied. A trace that cannot be read to do so is left out rather than copied as it is.
  */
 export async function copySideArtifacts(
   side: SideName,
   artifacts: AttemptArtifacts,
   dir: string,
-  secrets: ReadonlyArray<Secret>,
+  replacements: ReadonlyArray<Replacement>,
 ): Promise<SideArtifacts> {
   const labels = distinctLabels(artifacts.screenshots.map((shot) => shot.label));
   const used = new Set<string>();
@@ -62,7 +62,7 @@ export async function copySideArtifacts(
 
   let trace: string | undefined;
   const traceBytes = artifacts.trace === undefined ? undefined : await bytesOf(artifacts.trace);
-  const redactedTrace = traceBytes === undefined ? undefined : rewriteZip(traceBytes, (content) => redactBytes(content, secrets));
+  const redactedTrace = traceBytes === undefined ? undefined : scrubTrace(traceBytes, replacements);
   if (redactedTrace !== undefined) {
     trace = `${side}/trace.zip`;
     await writeInto(dir, trace, redactedTrace);
@@ -72,7 +72,7 @@ export async function copySideArtifacts(
   const logBytes = artifacts.serverLog === undefined ? undefined : await bytesOf(artifacts.serverLog);
   if (logBytes !== undefined) {
     serverLog = `${side}/server.log`;
-    await writeInto(dir, serverLog, redact(logBytes.toString("utf8"), secrets));
+    await writeInto(dir, serverLog, redact(logBytes.toString("utf8"), replacements));
   }
 
   return {

@@ -1,4 +1,6 @@
 import { markdownTable } from "markdown-table";
+import { describeDurations } from "../outcome/durations.ts";
+import { isShaOf } from "../outcome/ref-label.ts";
 import type { AttemptError, SideName, Verdict } from "../outcome/types.ts";
 import type { ComparisonRow } from "./comparison.ts";
 import type { ProofReport, ReportScreenshot, ReportSide } from "./schema.ts";
@@ -33,18 +35,21 @@ function image(shot: ReportScreenshot | undefined, side: SideName, missing: stri
   return `<a href="${shot.path}"><img src="${shot.path}" width="${thumbnailWidth}" alt="${side}: ${cellText(shot.label).replace(/"/g, "&quot;")}"></a>`;
 }
 
+/** The ref after the SHA, unless the ref is the SHA itself. */
+const refAfterSha = (side: ReportSide, shown: (ref: string) => string) => (isShaOf(side.ref, side.sha) ? "" : ` ${shown(side.ref)}`);
+
 function column(name: SideName, side: ReportSide): string {
-  return `${name} \`${short(side.sha)}\` ${cellText(side.ref)}`;
+  return `${name} \`${short(side.sha)}\`${refAfterSha(side, cellText)}`;
 }
 
 function outcomes(side: ReportSide): string {
   if (side.attempts.length === 0) return "not run";
-  return side.attempts.map((attempt) => `${attempt.outcome} (${(attempt.durationMs / 1000).toFixed(1)}s)`).join(", ");
+  return side.attempts.map((attempt) => `${attempt.outcome} (${describeDurations(attempt)})`).join(", ");
 }
 
 function commitLine(name: SideName, side: ReportSide): string {
   const subject = side.subject === null ? "" : ` ${side.subject}`;
-  return `- ${name}: \`${short(side.sha)}\` (${side.ref})${subject} — ${outcomes(side)}`;
+  return `- ${name}: \`${short(side.sha)}\`${refAfterSha(side, (ref) => `(${ref})`)}${subject} — ${outcomes(side)}`;
 }
 
 /** report.md: what a reviewer reads in the PR, verdict first. */

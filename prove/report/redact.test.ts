@@ -1,6 +1,6 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { redact, redactBytes, secretsFrom } from "./redact.ts";
+import { combine, pathsFrom, redact, redactBytes, secretsFrom } from "./redact.ts";
 import { rewriteZip } from "./zip.ts";
 
 const env = {
@@ -30,6 +30,20 @@ describe("redaction", () => {
     const clean = Buffer.from("nothing here");
     expect(redactBytes(clean, secrets)).toBe(clean);
     expect(redactBytes(Buffer.from("x sk-live-0123456789abcdef y"), secrets).toString()).toBe("x [redacted:OPENAI_API_KEY] y");
+  });
+});
+
+describe("this machine's paths", () => {
+  const paths = combine(secrets, pathsFrom([["/tmp/sp-1-x/base", "<base>"], ["/tmp/sp-1-x", "<run>"], ["/home/dev/app", "."], ["/home/dev", "~"]]));
+
+  it.each([
+    ["a worktree path, before the run folder holding it", "cd /tmp/sp-1-x/base/src && ls /tmp/sp-1-x/tmp", "cd <base>/src && ls <run>/tmp"],
+    ["a file of the checkout, made relative to it", "at /home/dev/app/scenarios/x.e2e.ts:12", "at scenarios/x.e2e.ts:12"],
+    ["the checkout itself", 'cwd "/home/dev/app"', 'cwd "."'],
+    ["the home folder, but not a longer name beginning with it", "/home/dev/.npm and /home/dev-0123456789", "~/.npm and /home/dev-0123456789"],
+  ])("shows %s", (_case, text, expected) => {
+    expect(redact(text, paths)).toBe(expected);
+    expect(redactBytes(Buffer.from(text), paths).toString()).toBe(expected);
   });
 });
 

@@ -1,12 +1,14 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { strToU8, unzipSync, zipSync } from "fflate";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
+import { refLabel } from "../outcome/ref-label.ts";
 import { decide } from "../outcome/verdict.ts";
-import { secretsFrom } from "./redact.ts";
+import { pathsFrom, secretsFrom } from "./redact.ts";
 import type { ProofReport } from "./schema.ts";
 import { writeReport } from "./write-report.ts";
 
@@ -26,17 +28,37 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
 
-async function proofWithEvidence() {
-  const work = await mkdtemp(join(tmpdir(), "prove-report-"));
+const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+
+/**
+ * A proof's evidence in a checkout at `work` (a folder whose name is planted to be found), its
+ * base worktree at `<work>/run/base`: every text names those paths the way Playwright and an app do.
+ */
+async function proofWithEvidence(refs: { readonly base: string; readonly head: string } = { base: "main", head: "fix" }) {
+  const work = await mkdtemp(join(tmpdir(), "prove-report-planted-Qz7-"));
   scratch.push(work);
-  await writeFile(join(work, "trace.zip"), zipSync({ "trace.trace": strToU8(`{"type":"log","message":"key ${secret}"}\n`) }));
+  const scenarioFile = join(work, "scenarios/x.e2e.ts");
+  const trace = [
+    `{"type":"log","message":"key ${secret}"}`,
+    `{"type":"before","callId":"c1","stack":[{"file":${JSON.stringify(scenarioFile)},"line":18,"column":3}]}`,
+    `{"type":"log","message":"app root ${work}/run/base"}`,
+  ].join("\n");
+  await writeFile(
+    join(work, "trace.zip"),
+    zipSync({ "trace.trace": strToU8(`${trace}\n`), [`src/${sha1(scenarioFile)}.ts`]: strToU8("test('x', async () => {});\n") }),
+  );
   await writeFile(join(work, "failed.png"), Buffer.from(await png(320, 200, "#ff0000"), "base64"));
 
   const base: ClassifiedAttempt = {
     attempt: {
       outcome: "failed",
       durationMs: 4210,
-      error: { kind: "assertion", message: `Error: expect(locator).toBeHidden() failed | token ${secret}`, location: "scenarios/x.e2e.ts:18" },
+      runMs: 9800,
+      error: {
+        kind: "assertion",
+        message: `Error: expect(locator).toBeHidden() failed | token ${secret}\n    at ${scenarioFile}:18:3`,
+        location: "scenarios/x.e2e.ts:18",
+      },
     },
     artifacts: {
       screenshots: [
@@ -45,11 +67,11 @@ async function proofWithEvidence() {
       ],
       failureScreenshot: { path: join(work, "failed.png") },
       trace: { path: join(work, "trace.zip") },
-      serverLog: { base64: Buffer.from(`listening\nOPENAI_API_KEY=${secret}\n`).toString("base64") },
+      serverLog: { base64: Buffer.from(`listening in ${work}/run/base\nOPENAI_API_KEY=${secret}\n`).toString("base64") },
     },
   };
   const head: ClassifiedAttempt = {
-    attempt: { outcome: "passed", durationMs: 3100 },
+    attempt: { outcome: "passed", durationMs: 3100, runMs: 7400 },
     artifacts: {
       screenshots: [
         { label: "opened", source: { base64: await png(640, 360, "#eeeeee") } },
@@ -58,19 +80,22 @@ async function proofWithEvidence() {
       ],
     },
   };
-  const dir = join(work, "report");
-  const sides = { base: { ref: "main", attempts: [base.attempt] }, head: { ref: "fix", attempts: [head.attempt] } };
+  const dir = join(work, "reports/x/aaaaaaa-bbbbbbb");
+  const shas = { base: "a".repeat(40), head: "b".repeat(40) };
+  const sides = { base: { ref: refLabel(refs.base, shas.base), attempts: [base.attempt] }, head: { ref: refLabel(refs.head, shas.head), attempts: [head.attempt] } };
   const report = await writeReport({
     dir,
+    root: work,
     decision: decide(sides.base, sides.head),
     scenario: { file: "scenarios/x.e2e.ts", title: "Stop button goes away", sha256: "ab".repeat(32) },
-    base: { ref: "main", commit: { sha: "a".repeat(40), subject: "Add streaming" }, attempts: [base] },
-    head: { ref: "fix", commit: { sha: "b".repeat(40), subject: "Handle the end of the stream" }, attempts: [head] },
+    base: { ref: refs.base, commit: { sha: shas.base, subject: "Add streaming" }, attempts: [base] },
+    head: { ref: refs.head, commit: { sha: shas.head, subject: "Handle the end of the stream" }, attempts: [head] },
     totalMs: 9000.4,
     command: "pnpm prove-scenario --base main --head fix scenarios/x.e2e.ts",
     secrets,
+    paths: pathsFrom([[join(work, "run/base"), "<base>"], [join(work, "run"), "<run>"], [work, "."]]),
   });
-  return { dir, report };
+  return { work, dir, report };
 }
 
 describe("the report folder", () => {
@@ -86,7 +111,18 @@ describe("the report folder", () => {
       ref: "main",
       sha: "a".repeat(40),
       subject: "Add streaming",
-      attempts: [{ outcome: "failed", durationMs: 4210, error: { kind: "assertion", message: "Error: expect(locator).toBeHidden() failed | token [redacted:OPENAI_API_KEY]", location: "scenarios/x.e2e.ts:18" } }],
+      attempts: [
+        {
+          outcome: "failed",
+          durationMs: 4210,
+          runMs: 9800,
+          error: {
+            kind: "assertion",
+            message: "Error: expect(locator).toBeHidden() failed | token [redacted:OPENAI_API_KEY]\n    at scenarios/x.e2e.ts:18:3",
+            location: "scenarios/x.e2e.ts:18",
+          },
+        },
+      ],
       screenshots: [
         { label: "opened", path: "images/base-opened.png", width: 640, height: 360 },
         { label: "streaming", path: "images/base-streaming.png", width: 640, height: 360 },
@@ -96,7 +132,7 @@ describe("the report folder", () => {
     });
     expect(json.head.screenshots.map((shot) => shot.path)).toEqual(["images/head-opened.png", "images/head-streaming.png", "images/head-finished.png"]);
     expect([json.head.trace, json.head.serverLog]).toEqual([null, null]);
-    expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual(["comparison.png", "report.md", { totalMs: 9000 }, dir]);
+    expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual(["comparison.png", "report.md", { totalMs: 9000 }, "reports/x/aaaaaaa-bbbbbbb"]);
     expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(320);
   });
 
@@ -113,6 +149,19 @@ describe("the report folder", () => {
     expect(markdown.split("\n")[0]).toBe("## ✅ Proved: Stop button goes away");
     expect(markdown).toContain("**Base: assertion** at `scenarios/x.e2e.ts:18`");
     expect(markdown).toContain("pnpm prove-scenario --base main --head fix scenarios/x.e2e.ts");
+    expect(markdown).toContain("| | base `aaaaaaa` main | head `bbbbbbb` fix |");
+    expect(markdown).toContain("- base: `aaaaaaa` (main) Add streaming — failed (run 9.8s, of which the test 4.2s)");
+    expect(markdown).toContain("- head: `bbbbbbb` (fix) Handle the end of the stream — passed (run 7.4s, of which the test 3.1s)");
+  });
+
+  it("names a side by its short SHA alone when the ref given was the SHA, never printing the 40 characters", async () => {
+    const { dir, report } = await proofWithEvidence({ base: "a".repeat(40), head: "bbbbbbbbbbbb" });
+    const markdown = await readFile(join(dir, "report.md"), "utf8");
+    expect(markdown).toContain("| | base `aaaaaaa` | head `bbbbbbb` |");
+    expect(markdown).toContain("- base: `aaaaaaa` Add streaming — failed");
+    expect(markdown).toContain("- head: `bbbbbbb` Handle the end of the stream — passed");
+    expect(report.reason).toMatch(/^The scenario fails on base \(aaaaaaa\) with assertion at scenarios\/x\.e2e\.ts:18: .*, and passes on head \(bbbbbbb\)\.$/);
+    expect(markdown.replace(/```sh\n.*\n```/, "")).not.toMatch(/[0-9a-f]{12}/);
   });
 
   it("has comparison.png with both columns and every row", async () => {
@@ -122,14 +171,26 @@ describe("the report folder", () => {
     expect(height).toBeGreaterThan(4 * 360);
   });
 
-  it("never holds the value of a secret-looking environment variable, in any file", async () => {
-    const { dir } = await proofWithEvidence();
+  it("never holds the value of a secret-looking environment variable or a path of this machine, in any file", async () => {
+    const { work, dir } = await proofWithEvidence();
     for (const file of await filesUnder(dir)) {
       const bytes = await readFile(file);
       const contents = file.endsWith(".zip") ? Object.values(unzipSync(bytes)) : [bytes];
       const text = contents.map((content) => Buffer.from(content).toString("latin1")).join("\n");
       expect(text, file).not.toContain(secret);
+      expect(text, file).not.toContain("planted-Qz7");
     }
-    expect(await readFile(join(dir, "base/server.log"), "utf8")).toBe("listening\nOPENAI_API_KEY=[redacted:OPENAI_API_KEY]\n");
+    expect(await readFile(join(dir, "base/server.log"), "utf8")).toBe("listening in <base>\nOPENAI_API_KEY=[redacted:OPENAI_API_KEY]\n");
+    expect(work).toContain("planted-Qz7");
+  });
+
+  it("keeps a trace's sources where the trace viewer looks for them under the paths it now shows", async () => {
+    const { dir } = await proofWithEvidence();
+    const entries = unzipSync(await readFile(join(dir, "base/trace.zip")));
+    expect(Object.keys(entries).sort()).toEqual([`src/${sha1("scenarios/x.e2e.ts")}.ts`, "trace.trace"]);
+    expect(strFromU8(entries["trace.trace"] ?? new Uint8Array()).split("\n").slice(1, 3)).toEqual([
+      '{"type":"before","callId":"c1","stack":[{"file":"scenarios/x.e2e.ts","line":18,"column":3}]}',
+      '{"type":"log","message":"app root <base>"}',
+    ]);
   });
 });

@@ -1,13 +1,14 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
+import { isShaOf } from "../outcome/ref-label.ts";
 import type { SideName } from "../outcome/types.ts";
 import type { Decision } from "../outcome/verdict.ts";
 import { copySideArtifacts, type SideArtifacts } from "./artifacts.ts";
 import { writeComparison, type ComparisonRow } from "./comparison.ts";
 import { mergeLabels } from "./labels.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { redact, type Secret } from "./redact.ts";
+import { combine, redact, type Replacement } from "./redact.ts";
 import type { ProofReport, ReportSide } from "./schema.ts";
 
 export interface SideEvidence {
@@ -17,14 +18,21 @@ export interface SideEvidence {
 }
 
 export interface ReportInput {
+  /** The report folder, absolute. */
   readonly dir: string;
+  /** The invoking checkout: report.json's `dir` is relative to it. */
+  readonly root: string;
   readonly decision: Decision;
   readonly scenario: ProofReport["scenario"];
   readonly base: SideEvidence;
   readonly head: SideEvidence;
   readonly totalMs: number;
+  /** Written as it is, its paths already relative to the checkout. */
   readonly command: string;
-  readonly secrets: ReadonlyArray<Secret>;
+  /** Secret values: taken out of everything the report holds. */
+  readonly secrets: ReadonlyArray<Replacement>;
+  /** This machine's paths and what the report shows instead, in every text, log and trace it holds. */
+  readonly paths: ReadonlyArray<Replacement>;
 }
 
 const ownEntries = ["images", "base", "head", "report.json", "report.md", "comparison.png"];
@@ -34,8 +42,8 @@ function shown(side: SideEvidence): ClassifiedAttempt | undefined {
   return side.attempts.find((attempt) => attempt.attempt.outcome !== "passed") ?? side.attempts[0];
 }
 
-function redactDeep<T>(value: T, secrets: ReadonlyArray<Secret>): T {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => (typeof item === "string" ? redact(item, secrets) : item)) as T;
+function redactDeep<T>(value: T, replacements: ReadonlyArray<Replacement>): T {
+  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => (typeof item === "string" ? redact(item, replacements) : item)) as T;
 }
 
 function reportSide(side: SideEvidence, artifacts: SideArtifacts): ReportSide {
@@ -51,22 +59,25 @@ function reportSide(side: SideEvidence, artifacts: SideArtifacts): ReportSide {
 }
 
 const columnTitle = (name: SideName, side: SideEvidence) =>
-  `${name} ${side.commit?.sha.slice(0, 7) ?? "?"} (${side.ref})${side.commit === undefined ? "" : ` ${side.commit.subject}`}`;
+  `${name} ${side.commit?.sha.slice(0, 7) ?? "?"}${isShaOf(side.ref, side.commit?.sha) ? "" : ` (${side.ref})`}${side.commit === undefined ? "" : ` ${side.commit.subject}`}`;
 
 /**
  * Writes the report folder: screenshots, traces and server logs copied from each side,
- * comparison.png, report.md and report.json. Every text written passes through `redact`.
+ * comparison.png, report.md and report.json. Every text written passes through `redact` once
+ * for paths (`dir` and `command` are written relative to the checkout already, and a relative
+ * path can end in an absolute one) and, last, for secrets.
  */
 export async function writeReport(input: ReportInput): Promise<ProofReport> {
   const { dir, secrets } = input;
+  const replacements = combine(secrets, input.paths);
   await mkdir(dir, { recursive: true });
   await Promise.all(ownEntries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
 
   const noArtifacts: SideArtifacts = { screenshots: [] };
   const baseShown = shown(input.base);
   const headShown = shown(input.head);
-  const baseArtifacts = baseShown === undefined ? noArtifacts : await copySideArtifacts("base", baseShown.artifacts, dir, secrets);
-  const headArtifacts = headShown === undefined ? noArtifacts : await copySideArtifacts("head", headShown.artifacts, dir, secrets);
+  const baseArtifacts = baseShown === undefined ? noArtifacts : await copySideArtifacts("base", baseShown.artifacts, dir, replacements);
+  const headArtifacts = headShown === undefined ? noArtifacts : await copySideArtifacts("head", headShown.artifacts, dir, replacements);
 
   const rows: ComparisonRow[] = mergeLabels(
     baseArtifacts.screenshots.map((shot) => shot.label),
@@ -80,41 +91,45 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
     rows.push({ caption: "failure screenshot", base: baseArtifacts.failureScreenshot, head: headArtifacts.failureScreenshot });
   }
 
-  const report: ProofReport = redactDeep(
-    {
-      schema: "scenario-proof/v1",
-      verdict: input.decision.verdict,
-      exitCode: input.decision.exitCode,
-      reasonCode: input.decision.reasonCode,
-      reason: input.decision.reason,
-      scenario: input.scenario,
-      base: reportSide(input.base, baseArtifacts),
-      head: reportSide(input.head, headArtifacts),
-      dir,
-      comparisonImage: rows.length > 0 ? "comparison.png" : null,
-      markdown: "report.md",
-      timings: { totalMs: Math.round(input.totalMs) },
-      command: input.command,
-    } satisfies ProofReport,
-    secrets,
-  );
+  const report: ProofReport = {
+    ...redactDeep(
+      {
+        schema: "scenario-proof/v1",
+        verdict: input.decision.verdict,
+        exitCode: input.decision.exitCode,
+        reasonCode: input.decision.reasonCode,
+        reason: input.decision.reason,
+        scenario: input.scenario,
+        base: reportSide(input.base, baseArtifacts),
+        head: reportSide(input.head, headArtifacts),
+        dir: "",
+        comparisonImage: rows.length > 0 ? "comparison.png" : null,
+        markdown: "report.md",
+        timings: { totalMs: Math.round(input.totalMs) },
+        command: "",
+      } satisfies ProofReport,
+      replacements,
+    ),
+    dir: redact(relative(input.root, dir) || ".", secrets),
+    command: redact(input.command, secrets),
+  };
 
   if (report.comparisonImage !== null) {
     await writeComparison({
       dir,
       file: join(dir, report.comparisonImage),
-      title: redact(`${report.verdict}: ${report.scenario.title ?? report.scenario.file}`, secrets),
+      title: `${report.verdict}: ${report.scenario.title ?? report.scenario.file}`,
       subtitle: report.reason,
-      columns: [redact(columnTitle("base", input.base), secrets), redact(columnTitle("head", input.head), secrets)],
+      columns: [redact(columnTitle("base", input.base), replacements), redact(columnTitle("head", input.head), replacements)],
       rows,
     });
   }
 
   const errors = (["base", "head"] as const).flatMap((side) => {
     const error = (side === "base" ? baseShown : headShown)?.attempt.error;
-    return error === undefined ? [] : [{ side, error: redactDeep(error, secrets) }];
+    return error === undefined ? [] : [{ side, error: redactDeep(error, replacements) }];
   });
   await writeFile(join(dir, report.markdown), redact(renderMarkdown({ report, rows, errors }), secrets));
-  await writeFile(join(dir, "report.json"), redact(`${JSON.stringify(report, null, 2)}\n`, secrets));
+  await writeFile(join(dir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   return report;
 }

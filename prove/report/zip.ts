@@ -1,28 +1,42 @@
 import { unzipSync, zipSync, type Zippable } from "fflate";
 
+export interface ZipEntry {
+  readonly name: string;
+  readonly content: Buffer;
+  /** Stored uncompressed (a trace's images), and kept so when written again. */
+  readonly stored: boolean;
+}
+
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/**
- * Applies `transform` to the content of every entry of a zip (a Playwright trace) and returns
- * the rewritten zip, or undefined when the zip cannot be read (then it must not be copied as it
- * is). Entries the zip stored uncompressed (a trace's images) stay stored.
- */
-export function rewriteZip(zip: Buffer, transform: (content: Buffer) => Buffer): Buffer | undefined {
+/** The entries of a zip (a Playwright trace) in order, or undefined when it cannot be read. */
+export function readZip(zip: Buffer): ReadonlyArray<ZipEntry> | undefined {
   const stored = new Set<string>();
-  let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(zip, {
+    const entries = unzipSync(zip, {
       filter: (file) => {
         if (file.compression === 0) stored.add(file.name);
         return true;
       },
     });
+    return Object.entries(entries).map(([name, content]) => ({ name, content: asBuffer(content), stored: stored.has(name) }));
   } catch {
     return undefined;
   }
-  const rewritten: Zippable = {};
-  for (const [name, content] of Object.entries(entries)) {
-    rewritten[name] = [transform(asBuffer(content)), { level: stored.has(name) ? 0 : 6 }];
-  }
-  return asBuffer(zipSync(rewritten));
+}
+
+/** A zip of these entries, stored ones stored. */
+export function writeZip(entries: ReadonlyArray<ZipEntry>): Buffer {
+  const zippable: Zippable = {};
+  for (const entry of entries) zippable[entry.name] = [entry.content, { level: entry.stored ? 0 : 6 }];
+  return asBuffer(zipSync(zippable));
+}
+
+/**
+ * Applies `transform` to the content of every entry of a zip and returns the rewritten zip, or
+ * undefined when the zip cannot be read (then it must not be copied as it is).
+ */
+export function rewriteZip(zip: Buffer, transform: (content: Buffer) => Buffer): Buffer | undefined {
+  const entries = readZip(zip);
+  return entries === undefined ? undefined : writeZip(entries.map((entry) => ({ ...entry, content: transform(entry.content) })));
 }

@@ -1,0 +1,46 @@
+import { createHash } from "node:crypto";
+import { extname } from "node:path";
+import { redact, redactBytes, type Replacement } from "./redact.ts";
+import { readZip, writeZip, type ZipEntry } from "./zip.ts";
+
+const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+
+/** Every source file a trace's call stacks name (`"file":"…"` in its `.trace` entries). */
+function sourceFiles(entries: ReadonlyArray<ZipEntry>): Set<string> {
+  const files = new Set<string>();
+  for (const entry of entries.filter((candidate) => candidate.name.endsWith(".trace"))) {
+    for (const match of entry.content.toString("utf8").matchAll(/"file":("(?:[^"\\]|\\.)*")/g)) {
+      const file: unknown = JSON.parse(match[1] ?? '""');
+      if (typeof file === "string" && file !== "") files.add(file);
+    }
+  }
+  return files;
+}
+
+/**
+ * The trace viewer finds a stack frame's source under the SHA-1 of its path (`src/<sha1>.<ext>`,
+ * `resources/src@<sha1>.txt`): when a path is rewritten, its source entry is renamed with it.
+ */
+function sourceRenames(entries: ReadonlyArray<ZipEntry>, replacements: ReadonlyArray<Replacement>): Map<string, string> {
+  const renames = new Map<string, string>();
+  for (const file of sourceFiles(entries)) {
+    const shown = redact(file, replacements);
+    if (shown === file) continue;
+    const [from, to] = [sha1(file), sha1(shown)];
+    renames.set(`src/${from}${extname(file)}`, `src/${to}${extname(shown)}`);
+    renames.set(`resources/src@${from}.txt`, `resources/src@${to}.txt`);
+  }
+  return renames;
+}
+
+/**
+ * A Playwright trace with every replacement applied inside each of its files (secrets out, the
+ * machine's paths shown as in the report), its sources still found by the viewer; undefined
+ * when the trace cannot be read (then it must not be copied as it is).
+ */
+export function scrubTrace(zip: Buffer, replacements: ReadonlyArray<Replacement>): Buffer | undefined {
+  const entries = readZip(zip);
+  if (entries === undefined) return undefined;
+  const renames = sourceRenames(entries, replacements);
+  return writeZip(entries.map((entry) => ({ ...entry, name: renames.get(entry.name) ?? entry.name, content: redactBytes(entry.content, replacements) })));
+}
