@@ -1,13 +1,15 @@
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { Deferred, Effect, Layer } from "effect";
 import { parseCommand, usage, type Command, type DemoOptions } from "./cli/args.ts";
 import { demoTable, type DemoRow } from "./cli/demo-table.ts";
-import { BrokenBug, defaultBugId, findBug, listBugs, UnknownBug, type ZooBug } from "./demo/index.ts";
+import { BrokenBug, defaultBugId, findBug, listBugs, NoZoo, UnknownBug, type ZooBug } from "./demo/index.ts";
 import { Interrupted, UsageError } from "./errors.ts";
+import { InitFailed, InitRefused, initScenarios } from "./init/index.ts";
 import { GitLive } from "./git/git-live.ts";
 import { proveDemo } from "./pipeline/demo.ts";
 import { runAt } from "./pipeline/run-at.ts";
 import { proveScenario, type ProofResult } from "./pipeline/prove.ts";
+import { packageRoot } from "./package-root.ts";
 import { progressLayer } from "./progress/progress-live.ts";
 import { redact, secretsFrom } from "./report/redact.ts";
 
@@ -43,7 +45,7 @@ function watchSignals() {
 const layer = Layer.mergeAll(GitLive, progressLayer(writeErr));
 
 /** This package's root: the zoo, its scenarios and their config, wherever prove-scenario is run from. */
-const zooRoot = resolve(import.meta.dirname, "..");
+const zooRoot = packageRoot;
 
 /** The last lines of a proof: the verdict, then the report's path. */
 function printVerdict(result: ProofResult): void {
@@ -53,7 +55,7 @@ function printVerdict(result: ProofResult): void {
     return;
   }
   writeErr(`${report.verdict} (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`);
-  writeErr(`report: ${join(report.dir, report.markdown)}`);
+  writeErr(`report: ${result.reportFile ?? join(report.dir, report.markdown)}`);
 }
 
 // A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
@@ -82,15 +84,17 @@ async function demoBugs(bugId: string | undefined): Promise<ReadonlyArray<ZooBug
   try {
     return bugId === "all" ? await listBugs(zooRoot) : [await findBug(zooRoot, bugId ?? defaultBugId)];
   } catch (error) {
-    if (!(error instanceof UnknownBug || error instanceof BrokenBug)) throw error;
+    if (!(error instanceof UnknownBug || error instanceof BrokenBug || error instanceof NoZoo)) throw error;
     writeErr(error.message);
     return undefined;
   }
 }
 
 /**
- * `demo [<bug-id>|all]`: proves each bug's fix in its own sandbox, one after the other; for "all"
- * prints a table of the verdicts. Exits 0 only when every fix was proved, else with the worst code.
+ * `demo [<bug-id>|all]`: proves each bug's fix in its own sandbox, one after the other, with the
+ * output options of any proof; for "all" prints a table of the verdicts (on stderr with --json,
+ * which prints the report, or for "all" the array of reports). Exits 0 only when every fix was
+ * proved, else with the worst code.
  */
 async function demo(options: DemoOptions, cwd: string): Promise<number> {
   const bugs = await demoBugs(options.bugId);
@@ -103,7 +107,8 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
       if (all) writeErr(`demo ${bug.id}: ${bug.title}`);
       const out = options.out === undefined ? undefined : all ? join(options.out, bug.id) : options.out;
       const started = performance.now();
-      const result = await Effect.runPromise(proveDemo(bug, { zooRoot, cwd, out, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)));
+      const output = { ...options, out };
+      const result = await Effect.runPromise(proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)));
       printVerdict(result);
       rows.push({ bug: bug.id, result, durationMs: performance.now() - started });
       if (signals.interrupted()) break;
@@ -114,8 +119,29 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
   } finally {
     signals.dispose();
   }
-  if (all) await writeOut(`${demoTable(rows)}\n`);
+  if (all && options.json) writeErr(demoTable(rows));
+  else if (all) await writeOut(`${demoTable(rows)}\n`);
+  if (options.json) {
+    const reports = rows.flatMap((row) => (row.result.report === undefined ? [] : [row.result.report]));
+    await writeOut(`${JSON.stringify(all ? reports : reports[0] ?? null, null, 2)}\n`);
+  }
   return rows.length < bugs.length ? 2 : Math.max(0, ...rows.map((row) => row.result.exitCode));
+}
+
+/** `init`: writes a starter config and scenario for the app in cwd, and says what it found and what is next. */
+async function init(cwd: string): Promise<number> {
+  try {
+    const result = await initScenarios(cwd);
+    for (const line of result.detected) writeErr(`detected: ${line}`);
+    for (const file of result.written) writeErr(`wrote ${file}`);
+    for (const note of result.notes) writeErr(`note: ${note}`);
+    writeErr(`next: run the example against your app with \`npx playwright test -c scenarios.config.ts\`, make it reproduce your bug, then prove the fix:\n  ${result.proveCommand}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof InitRefused || error instanceof InitFailed)) throw error;
+    writeErr(error.message);
+    return 2;
+  }
 }
 
 /** The prove-scenario command: parses argv (without node and the script) and returns the exit code. */
@@ -134,6 +160,8 @@ export async function main(argv: ReadonlyArray<string>, cwd: string = process.cw
       return 0;
     case "demo":
       return demo(command.options, cwd);
+    case "init":
+      return init(cwd);
     default:
       return execute(command, cwd);
   }

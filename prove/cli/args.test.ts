@@ -18,23 +18,29 @@ describe("the command line", () => {
     });
   });
 
-  it("defaults the config, one run per side, both sides at once, and a report folder chosen later", () => {
+  it("leaves the config to be found, one run per side, both sides at once, and a report folder chosen later", () => {
     expect(parseCommand(["--base=main", "--head=HEAD", "s.e2e.ts"])).toEqual({
       kind: "prove",
       options: {
-        base: "main", head: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: "playwright.config.ts",
+        base: "main", head: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: undefined,
         grep: undefined, repeat: 1, out: undefined, json: false, sequential: false, keep: false,
       },
     });
   });
 
-  it("reads one side for git bisect run, and the demo", () => {
+  it("reads one side for git bisect run, init, and the demo with every output option of a proof", () => {
     expect(parseCommand(["run", "--at", "HEAD", "s.e2e.ts"])).toEqual({
       kind: "run",
-      options: { at: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: "playwright.config.ts", grep: undefined, keep: false },
+      options: { at: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: undefined, grep: undefined, keep: false },
     });
-    expect(parseCommand(["demo"])).toEqual({ kind: "demo", options: { bugId: undefined, out: undefined } });
-    expect(parseCommand(["demo", "all", "--out", "demo-reports"])).toEqual({ kind: "demo", options: { bugId: "all", out: "demo-reports" } });
+    expect(parseCommand(["init"])).toEqual({ kind: "init" });
+    const defaults = { out: undefined, repeat: 1, json: false, sequential: false, keep: false };
+    expect(parseCommand(["demo"])).toEqual({ kind: "demo", options: { bugId: undefined, ...defaults } });
+    expect(parseCommand(["demo", "all", "--out", "demo-reports"])).toEqual({ kind: "demo", options: { bugId: "all", ...defaults, out: "demo-reports" } });
+    expect(parseCommand(["demo", "stop-does-not-abort", "--json", "--repeat", "2", "--sequential", "--keep"])).toEqual({
+      kind: "demo",
+      options: { bugId: "stop-does-not-abort", out: undefined, repeat: 2, json: true, sequential: true, keep: true },
+    });
     expect(parseCommand([])).toEqual({ kind: "help" });
     expect(parseCommand(["--help"])).toEqual({ kind: "help" });
   });
@@ -49,6 +55,8 @@ describe("the command line", () => {
     [["--base", "a", "--head", "b", "s.e2e.ts", "--frobnicate"], "Unknown option '--frobnicate'"],
     [["run", "s.e2e.ts"], "--at is required, e.g. --at HEAD."],
     [["demo", "a", "b"], 'demo takes one bug id or "all"; got a b.'],
+    [["demo", "--repeat", "0"], '--repeat takes a whole number of runs, 1 or more; got "0".'],
+    [["init", "apps/web"], "init takes no arguments; got apps/web. Run it in the app's folder."],
   ])("refuses %j, saying what to change", (argv, detail) => {
     let thrown: unknown;
     try {

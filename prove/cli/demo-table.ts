@@ -1,6 +1,6 @@
 import { markdownTable } from "markdown-table";
 import type { ProofResult } from "../pipeline/prove.ts";
-import { formatDuration } from "../progress/progress-live.ts";
+import { formatDuration } from "../outcome/durations.ts";
 import type { ReportSide } from "../report/schema.ts";
 
 /** One bug proved by `demo all`. */

@@ -26,18 +26,20 @@ describe("the demo sandbox", () => {
       expect(existsSync(sandbox.dir)).toBe(false);
     });
     const git = simpleGit(sandbox.dir);
+    const [base, head] = [sandbox.base, sandbox.head];
+    expect([base, head]).toEqual([`bug/${bug.id}`, `fix/${bug.id}`]);
 
-    expect((await git.raw(["log", "--format=%s", "head"])).trim().split("\n")).toEqual([`Fix: ${bug.title}`, `agent-chat: ${bug.title}`]);
-    expect((await git.raw(["rev-parse", "head~1"])).trim()).toBe((await git.raw(["rev-parse", "base"])).trim());
-    expect((await git.raw(["diff", "--name-only", "base", "head"])).trim().split("\n").sort()).toEqual(bug.files);
-    const tracked = (await git.raw(["ls-tree", "-r", "--name-only", "head"])).trim().split("\n");
+    expect((await git.raw(["log", "--format=%s", head])).trim().split("\n")).toEqual([`Fix: ${bug.title}`, `agent-chat: ${bug.title}`]);
+    expect((await git.raw(["rev-parse", `${head}~1`])).trim()).toBe((await git.raw(["rev-parse", base])).trim());
+    expect((await git.raw(["diff", "--name-only", base, head])).trim().split("\n").sort()).toEqual(bug.files);
+    const tracked = (await git.raw(["ls-tree", "-r", "--name-only", head])).trim().split("\n");
     expect(tracked.filter((file) => file.includes("node_modules") || file.startsWith("examples/agent-chat/bugs/"))).toEqual([]);
     for (const file of bug.files) {
-      expect(await git.show([`head:${file}`]), file).toBe(await readFile(join(repoRoot, file), "utf8"));
+      expect(await git.show([`${head}:${file}`]), file).toBe(await readFile(join(repoRoot, file), "utf8"));
     }
 
     const worktree = join(scratch, "base");
-    await git.raw(["worktree", "add", "--detach", worktree, "base"]);
+    await git.raw(["worktree", "add", "--detach", worktree, base]);
     const install = await execa("pnpm", ["install", "--frozen-lockfile"], { cwd: worktree, reject: false, stdin: "ignore" });
     expect(install.exitCode, `${install.stdout}\n${install.stderr}`).toBe(0);
     expect(existsSync(join(worktree, "examples/agent-chat/node_modules/openai/package.json"))).toBe(true);
@@ -45,6 +47,6 @@ describe("the demo sandbox", () => {
     const worktreeGit = simpleGit(worktree);
     await worktreeGit.raw(["apply", bug.patch]);
     expect(await worktreeGit.raw(["status", "--porcelain"])).not.toBe("");
-    expect(await worktreeGit.raw(["diff", "head"])).toBe("");
+    expect(await worktreeGit.raw(["diff", head])).toBe("");
   });
 });

@@ -6,12 +6,14 @@ import { appPath, findBug, type ZooBug } from "./bugs.ts";
 import { SandboxFailed } from "./errors.ts";
 import { writeSandboxFiles } from "./sandbox-files.ts";
 
-/** A sandbox repository whose `base` branch holds the buggy app and `head` the app as shipped. */
+/** A sandbox repository whose branch `bug/<id>` holds the buggy app and `fix/<id>` the app as shipped. */
 export interface DemoSandbox {
   /** The sandbox repository, in a temporary folder. */
   readonly dir: string;
-  readonly base: "base";
-  readonly head: "head";
+  /** `bug/<id>`: the base of the proof. */
+  readonly base: string;
+  /** `fix/<id>`: the head of the proof. */
+  readonly head: string;
   readonly bug: ZooBug;
   /** Absolute path of this repository's scenario for the bug (the scenario is held constant, so it is never copied). */
   readonly scenario: string;
@@ -30,8 +32,8 @@ export interface DemoSandboxOptions {
 }
 
 /**
- * Builds the sandbox for one zoo bug: commits the app with the fix reversed on branch `base`,
- * then the app as shipped on branch `head`. The folder is removed if anything fails.
+ * Builds the sandbox for one zoo bug: commits the app with the fix reversed on branch `bug/<id>`,
+ * then the app as shipped on branch `fix/<id>`, names that read well in a report. The folder is removed if anything fails.
  */
 export async function createDemoSandbox(options: DemoSandboxOptions): Promise<DemoSandbox> {
   const bug = await findBug(options.repoRoot, options.bugId);
@@ -46,8 +48,8 @@ export async function createDemoSandbox(options: DemoSandboxOptions): Promise<De
   }
   return {
     dir,
-    base: "base",
-    head: "head",
+    base: baseBranch(bug),
+    head: headBranch(bug),
     bug,
     scenario: join(options.repoRoot, bug.scenario),
     config: join(options.repoRoot, "playwright.config.ts"),
@@ -60,6 +62,9 @@ export function proofArguments(sandbox: DemoSandbox): ReadonlyArray<string> {
   return ["--repo", sandbox.dir, "--base", sandbox.base, "--head", sandbox.head, "--config", sandbox.config, sandbox.scenario];
 }
 
+const baseBranch = (bug: ZooBug) => `bug/${bug.id}`;
+const headBranch = (bug: ZooBug) => `fix/${bug.id}`;
+
 async function commitBothSides(dir: string, bug: ZooBug): Promise<void> {
   const git = sandboxGit(dir);
   const run = async (step: string, args: ReadonlyArray<string>) => {
@@ -71,11 +76,11 @@ async function commitBothSides(dir: string, bug: ZooBug): Promise<void> {
   };
   await run("git init", ["init", "--quiet"]);
   for (const [key, value] of localConfig) await run("git config", ["config", key, value]);
-  await run("base branch", ["checkout", "--quiet", "-b", "base"]);
+  await run("base branch", ["checkout", "--quiet", "-b", baseBranch(bug)]);
   await run("reverse the fix", ["apply", "--reverse", bug.patch]);
   await run("base commit", ["add", "--all"]);
   await run("base commit", [...noHooks, "commit", "--quiet", "--no-verify", "-m", `agent-chat: ${bug.title}`, "-m", baseBody(bug)]);
-  await run("head branch", ["checkout", "--quiet", "-b", "head"]);
+  await run("head branch", ["checkout", "--quiet", "-b", headBranch(bug)]);
   await run("apply the fix", ["apply", bug.patch]);
   await run("head commit", ["add", "--all"]);
   await run("head commit", [...noHooks, "commit", "--quiet", "--no-verify", "-m", `Fix: ${bug.title}`, "-m", headBody(bug)]);

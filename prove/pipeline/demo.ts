@@ -2,11 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Effect } from "effect";
-import { parseCommand } from "../cli/args.ts";
+import { parseCommand, type OutputOptions } from "../cli/args.ts";
 import { BrokenBug, createDemoSandbox, proofArguments, SandboxFailed, UnknownBug, type DemoSandbox, type ZooBug } from "../demo/index.ts";
 import type { Interrupted } from "../errors.ts";
 import { Progress } from "../progress/progress.ts";
-import type { Secret } from "../report/redact.ts";
+import type { Replacement } from "../report/redact.ts";
 import { proveScenario, type ProofResult } from "./prove.ts";
 
 export interface DemoInput {
@@ -14,8 +14,9 @@ export interface DemoInput {
   readonly zooRoot: string;
   /** The invoking checkout: the report goes under its reports/ unless `out` says otherwise. */
   readonly cwd: string;
-  readonly out: string | undefined;
-  readonly secrets: ReadonlyArray<Secret>;
+  /** The proof's output options, as for any proof; `out` is this bug's report folder. */
+  readonly output: OutputOptions;
+  readonly secrets: ReadonlyArray<Replacement>;
   readonly interrupt: Effect.Effect<never, Interrupted>;
 }
 
@@ -51,8 +52,15 @@ const sandbox = (bug: ZooBug, zooRoot: string) =>
   );
 
 /** The proof's options, read from the sandbox's command line exactly as `prove-scenario` reads a user's. */
-function proofOptions(made: DemoSandbox, out: string | undefined) {
-  const command = parseCommand([...proofArguments(made), ...(out === undefined ? [] : ["--out", out])]);
+function proofOptions(made: DemoSandbox, output: OutputOptions) {
+  const command = parseCommand([
+    ...proofArguments(made),
+    ...(output.out === undefined ? [] : ["--out", output.out]),
+    ...(output.repeat > 1 ? ["--repeat", String(output.repeat)] : []),
+    ...(output.json ? ["--json"] : []),
+    ...(output.sequential ? ["--sequential"] : []),
+    ...(output.keep ? ["--keep"] : []),
+  ]);
   return command.kind === "prove" ? Effect.succeed(command.options) : Effect.die(new Error(`the demo's arguments read as ${command.kind}`));
 }
 
@@ -65,9 +73,9 @@ export const proveDemo = Effect.fn("Demo.prove")(
   function* (bug: ZooBug, input: DemoInput) {
     const progress = yield* Progress;
     const made = yield* progress.step({ step: "sandbox", detail: bug.id }, Effect.raceFirst(sandbox(bug, input.zooRoot), input.interrupt));
-    const options = yield* proofOptions(made.sandbox, input.out);
+    const options = yield* proofOptions(made.sandbox, input.output);
     return yield* proveScenario(options, input.cwd, input.secrets, input.interrupt, `pnpm prove-scenario demo ${bug.id}`);
   },
   Effect.scoped,
-  Effect.catch((error: DemoError | Interrupted) => Effect.succeed<ProofResult>({ exitCode: 2, report: undefined, message: error.message })),
+  Effect.catch((error: DemoError | Interrupted) => Effect.succeed<ProofResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: error.message })),
 );

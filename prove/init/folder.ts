@@ -1,0 +1,60 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import { simpleGit } from "simple-git";
+import type { AppFiles } from "./detect.ts";
+import { InitFailed } from "./errors.ts";
+import { lockfileNames } from "./manager.ts";
+
+/** The top-level folder of the git repository holding `dir`; undefined when it is not in one. */
+export async function gitTopLevel(dir: string): Promise<string | undefined> {
+  try {
+    return (await simpleGit(dir).revparse(["--show-toplevel"])).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The nearest lockfile from `dir` up to `top` (both included), relative to `dir`. */
+export function nearestLockfile(dir: string, top: string): string | undefined {
+  for (let folder = dir; ; folder = dirname(folder)) {
+    const found = lockfileNames.find(([file]) => existsSync(join(folder, file)));
+    if (found !== undefined) return relative(dir, join(folder, found[0]));
+    if (folder === top || dirname(folder) === folder || relative(top, folder).startsWith("..")) return undefined;
+  }
+}
+
+/** A file's text by its path relative to `dir`; undefined when it is missing or not a file. */
+function reader(dir: string): (file: string) => string | undefined {
+  return (file) => {
+    const path = join(dir, file);
+    return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
+  };
+}
+
+/** package.json's text and value; InitFailed when `dir` has none or it is not a JSON object. */
+export async function readPackageJson(dir: string): Promise<{ readonly text: string; readonly value: Readonly<Record<string, unknown>> }> {
+  const file = join(dir, "package.json");
+  if (!existsSync(file)) {
+    throw new InitFailed({
+      file,
+      detail: `there is no package.json in ${dir}. Run prove-scenario init in the app's folder, the one holding its package.json.`,
+    });
+  }
+  const text = await readFile(file, "utf8");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InitFailed({ file, detail: `it is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix it and run init again.` });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InitFailed({ file, detail: "it does not hold a JSON object. Fix it and run init again." });
+  }
+  return { text, value: value as Record<string, unknown> };
+}
+
+/** The app folder `dir` as detection sees it, its lockfile looked for up to `top`. */
+export function readAppFolder(dir: string, top: string, packageJson: Readonly<Record<string, unknown>>): AppFiles {
+  return { dir, packageJson, lockfile: nearestLockfile(dir, top), read: reader(dir) };
+}

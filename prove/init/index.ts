@@ -1,0 +1,2 @@
+export { initScenarios, type InitResult } from "./init.ts";
+export { InitFailed, InitRefused } from "./errors.ts";

@@ -1,0 +1,62 @@
+/** What the starter config says, each value with the comment that explains it. */
+export interface ConfigValues {
+  /** The app's folder relative to the repository's root, "." for the root. */
+  readonly root: string;
+  /** What `install: "auto"` runs for this app, e.g. "npm install (no lockfile)". */
+  readonly install: string;
+  readonly start: string;
+  /** Why start gets its port this way, e.g. "Vite takes the port as a flag". */
+  readonly startWhy: string;
+  /** Set when init could not tell how the server gets its port: the reason. */
+  readonly portUnknown: string | undefined;
+  /** The ready check's path, e.g. "/" or "/sub/". */
+  readonly readyPath: string;
+}
+
+/** One line for a comment: no line breaks. */
+const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ");
+
+/** The text of scenarios.config.ts. */
+export function renderConfig(values: ConfigValues): string {
+  const start =
+    values.portUnknown === undefined
+      ? [`    start: ${JSON.stringify(values.start)}, // ${oneLine(values.startWhy)}`]
+      : [
+          `    // Could not tell how the server gets its port (${oneLine(values.portUnknown)}):`,
+          "    // it must listen on the PORT environment variable, or put {port} into this command.",
+          `    start: ${JSON.stringify(values.start)},`,
+        ];
+  return [
+    'import { defineScenarioConfig } from "scenario-prover/harness";',
+    "",
+    "// The app under test. Every field is described in node_modules/scenario-prover/docs/config.md.",
+    "export default defineScenarioConfig({",
+    '  testDir: "scenarios",',
+    "  // A proof's base side fails by waiting out this timeout: keep it short.",
+    "  expect: { timeout: 5_000 },",
+    "  app: {",
+    `    root: ${JSON.stringify(values.root)}, // the app's folder, relative to the repository's root`,
+    `    install: "auto", // here: ${oneLine(values.install)}; false skips installing`,
+    ...start,
+    `    ready: { path: ${JSON.stringify(values.readyPath)} },`,
+    "  },",
+    "});",
+    "",
+  ].join("\n");
+}
+
+/** The text of scenarios/example.e2e.ts, opening the app at `basePath` when it is served under one. */
+export function renderExample(basePath: string | undefined): string {
+  return [
+    'import { expect, test } from "scenario-prover/harness";',
+    "",
+    "// Make this test reproduce the bug: drive the page to where the bug shows,",
+    "// then assert what should be there, so that it fails on base and passes on head.",
+    'test("the app opens", async ({ app, page }) => {',
+    `  await app.open(${basePath === undefined ? "" : JSON.stringify(basePath)});`,
+    '  await expect(page.locator("body")).toBeVisible();',
+    '  await app.screenshot("opened");',
+    "});",
+    "",
+  ].join("\n");
+}
