@@ -1,10 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { config, fixtures, prove, repositoryState, startProver, sumScenario } from "./support/prover.ts";
+import { checkout, config, fixtures, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
 let work: string;
 let repo: ExpressRepo;
@@ -26,6 +27,8 @@ afterAll(async () => {
 
 const out = (name: string) => join(work, "reports", name);
 const against = (name: string) => ["--repo", repo.dir, "--config", config, "--out", out(name)];
+/** The sum-app repository as the report names it: by its path from the invoking checkout. */
+const repoShown = () => relative(checkout, repo.dir);
 
 async function pixels(file: string) {
   return sharp(file).raw().toBuffer();
@@ -34,7 +37,8 @@ async function pixels(file: string) {
 describe("proving a fix in a plain Express repository that does not contain scenario-prover", () => {
   it("proves it: the total is wrong on base and right on head, with both sides' screenshots side by side", async () => {
     const before = await repositoryState(repo.dir);
-    const { exitCode, report } = await prove(["--base", "bug", "--head", "fix", sumScenario, ...against("proved")]);
+    const { exitCode, report, stderr } = await prove(["--base", "bug", "--head", "fix", sumScenario, ...against("proved")]);
+    const dir = reportDir(report);
 
     expect([exitCode, report.verdict, report.reasonCode]).toEqual([0, "proved", "proved"]);
     expect(report.scenario).toMatchObject({ file: sumScenario, title: "adding 1 and 2 shows a total of 3" });
@@ -43,10 +47,16 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
     expect(report.base.subject).toBe("Add the sum page");
     expect(report.command).toBe(
-      `pnpm prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} ${sumScenario} --repo ${repo.dir} --config ${config}`,
+      `pnpm prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} ${sumScenario} --repo ${repoShown()} --config ${config}`,
     );
+    // Each number is labelled with what it measures, the same in progress and in the report.
+    const runLine = /^head {2}run +passed: run (\d+\.\ds), of which the test (\d+\.\ds)$/m.exec(stderr);
+    expect(runLine, stderr).not.toBeNull();
+    const [runMs, testMs] = [report.head.attempts[0]?.runMs ?? 0, report.head.attempts[0]?.durationMs ?? 0];
+    expect(runMs).toBeGreaterThan(testMs);
+    expect([runLine?.[1], runLine?.[2]]).toEqual([`${(runMs / 1000).toFixed(1)}s`, `${(testMs / 1000).toFixed(1)}s`]);
 
-    const markdown = await readFile(join(report.dir, "report.md"), "utf8");
+    const markdown = await readFile(join(dir, "report.md"), "utf8");
     const rows = markdown.split("\n").filter((line) => line.startsWith("| **"));
     expect(rows.map((row) => row.split(" | ").map((cell) => /src="([^"]+)"/.exec(cell)?.[1] ?? cell.replace(/^\| |\*\*| \|$/g, "")))).toEqual([
       ["filled in", "images/base-filled-in.png", "images/head-filled-in.png"],
@@ -55,30 +65,38 @@ describe("proving a fix in a plain Express repository that does not contain scen
       ["failure screenshot", "images/failure-base.png", "no failure"],
     ]);
     expect(markdown).toContain(`**Base: assertion** at \`${sumScenario}:11\``);
+    expect(markdown).toContain(`(fix) Add numbers, not strings — passed (run ${runLine?.[1]}, of which the test ${runLine?.[2]})`);
 
     for (const shot of [...report.base.screenshots, ...report.head.screenshots]) {
-      expect(await sharp(join(report.dir, shot.path)).metadata()).toMatchObject({ width: 1280, height: 720 });
+      expect(await sharp(join(dir, shot.path)).metadata()).toMatchObject({ width: 1280, height: 720 });
       expect([shot.width, shot.height]).toEqual([1280, 720]);
     }
     const [baseAfterAdd, headAfterAdd] = await Promise.all([
-      pixels(join(report.dir, "images/base-after-add.png")),
-      pixels(join(report.dir, "images/head-after-add.png")),
+      pixels(join(dir, "images/base-after-add.png")),
+      pixels(join(dir, "images/head-after-add.png")),
     ]);
     expect(baseAfterAdd.equals(headAfterAdd)).toBe(false);
-    expect((await sharp(join(report.dir, "comparison.png")).metadata()).width).toBeGreaterThan(1280);
+    expect((await sharp(join(dir, "comparison.png")).metadata()).width).toBeGreaterThan(1280);
     expect([report.base.trace, report.base.serverLog, report.head.trace]).toEqual(["base/trace.zip", "base/server.log", null]);
-    expect(await readFile(join(report.dir, "base/server.log"), "utf8")).toContain("sum app listening on");
+    expect(await readFile(join(dir, "base/server.log"), "utf8")).toContain("sum app listening on");
 
     expect(await repositoryState(repo.dir)).toEqual(before);
   });
 
   it("runs two proofs at once in one repository: a no-op change passes on base, a fix that does not work fails on head", async () => {
-    const [noop, broken] = await Promise.all([
-      prove(["--base", "fix", "--head", "noop", sumScenario, ...against("noop")]),
-      prove(["--base", "bug", "--head", "broken-fix", sumScenario, ...against("broken")]),
-    ]);
-    expect([noop.exitCode, noop.report.verdict, noop.report.reasonCode]).toEqual([1, "not-proved", "passes-on-base"]);
-    expect(noop.report.reason).toBe("The scenario passes on base (fix), so it does not reproduce the bug there; make it fail on base first.");
+    // The first as the README runs it, through pnpm, naming base by its full SHA: a correct "not proved" ends with the report's path.
+    const fixSha = await repo.git("rev-parse", "fix");
+    const viaPnpm = execa("pnpm", ["prove-scenario", "--base", fixSha, "--head", "noop", sumScenario, ...against("noop")], { cwd: checkout, reject: false, stdin: "ignore" });
+    const [noopRun, broken] = await Promise.all([viaPnpm, prove(["--base", "bug", "--head", "broken-fix", sumScenario, ...against("broken")])]);
+    expect(noopRun.exitCode).toBe(1);
+    expect(noopRun.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out("noop"), "report.md")}`);
+    expect(`${noopRun.stdout}${noopRun.stderr}`).not.toContain("ELIFECYCLE");
+    const noop = { report: JSON.parse(await readFile(join(out("noop"), "report.json"), "utf8")) as typeof broken.report };
+    expect([noop.report.verdict, noop.report.reasonCode]).toEqual(["not-proved", "passes-on-base"]);
+    expect(noop.report.reason).toBe(`The scenario passes on base (${fixSha.slice(0, 7)}), so it does not reproduce the bug there; make it fail on base first.`);
+    const markdown = await readFile(join(out("noop"), "report.md"), "utf8");
+    expect(markdown).toContain(`| | base \`${fixSha.slice(0, 7)}\` | head`);
+    expect(markdown.replace(/```sh\n.*\n```/, "")).not.toContain(fixSha);
     expect([broken.exitCode, broken.report.verdict, broken.report.reasonCode]).toEqual([1, "not-proved", "fails-on-head"]);
     expect(broken.report.head.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${sumScenario}:11` } }]);
   });
@@ -92,19 +110,22 @@ describe("proving a fix in a plain Express repository that does not contain scen
 
   it.each([
     ["a ref that does not exist", ["--base", "no-such-ref", "--head", "fix", sumScenario], "bad-ref", undefined, ['--base "no-such-ref" does not name a commit', "git -C"]],
+    ["a --repo folder that does not exist", ["--base", "bug", "--head", "fix", sumScenario, "--repo", "/nonexistent/sum-app"], "bad-repo", undefined, ['--repo "/nonexistent/sum-app": there is no folder at /nonexistent/sum-app', "leave --repo out"]],
     ["a scenario file that does not exist", ["--base", "bug", "--head", "fix", `${fixtures}/missing.e2e.ts`], "scenario-not-found", undefined, ["there is no file at", "Check the path"]],
     ["a scenario file holding two tests", ["--base", "bug", "--head", "fix", `${fixtures}/two-tests.e2e.ts`], "ambiguous-scenario", undefined, ["Pass --grep <text>", "  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0"]],
     ["an install that fails on base", ["--base", "install-broken", "--head", "fix", sumScenario], "base-error", "install", ["`npm install`", "set app.install", "sum-helpers-1.0.0.tgz"]],
     ["an app that crashes before it is ready on base", ["--base", "boot-crash", "--head", "fix", sumScenario], "base-error", "boot", ["[scenario-harness:boot]", "Check app.start", "SUM_CONFIG is missing"]],
     ["a transcript that cannot be loaded", ["--base", "bug", "--head", "fix", `${fixtures}/bad-transcript.e2e.ts`], "base-error", "transcript", ["[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Fix the line it names"]],
   ])("could not run with %s: exit 2 and a message naming what to change", async (name, args, reasonCode, kind, says) => {
-    const { exitCode, report, stderr } = await prove([...args, ...against(name.replaceAll(" ", "-"))]);
+    // A row's own --repo comes last, so it wins over the sum app's.
+    const { exitCode, report, stderr } = await prove([...against(name.replaceAll(" ", "-")), ...args]);
+    const dir = reportDir(report);
     expect([exitCode, report.verdict, report.exitCode, report.reasonCode]).toEqual([2, "could-not-run", 2, reasonCode]);
     const message = kind === undefined ? report.reason : (report.base.attempts[0]?.error?.message ?? "");
     if (kind !== undefined) expect(report.base.attempts).toMatchObject([{ outcome: "error", error: { kind } }]);
     for (const text of says) expect(message).toContain(text);
     expect(stderr.split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^could-not-run \\(exit 2, ${reasonCode}\\): `)));
-    expect(stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(report.dir, "report.md")}`);
+    expect(stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(dir, "report.md")}`);
   });
 
   it("runs one side for git bisect run: 0 where the scenario passes, 1 where it fails, 125 where it cannot run", async () => {

@@ -46,19 +46,20 @@ async function markdownRows(dir: string): Promise<string[][]> {
 describe("prove-scenario demo over the bug zoo", () => {
   it.each(bugs)("$id: proved in its sandbox, base failing in its scenario and head passing, with both sides' screenshots", async (bug) => {
     const out = join(work, bug.id);
-    const prover = startProver(["demo", bug.id, "--out", out]);
+    const prover = startProver(["demo", bug.id, "--out", out, "--json"]);
     const run = await prover;
 
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out, "report.md")}`);
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
+    expect(JSON.parse(run.stdout)).toEqual(report);
     expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["proved", 0, "proved"]);
     expect(report.scenario.file).toBe(bug.scenario);
     expect(report.base.attempts).toHaveLength(1);
     const [failure] = report.base.attempts;
     expect(failure).toMatchObject({ outcome: "failed", error: { location: expect.stringMatching(new RegExp(`^${bug.scenario}:\\d+$`)) } });
     expect(failedKinds).toContain(failure?.error?.kind);
-    expect(report.reason).toContain(`The scenario fails on base (base) with ${failure?.error?.kind} at ${failure?.error?.location}: `);
+    expect(report.reason).toContain(`The scenario fails on base (bug/${bug.id}) with ${failure?.error?.kind} at ${failure?.error?.location}: `);
     expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
     expect([report.base.subject, report.head.subject]).toEqual([`agent-chat: ${bug.title}`, `Fix: ${bug.title}`]);
     expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}`);

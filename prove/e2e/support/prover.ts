@@ -14,6 +14,9 @@ export function startProver(args: ReadonlyArray<string>) {
   return execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore" });
 }
 
+/** The report folder of a report.json, whose `dir` is relative to the invoking checkout. */
+export const reportDir = (report: ProofReport, root: string = checkout) => resolve(root, report.dir);
+
 export interface ProverRun {
   readonly exitCode: number | undefined;
   readonly report: ProofReport;
@@ -24,7 +27,7 @@ export interface ProverRun {
 export async function prove(args: ReadonlyArray<string>): Promise<ProverRun> {
   const run = await startProver([...args, "--json"]);
   const report = JSON.parse(run.stdout) as ProofReport;
-  const onDisk = JSON.parse(await readFile(join(report.dir, "report.json"), "utf8")) as ProofReport;
+  const onDisk = JSON.parse(await readFile(join(reportDir(report), "report.json"), "utf8")) as ProofReport;
   if (JSON.stringify(onDisk) !== JSON.stringify(report)) throw new Error("report.json on disk differs from the one printed with --json");
   return { exitCode: run.exitCode, report, stderr: run.stderr };
 }

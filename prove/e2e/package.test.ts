@@ -1,0 +1,141 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import { unzipSync } from "fflate";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProofReport } from "../index.ts";
+import { checkout, repositoryState } from "./support/prover.ts";
+import { makeShopRepo, makeStoreRepo, type UserRepo } from "./support/user-repos.ts";
+
+/** A folder name the user's checkout lives under, to be found in no file of a report. */
+const planted = "planted-Xq9-checkout";
+
+let work: string;
+let tarball: string;
+let shop: UserRepo;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "prove-package-"));
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+const manifest = async (dir: string) => JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+const npx = (cwd: string, ...args: string[]) => execa("npx", args, { cwd, reject: false, stdin: "ignore" });
+const npmInstall = (cwd: string, ...packages: string[]) => execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", ...packages], { cwd });
+
+/** Every file's text under `dir`, the entries of a zip (a trace) included. */
+async function textsUnder(dir: string): Promise<Array<readonly [string, string]>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const texts: Array<readonly [string, string]> = [];
+  for (const entry of entries.filter((candidate) => candidate.isFile())) {
+    const file = join(entry.parentPath, entry.name);
+    const bytes = await readFile(file);
+    const parts = file.endsWith(".zip") ? Object.values(unzipSync(bytes)) : [bytes];
+    texts.push([file, parts.map((part) => Buffer.from(part).toString("latin1")).join("\n")]);
+  }
+  return texts;
+}
+
+const cartScenario = `import { expect, test } from "scenario-prover/harness";
+
+test("the cart adds 1 and 2 to a total of 3", async ({ app, page }) => {
+  await app.open("/?a=1&b=2");
+  await app.screenshot("cart");
+  await expect(page.getByRole("status")).toHaveText("Total: 3");
+  await app.screenshot("total");
+});
+`;
+
+describe("scenario-prover as a package installed in a user's repository", () => {
+  it("packs into a tarball of what a user needs: the bins, the built JavaScript with its types, and the docs", async () => {
+    const { version } = (await manifest(checkout)) as unknown as { version: string };
+    await execa("pnpm", ["pack", "--pack-destination", work], { cwd: checkout });
+    tarball = join(work, `scenario-prover-${version}.tgz`);
+    const files = (await execa("tar", ["-tzf", tarball])).stdout.split("\n").map((file) => file.replace(/^package\//, "")).sort();
+
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package.json", "README.md", "bin/prove-scenario.mjs", "bin/replay-agent.mjs", "dist/harness/index.js", "dist/harness/index.d.ts",
+        "dist/prove/index.js", "dist/replay-agent/cli.js", "docs/config.md", "docs/transcripts.md", "docs/report-json.md",
+      ]),
+    );
+    expect(files.filter((file) => !/^(bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.md|README\.md|package\.json)$/.test(file))).toEqual([]);
+    expect(files.filter((file) => /\.(test|e2e)\.|\/(e2e|test-apps|test-fixtures|fixtures|samples)\//.test(file))).toEqual([]);
+    const [npmPack] = JSON.parse((await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: checkout })).stdout) as Array<{
+      files: Array<{ path: string }>;
+    }>;
+    expect(npmPack?.files.map((file) => file.path).sort()).toEqual(files);
+  });
+
+  it("installs as a devDependency of a plain npm repository, where init writes a config and an example that runs against the app", async () => {
+    shop = await makeShopRepo(join(work, planted, "shop"));
+    await npmInstall(shop.dir, tarball);
+    expect((await manifest(shop.dir)).devDependencies?.["scenario-prover"]).toMatch(/scenario-prover-.*\.tgz$/);
+
+    const init = await npx(shop.dir, "prove-scenario", "init");
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stderr.split("\n")).toEqual(
+      expect.arrayContaining([
+        "detected: start: npm start (server.js reads the PORT environment variable)",
+        "wrote scenarios.config.ts",
+        "wrote scenarios/example.e2e.ts",
+        "wrote package.json",
+        "wrote .gitignore",
+      ]),
+    );
+    expect((await manifest(shop.dir)).scripts?.["prove-scenario"]).toBe("prove-scenario");
+    expect(await readFile(join(shop.dir, ".gitignore"), "utf8")).toBe("node_modules/\n/reports/\n");
+
+    const example = await npx(shop.dir, "playwright", "test", "-c", "scenarios.config.ts", "--reporter=line", "--output", join(work, "shop-example"));
+    expect(example.exitCode, example.stdout).toBe(0);
+    expect(example.stdout).toContain("1 passed");
+
+    const again = await npx(shop.dir, "prove-scenario", "init");
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain("scenarios.config.ts and scenarios/example.e2e.ts already exist");
+  });
+
+  it("proves a fix from inside the repository, the scenario untracked, with no --repo and no --config; the checkout stays as it was and no path of this machine is in the report", async () => {
+    await writeFile(join(shop.dir, "scenarios/cart-total.e2e.ts"), cartScenario);
+    const before = await repositoryState(shop.dir);
+
+    const run = await npx(shop.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ProofReport;
+    const dir = join(shop.dir, report.dir);
+    expect(report.dir).toMatch(/^reports\/scenarios\/cart-total\/[0-9a-f]{7}-[0-9a-f]{7}$/);
+    expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(dir, "report.md")}`);
+    expect([report.verdict, report.reasonCode, report.scenario.file]).toEqual(["proved", "proved", "scenarios/cart-total.e2e.ts"]);
+    expect(report.base.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: "scenarios/cart-total.e2e.ts:6" } }]);
+    expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
+    expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
+    expect(report.command).toBe(`npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} scenarios/cart-total.e2e.ts`);
+    expect(JSON.parse(await readFile(join(dir, "report.json"), "utf8"))).toEqual(report);
+
+    const texts = await textsUnder(dir);
+    expect(texts.map(([file]) => file.slice(dir.length + 1))).toEqual(expect.arrayContaining(["report.md", "base/trace.zip", "base/server.log"]));
+    expect(texts.filter(([, text]) => text.includes(planted)).map(([file]) => file)).toEqual([]);
+    expect(await repositoryState(shop.dir)).toEqual(before);
+  });
+
+  it("installs in a Vite app served under a sub-path, where init passes the port as flags and the example opens the sub-path", async () => {
+    const store = await makeStoreRepo(join(work, "store"), "8.3.8");
+    await npmInstall(store.dir, tarball);
+
+    const init = await npx(store.dir, "prove-scenario", "init");
+    expect(init.exitCode, init.stderr).toBe(0);
+    const config = await readFile(join(store.dir, "scenarios.config.ts"), "utf8");
+    expect(config).toContain('    start: "npm run dev -- --host 127.0.0.1 --port {port} --strictPort", // Vite takes the port as a flag\n');
+    expect(config).toContain('    ready: { path: "/store/" },\n');
+    expect(await readFile(join(store.dir, "scenarios/example.e2e.ts"), "utf8")).toContain('await app.open("/store/");');
+
+    const example = await npx(store.dir, "playwright", "test", "-c", "scenarios.config.ts", "--reporter=line", "--output", join(work, "store-example"));
+    expect(example.exitCode, example.stdout).toBe(0);
+    expect(example.stdout).toContain("1 passed");
+  });
+});

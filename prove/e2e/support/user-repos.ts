@@ -1,0 +1,68 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { execa } from "execa";
+
+/** A git repository of a user's app, which knows nothing of scenario-prover until the test installs it. */
+export interface UserRepo {
+  readonly dir: string;
+  readonly git: (...args: string[]) => Promise<string>;
+}
+
+async function repository(dir: string, files: Readonly<Record<string, string>>): Promise<UserRepo> {
+  await mkdir(dir, { recursive: true });
+  const git = async (...args: string[]) => (await execa("git", args, { cwd: dir })).stdout;
+  await git("init", "-q", "-b", "main");
+  for (const [file, text] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, file)), { recursive: true });
+    await writeFile(join(dir, file), text);
+  }
+  return { dir, git };
+}
+
+async function commit(repo: UserRepo, tag: string, message: string): Promise<void> {
+  await repo.git("add", "-A");
+  await repo.git("-c", "user.name=Shop Dev", "-c", "user.email=dev@example.com", "commit", "-qm", message);
+  await repo.git("tag", tag);
+}
+
+const server = (add: string) => `const http = require("node:http");
+
+const add = (a, b) => ${add};
+
+http
+  .createServer((request, response) => {
+    const query = new URL(request.url, "http://shop").searchParams;
+    const total = add(query.get("a") ?? "0", query.get("b") ?? "0");
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(\`<!doctype html><title>Shop</title><h1>Cart</h1><p role="status">Total: \${total}</p>\`);
+  })
+  .listen(Number(process.env.PORT), "127.0.0.1", () => console.log(\`shop listening on \${process.env.PORT}\`));
+`;
+
+/**
+ * An Express-style app as many are: CommonJS, npm without a lockfile, no dependencies, a
+ * server that reads PORT. Tag `bug`: the cart's total of 1 and 2 reads 12; tag `fix`: 3.
+ */
+export async function makeShopRepo(dir: string): Promise<UserRepo> {
+  const repo = await repository(dir, {
+    ".gitignore": "node_modules/\n",
+    "package.json": `${JSON.stringify({ name: "shop", version: "1.0.0", private: true, scripts: { start: "node server.js" } }, null, 2)}\n`,
+    "server.js": server("a + b"),
+  });
+  await commit(repo, "bug", "Show the cart's total");
+  await writeFile(join(dir, "server.js"), server("Number(a) + Number(b)"));
+  await commit(repo, "fix", "Add the numbers, not the strings");
+  return repo;
+}
+
+/** A Vite app served under /store/ (its config's `base`), an ES module package with Vite as its one dependency. */
+export async function makeStoreRepo(dir: string, vite: string): Promise<UserRepo> {
+  const repo = await repository(dir, {
+    ".gitignore": "node_modules/\n",
+    "package.json": `${JSON.stringify({ name: "store", private: true, type: "module", scripts: { dev: "vite" }, devDependencies: { vite } }, null, 2)}\n`,
+    "vite.config.ts": 'import { defineConfig } from "vite";\n\nexport default defineConfig({ base: "/store/" });\n',
+    "index.html": "<!doctype html>\n<html lang=\"en\">\n<title>Store</title>\n<h1>Store</h1>\n</html>\n",
+  });
+  await commit(repo, "v1", "Open the store");
+  return repo;
+}
