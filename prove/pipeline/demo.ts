@@ -51,17 +51,10 @@ const sandbox = (bug: ZooBug, zooRoot: string) =>
       }),
   );
 
-/** The proof's options, read from the sandbox's command line exactly as `prove-scenario` reads a user's. */
+/** The proof's options: the sandbox's command line read exactly as `prove-scenario` reads a user's, with the demo's output options. */
 function proofOptions(made: DemoSandbox, output: OutputOptions) {
-  const command = parseCommand([
-    ...proofArguments(made),
-    ...(output.out === undefined ? [] : ["--out", output.out]),
-    ...(output.repeat > 1 ? ["--repeat", String(output.repeat)] : []),
-    ...(output.json ? ["--json"] : []),
-    ...(output.sequential ? ["--sequential"] : []),
-    ...(output.keep ? ["--keep"] : []),
-  ]);
-  return command.kind === "prove" ? Effect.succeed(command.options) : Effect.die(new Error(`the demo's arguments read as ${command.kind}`));
+  const command = parseCommand(proofArguments(made));
+  return command.kind === "prove" ? Effect.succeed({ ...command.options, ...output }) : Effect.die(new Error(`the demo's arguments read as ${command.kind}`));
 }
 
 /**

@@ -33,7 +33,7 @@ export interface Scenario {
 }
 
 /** The config names looked for when --config is not given, in this order. */
-export const defaultConfigNames = ["scenarios.config.ts", "playwright.config.ts"] as const;
+const defaultConfigNames = ["scenarios.config.ts", "playwright.config.ts"] as const;
 
 /**
  * The scenario config: --config as given, else the first of scenarios.config.ts and
