@@ -1,0 +1,172 @@
+import { existsSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join, posix, relative, sep } from "node:path";
+import { Effect } from "effect";
+import { scenarioFolder } from "../pipeline/paths.ts";
+import type { ProofReport } from "../report/schema.ts";
+import type { ProofSummary, SummaryRow } from "../summary/schema.ts";
+import type { BranchFile } from "./branch.ts";
+import { BadReport, ReportNotFound } from "./errors.ts";
+import { reportForPr, reportPr, summaryPr, type ScenarioSection } from "./pr-markdown.ts";
+import { fileUrl } from "./remote-url.ts";
+
+/** What publishing a proof folder (one report, or a summary of several) puts on the branch, and its pr.md. */
+export interface ProofFolder {
+  /** pr.md, beside report.md or summary.md. */
+  readonly prFile: string;
+  /** The proof's folders on the branch: each is replaced by exactly its files. */
+  readonly folders: ReadonlyArray<string>;
+  readonly files: ReadonlyArray<BranchFile>;
+  readonly message: string;
+  /** pr.md's text, given the URL the branch's paths are appended to. */
+  readonly prMarkdown: (urlBase: string) => string;
+}
+
+/**
+ * A folder per proof is named `<base7>-<head7>`. A side whose ref did not resolve has no sha: its
+ * part is the ref made safe for a folder name, as the report folder itself is named. Such a proof
+ * could not run and took no screenshots, so it publishes no image; its pr.md is written all the same.
+ */
+type Side = { readonly sha: string | null; readonly ref: string };
+const short = (side: Side) => side.sha?.slice(0, 7) ?? (side.ref.replace(/[^A-Za-z0-9._-]+/g, "_") || "ref");
+const pair = (base: Side, head: Side, separator = "-") => `${short(base)}${separator}${short(head)}`;
+
+const readText = (file: string) =>
+  Effect.tryPromise({
+    try: () => readFile(file, "utf8"),
+    catch: (error) => new BadReport({ file, detail: `could not be read (${error instanceof Error ? error.message : String(error)})` }),
+  });
+
+const readJson = (file: string) =>
+  Effect.flatMap(readText(file), (text) =>
+    Effect.try({
+      try: (): unknown => JSON.parse(text),
+      catch: (error) => new BadReport({ file, detail: `is not JSON (${error instanceof Error ? error.message : String(error)})` }),
+    }),
+  );
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+
+function asReport(file: string, value: unknown): Effect.Effect<ProofReport, BadReport> {
+  const ok =
+    isObject(value) &&
+    value["schema"] === "scenario-proof/v1" &&
+    isObject(value["scenario"]) &&
+    typeof value["scenario"]["file"] === "string" &&
+    isObject(value["base"]) &&
+    isObject(value["head"]) &&
+    typeof value["markdown"] === "string";
+  return ok ? Effect.succeed(value as unknown as ProofReport) : Effect.fail(new BadReport({ file, detail: 'is not a report of schema "scenario-proof/v1"' }));
+}
+
+function asSummary(file: string, value: unknown): Effect.Effect<ProofSummary, BadReport> {
+  const ok =
+    isObject(value) &&
+    value["schema"] === "scenario-proof-summary/v1" &&
+    isObject(value["base"]) &&
+    isObject(value["head"]) &&
+    Array.isArray(value["scenarios"]) &&
+    value["scenarios"].every((row: unknown) => isObject(row) && typeof row["dir"] === "string" && typeof row["file"] === "string");
+  return ok ? Effect.succeed(value as unknown as ProofSummary) : Effect.fail(new BadReport({ file, detail: 'is not a summary of schema "scenario-proof-summary/v1"' }));
+}
+
+/** The report's images, relative to its folder: every file under images/, and comparison.png when there is one. Never traces or logs. */
+const imagesOf = (dir: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const images = existsSync(join(dir, "images")) ? await readdir(join(dir, "images"), { recursive: true, withFileTypes: true }) : [];
+      const paths = images.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
+      if (existsSync(join(dir, "comparison.png"))) paths.push("comparison.png");
+      return paths.sort();
+    },
+    catch: (error) => new BadReport({ file: join(dir, "images"), detail: `could not be listed (${error instanceof Error ? error.message : String(error)})` }),
+  });
+
+interface PublishedReport {
+  readonly files: ReadonlyArray<BranchFile>;
+  readonly markdown: string;
+  /** The URL of each image, by its path relative to the report's folder. */
+  readonly urls: (urlBase: string) => ReadonlyMap<string, string>;
+}
+
+/** One report folder's images at `folder` on the branch, and its report.md. */
+const publishedReport = Effect.fn("Publish.publishedReport")(function* (dir: string, report: ProofReport, folder: string) {
+  const images = yield* imagesOf(dir);
+  const markdown = yield* readText(join(dir, report.markdown));
+  return {
+    files: images.map((path) => ({ path: `${folder}/${path}`, source: join(dir, path) })),
+    markdown,
+    urls: (urlBase: string) => new Map(images.map((path) => [path, fileUrl(urlBase, `${folder}/${path}`)])),
+  } satisfies PublishedReport;
+});
+
+const singleReport = Effect.fn("Publish.singleReport")(function* (dir: string) {
+  const report = yield* asReport(join(dir, "report.json"), yield* readJson(join(dir, "report.json")));
+  const folder = `${scenarioFolder(report.scenario.file, undefined)}/${pair(report.base, report.head)}`;
+  const published = yield* publishedReport(dir, report, folder);
+  return {
+    prFile: join(dir, "pr.md"),
+    folders: [folder],
+    files: published.files,
+    message: `Publish ${report.scenario.file} ${pair(report.base, report.head, "..")}`,
+    prMarkdown: (urlBase: string) => reportPr(published.markdown, published.urls(urlBase)),
+  } satisfies ProofFolder;
+});
+
+/** A summary row's report folder, relative to the summary's folder; BadReport when it points outside it. */
+function rowFolder(file: string, row: SummaryRow): Effect.Effect<string, BadReport> {
+  const dir = posix.normalize(row.dir.replace(/\\/g, "/")).replace(/\/+$/, "");
+  if (dir === ".." || dir.startsWith("../") || dir.startsWith("/") || /^[A-Za-z]:/.test(dir)) {
+    return Effect.fail(new BadReport({ file, detail: `the row of ${row.file} names folder ${JSON.stringify(row.dir)}, outside the summary's folder` }));
+  }
+  return Effect.succeed(dir);
+}
+
+/** A row whose folder holds no report.json (it stopped before writing one) shows its reason and publishes nothing. */
+const summaryRow = Effect.fn("Publish.summaryRow")(function* (summaryDir: string, summary: ProofSummary, row: SummaryRow) {
+  const dir = yield* rowFolder(join(summaryDir, "summary.json"), row);
+  const folder = posix.join(dir, pair(summary.base, summary.head));
+  const reportDir = join(summaryDir, dir);
+  const reportFile = join(reportDir, "report.json");
+  const reason = `**${row.reasonCode}** — ${row.reason}`;
+  if (!existsSync(reportFile)) return { dir, folder, files: [], body: () => reason, urls: () => new Map<string, string>() };
+  const report = yield* asReport(reportFile, yield* readJson(reportFile));
+  const published = yield* publishedReport(reportDir, report, folder);
+  return {
+    dir,
+    folder,
+    files: published.files,
+    body: (urlBase: string) => reportForPr(published.markdown, published.urls(urlBase), dir === "." ? "" : dir),
+    urls: (urlBase: string) => new Map([...published.urls(urlBase)].map(([path, url]) => [posix.join(dir, path), url])),
+  };
+});
+
+const summaryFolder = Effect.fn("Publish.summaryFolder")(function* (dir: string) {
+  const file = join(dir, "summary.json");
+  const summary = yield* asSummary(file, yield* readJson(file));
+  const markdown = yield* readText(join(dir, "summary.md"));
+  const rows = yield* Effect.forEach(summary.scenarios, (row) => summaryRow(dir, summary, row));
+  return {
+    prFile: join(dir, "pr.md"),
+    folders: [...new Set(rows.map((row) => row.folder))],
+    files: rows.flatMap((row) => row.files),
+    message: `Publish ${summary.scenarios.length} scenarios ${pair(summary.base, summary.head, "..")}`,
+    prMarkdown: (urlBase: string) => {
+      const urls = new Map(rows.flatMap((row) => [...row.urls(urlBase)]));
+      const sections: ScenarioSection[] = summary.scenarios.map((scenario, index) => ({
+        verdict: scenario.verdict,
+        file: scenario.file,
+        title: scenario.title,
+        body: rows[index]?.body(urlBase) ?? "",
+      }));
+      return summaryPr(markdown, urls, sections);
+    },
+  } satisfies ProofFolder;
+});
+
+/** Reads a report folder (report.json) or a multi-scenario proof's folder (summary.json). */
+export const readProofFolder = (dir: string): Effect.Effect<ProofFolder, ReportNotFound | BadReport> => {
+  if (existsSync(join(dir, "report.json"))) return singleReport(dir);
+  if (existsSync(join(dir, "summary.json"))) return summaryFolder(dir);
+  return Effect.fail(new ReportNotFound({ dir }));
+};
