@@ -1,14 +1,21 @@
-import { join } from "node:path";
-import { Deferred, Effect, Layer } from "effect";
-import { parseCommand, usage, type Command, type DemoOptions } from "./cli/args.ts";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { Deferred, Effect, Layer, Result } from "effect";
+import { parseCommand, usage, type Command, type DemoOptions, type MergeOptions, type ProveOptions, type PublishOptions, type PublishTarget } from "./cli/args.ts";
+import { githubFiles, publishFolder, readFinished, type Finished } from "./cli/finish.ts";
 import { demoTable, type DemoRow } from "./cli/demo-table.ts";
 import { BrokenBug, defaultBugId, findBug, listBugs, NoZoo, UnknownBug, type ZooBug } from "./demo/index.ts";
 import { Interrupted, UsageError } from "./errors.ts";
 import { InitFailed, InitRefused, initScenarios } from "./init/index.ts";
+import { Git } from "./git/git.ts";
 import { GitLive } from "./git/git-live.ts";
 import { proveDemo } from "./pipeline/demo.ts";
 import { runAt } from "./pipeline/run-at.ts";
 import { proveScenario, type ProofResult } from "./pipeline/prove.ts";
+import { isMany, proveMany, type ManyResult } from "./pipeline/prove-many.ts";
+import { MergeRefused } from "./summary/errors.ts";
+import { mergeSummaries } from "./summary/merge.ts";
+import { readSummary } from "./summary/write-summary.ts";
 import { packageRoot } from "./package-root.ts";
 import { progressLayer } from "./progress/progress-live.ts";
 import { redact, secretsFrom } from "./report/redact.ts";
@@ -63,14 +70,72 @@ function printUnexpected(error: unknown): void {
   writeErr(`prove-scenario failed unexpectedly; worktrees and temporary files were released. Please report this:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 }
 
+/** The last lines of a proof of several scenarios: each scenario's verdict, the overall one, then the summary's path. */
+function printSummary(result: ManyResult): void {
+  const summary = result.summary;
+  if (summary === undefined) {
+    writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
+    return;
+  }
+  for (const row of summary.scenarios) writeErr(`${row.verdict.padEnd(13)} ${row.file}${row.title === null ? "" : ` › ${row.title}`}`);
+  writeErr(`${summary.verdict} (exit ${summary.exitCode}): ${summary.reason}`);
+  writeErr(`summary: ${join(result.dir, summary.markdown)}`);
+}
+
+/**
+ * After a proof or a merge (`again`: say how to publish later), or for `publish`: publishes when
+ * asked, then writes GitHub Actions' step summary and outputs when running there. Returns 0, or 2
+ * when publishing or writing those files failed (the report stays).
+ */
+async function finish(finished: Finished, publish: PublishTarget | undefined, cwd: string, again: boolean): Promise<0 | 2> {
+  let prFile: string | undefined;
+  let exitCode: 0 | 2 = 0;
+  if (publish !== undefined) {
+    const published = await Effect.runPromise(Effect.result(publishFolder(finished.dir, publish, cwd)).pipe(Effect.provide(layer)));
+    if (Result.isSuccess(published)) {
+      prFile = published.success;
+      writeErr(`pr.md: ${prFile}`);
+    } else {
+      const later = again ? `\nThe report is in ${finished.dir}; publish it later with \`prove-scenario publish ${relative(cwd, finished.dir) || "."}\`.` : "";
+      writeErr(`${published.failure.message}${later}`);
+      exitCode = 2;
+    }
+  }
+  try {
+    for (const file of await githubFiles(finished, prFile)) writeErr(`wrote ${file}`);
+  } catch (error) {
+    writeErr(error instanceof Error ? error.message : String(error));
+    exitCode = 2;
+  }
+  return exitCode;
+}
+
+/** A proof's exit code with what came after it: 2 when that failed, else the verdict's. */
+async function afterProof(exitCode: 0 | 1 | 2, finished: Finished | undefined, publish: PublishTarget | undefined, cwd: string): Promise<number> {
+  if (finished === undefined) return exitCode;
+  return Math.max(exitCode, await finish(finished, publish, cwd, true));
+}
+
+async function prove(options: ProveOptions, cwd: string, interrupt: Effect.Effect<never, Interrupted>): Promise<number> {
+  if (isMany(options, (path) => existsSync(resolve(cwd, path)) && statSync(resolve(cwd, path)).isDirectory())) {
+    const result = await Effect.runPromise(proveMany(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
+    printSummary(result);
+    if (options.json && result.summary !== undefined) await writeOut(`${JSON.stringify(result.summary, null, 2)}\n`);
+    const finished = result.summary === undefined ? undefined : { verdict: result.summary.verdict, exitCode: result.exitCode, dir: result.dir };
+    return afterProof(result.exitCode, finished, options.publish, cwd);
+  }
+  const result = await Effect.runPromise(proveScenario(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
+  printVerdict(result);
+  if (options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
+  const finished = result.reportFile === undefined || result.report === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
+  return afterProof(result.exitCode, finished, options.publish, cwd);
+}
+
 async function execute(command: Extract<Command, { kind: "prove" | "run" }>, cwd: string): Promise<number> {
   const signals = watchSignals();
   try {
     if (command.kind === "run") return await Effect.runPromise(runAt(command.options, cwd, signals.interrupt).pipe(Effect.provide(layer)));
-    const result = await Effect.runPromise(proveScenario(command.options, cwd, secrets, signals.interrupt).pipe(Effect.provide(layer)));
-    printVerdict(result);
-    if (command.options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
-    return result.exitCode;
+    return await prove(command.options, cwd, signals.interrupt);
   } catch (error) {
     printUnexpected(error);
     return command.kind === "run" ? 125 : 2;
@@ -110,7 +175,9 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
       const output = { ...options, out };
       const result = await Effect.runPromise(proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)));
       printVerdict(result);
-      rows.push({ bug: bug.id, result, durationMs: performance.now() - started });
+      const finished = result.report === undefined || result.reportFile === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
+      const exitCode = options.publish === undefined ? result.exitCode : await afterProof(result.exitCode, finished, options.publish, cwd);
+      rows.push({ bug: bug.id, result: { ...result, exitCode: exitCode === 0 ? 0 : exitCode === 1 ? 1 : 2 }, durationMs: performance.now() - started });
       if (signals.interrupted()) break;
     }
   } catch (error) {
@@ -126,6 +193,44 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
     await writeOut(`${JSON.stringify(all ? reports : reports[0] ?? null, null, 2)}\n`);
   }
   return rows.length < bugs.length ? 2 : Math.max(0, ...rows.map((row) => row.result.exitCode));
+}
+
+/** `publish <dir>`: publishes a report folder a proof wrote and writes its pr.md. */
+async function publish(options: PublishOptions, cwd: string): Promise<number> {
+  const dir = resolve(cwd, options.dir);
+  const finished = await readFinished(dir);
+  if (finished === undefined) {
+    writeErr(`publish: ${dir} holds no report.json or summary.json. Pass the folder a proof wrote (it holds report.md or summary.md).`);
+    return 2;
+  }
+  return finish(finished, options, cwd, false);
+}
+
+/** `merge <dir>...`: one summary from a proof's shards; exit code as for the proof of all of them. */
+async function merge(options: MergeOptions, cwd: string): Promise<number> {
+  try {
+    const dirs = options.dirs.map((dir) => resolve(cwd, dir));
+    const first = await readSummary(dirs[0] ?? cwd);
+    const toplevel = Effect.gen(function* () {
+      const git = yield* Git;
+      return yield* git.toplevel(cwd);
+    });
+    const root = await Effect.runPromise(toplevel.pipe(Effect.orElseSucceed(() => cwd), Effect.provide(layer)));
+    const out =
+      options.out === undefined
+        ? join(root, "reports", `${first?.base.sha?.slice(0, 7) ?? "base"}-${first?.head.sha?.slice(0, 7) ?? "head"}`)
+        : resolve(cwd, options.out);
+    const summary = await mergeSummaries(dirs, out);
+    for (const row of summary.scenarios) writeErr(`${row.verdict.padEnd(13)} ${row.file}${row.title === null ? "" : ` › ${row.title}`}`);
+    writeErr(`${summary.verdict} (exit ${summary.exitCode}): ${summary.reason}`);
+    writeErr(`summary: ${join(out, summary.markdown)}`);
+    if (options.json) await writeOut(`${JSON.stringify(summary, null, 2)}\n`);
+    return afterProof(summary.exitCode, { verdict: summary.verdict, exitCode: summary.exitCode, dir: out }, options.publish, cwd);
+  } catch (error) {
+    if (!(error instanceof MergeRefused)) throw error;
+    writeErr(error.message);
+    return 2;
+  }
 }
 
 /** `init`: writes a starter config and scenario for the app in cwd, and says what it found and what is next. */
@@ -162,6 +267,10 @@ export async function main(argv: ReadonlyArray<string>, cwd: string = process.cw
       return demo(command.options, cwd);
     case "init":
       return init(cwd);
+    case "publish":
+      return publish(command.options, cwd);
+    case "merge":
+      return merge(command.options, cwd);
     default:
       return execute(command, cwd);
   }

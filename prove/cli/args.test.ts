@@ -12,8 +12,8 @@ describe("the command line", () => {
     ).toEqual({
       kind: "prove",
       options: {
-        base: "main", head: "fix", scenario: "scenarios/x.e2e.ts", repo: "../app", config: "c.ts",
-        grep: "stop", repeat: 3, out: "out", json: true, sequential: true, keep: true,
+        base: "main", head: "fix", scenario: "scenarios/x.e2e.ts", scenarios: ["scenarios/x.e2e.ts"], shard: undefined,
+        repo: "../app", config: "c.ts", grep: "stop", repeat: 3, out: "out", json: true, sequential: true, keep: true, publish: undefined,
       },
     });
   });
@@ -22,10 +22,30 @@ describe("the command line", () => {
     expect(parseCommand(["--base=main", "--head=HEAD", "s.e2e.ts"])).toEqual({
       kind: "prove",
       options: {
-        base: "main", head: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: undefined,
-        grep: undefined, repeat: 1, out: undefined, json: false, sequential: false, keep: false,
+        base: "main", head: "HEAD", scenario: "s.e2e.ts", scenarios: ["s.e2e.ts"], shard: undefined, repo: undefined, config: undefined,
+        grep: undefined, repeat: 1, out: undefined, json: false, sequential: false, keep: false, publish: undefined,
       },
     });
+  });
+
+  it("reads several scenarios and folders, a shard, and where to publish", () => {
+    const command = parseCommand(["--base", "main", "--head", "HEAD", "scenarios/a.e2e.ts", "scenarios/more", "--shard", "2/3", "--publish", "--branch", "proofs", "--image-url", "https://img.example/p"]);
+    expect(command).toMatchObject({
+      kind: "prove",
+      options: {
+        scenario: "scenarios/a.e2e.ts",
+        scenarios: ["scenarios/a.e2e.ts", "scenarios/more"],
+        shard: { index: 2, total: 3 },
+        publish: { remote: "origin", branch: "proofs", imageUrl: "https://img.example/p" },
+      },
+    });
+    expect(parseCommand(["--base", "a", "--head", "b", "s.e2e.ts", "--publish"])).toMatchObject({ options: { publish: { remote: "origin", branch: "scenario-proofs", imageUrl: undefined } } });
+    expect(parseCommand(["publish", "reports/x", "--remote", "upstream"])).toEqual({
+      kind: "publish",
+      options: { dir: "reports/x", remote: "upstream", branch: "scenario-proofs", imageUrl: undefined },
+    });
+    expect(parseCommand(["merge", "s1", "--publish", "--remote", "up"])).toMatchObject({ options: { publish: { remote: "up", branch: "scenario-proofs" } } });
+    expect(parseCommand(["merge", "shard-1", "shard-2", "--out", "all", "--json"])).toEqual({ kind: "merge", options: { dirs: ["shard-1", "shard-2"], out: "all", json: true, publish: undefined } });
   });
 
   it("reads one side for git bisect run, init, and the demo with every output option of a proof", () => {
@@ -34,12 +54,12 @@ describe("the command line", () => {
       options: { at: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: undefined, grep: undefined, keep: false },
     });
     expect(parseCommand(["init"])).toEqual({ kind: "init" });
-    const defaults = { out: undefined, repeat: 1, json: false, sequential: false, keep: false };
+    const defaults = { out: undefined, repeat: 1, json: false, sequential: false, keep: false, publish: undefined };
     expect(parseCommand(["demo"])).toEqual({ kind: "demo", options: { bugId: undefined, ...defaults } });
     expect(parseCommand(["demo", "all", "--out", "demo-reports"])).toEqual({ kind: "demo", options: { bugId: "all", ...defaults, out: "demo-reports" } });
     expect(parseCommand(["demo", "stop-does-not-abort", "--json", "--repeat", "2", "--sequential", "--keep"])).toEqual({
       kind: "demo",
-      options: { bugId: "stop-does-not-abort", out: undefined, repeat: 2, json: true, sequential: true, keep: true },
+      options: { bugId: "stop-does-not-abort", out: undefined, repeat: 2, json: true, sequential: true, keep: true, publish: undefined },
     });
     expect(parseCommand([])).toEqual({ kind: "help" });
     expect(parseCommand(["--help"])).toEqual({ kind: "help" });
@@ -48,8 +68,15 @@ describe("the command line", () => {
   it.each([
     [["--head", "x", "s.e2e.ts"], "--base is required, e.g. --base main."],
     [["--base", "x", "s.e2e.ts"], "--head is required, e.g. --head HEAD."],
-    [["--base", "a", "--head", "b"], "Name the scenario file, e.g. scenarios/my-bug.e2e.ts."],
-    [["--base", "a", "--head", "b", "one.e2e.ts", "two.e2e.ts"], "One scenario file per proof; also got two.e2e.ts. Use --grep to pick one test of a file."],
+    [["--base", "a", "--head", "b"], "Name the scenario file (or files, or a folder of them), e.g. scenarios/my-bug.e2e.ts."],
+    [["run", "--at", "HEAD", "one.e2e.ts", "two.e2e.ts"], "run takes one scenario file; also got two.e2e.ts. Use --grep to pick one test of a file."],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--shard", "3/2"], '--shard takes <i>/<n>, the i-th of n slices with 1 ≤ i ≤ n, e.g. --shard 1/3; got "3/2".'],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--shard", "1"], '--shard takes <i>/<n>, the i-th of n slices with 1 ≤ i ≤ n, e.g. --shard 1/3; got "1".'],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--remote", "upstream"], "--remote, --branch and --image-url say where --publish publishes; add --publish, or leave them out."],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--publish", "--branch="], "--branch needs a value, e.g. --branch scenario-proofs."],
+    [["publish"], "publish takes one report folder (the one holding report.md or summary.md)"],
+    [["publish", "a", "b"], "publish takes one report folder (the one holding report.md or summary.md), e.g. publish reports/checkout/abc1234-def5678; got a b."],
+    [["merge"], "merge takes the report folders of a proof's shards, e.g. merge shard-1 shard-2 --out reports/all."],
     [["--base", "a", "--head", "b", "s.e2e.ts", "--repeat", "0"], '--repeat takes a whole number of runs, 1 or more; got "0".'],
     [["--base", "a", "--head", "b", "s.e2e.ts", "--repeat", "two"], '--repeat takes a whole number of runs, 1 or more; got "two".'],
     [["--base", "a", "--head", "b", "s.e2e.ts", "--frobnicate"], "Unknown option '--frobnicate'"],

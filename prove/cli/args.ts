@@ -11,13 +11,44 @@ export interface ScenarioOptions {
   readonly keep: boolean;
 }
 
+/** Where and how a report is published: to a branch of a remote, with pr.md beside it. */
+export interface PublishTarget {
+  readonly remote: string;
+  readonly branch: string;
+  /** The URL the branch's files are served under, for a remote that is not on GitHub. */
+  readonly imageUrl: string | undefined;
+}
+
+/** `--shard i/n`: the i-th (from 1) of n slices of the scenario list. */
+export interface Shard {
+  readonly index: number;
+  readonly total: number;
+}
+
 export interface ProveOptions extends ScenarioOptions {
   readonly base: string;
   readonly head: string;
+  /** Every scenario file or folder named, as typed; `scenario` is the first. */
+  readonly scenarios: ReadonlyArray<string>;
+  readonly shard: Shard | undefined;
   readonly repeat: number;
   readonly out: string | undefined;
   readonly json: boolean;
   readonly sequential: boolean;
+  /** Publish when the proof has its report; undefined without --publish. */
+  readonly publish: PublishTarget | undefined;
+}
+
+export interface PublishOptions extends PublishTarget {
+  readonly dir: string;
+}
+
+export interface MergeOptions {
+  readonly dirs: ReadonlyArray<string>;
+  readonly out: string | undefined;
+  readonly json: boolean;
+  /** Publish the merged folder; undefined without --publish. */
+  readonly publish: PublishTarget | undefined;
 }
 
 export interface RunOptions extends ScenarioOptions {
@@ -25,7 +56,7 @@ export interface RunOptions extends ScenarioOptions {
 }
 
 /** The options a proof's output takes, the same for `demo`. */
-export type OutputOptions = Pick<ProveOptions, "repeat" | "out" | "json" | "sequential" | "keep">;
+export type OutputOptions = Pick<ProveOptions, "repeat" | "out" | "json" | "sequential" | "keep" | "publish">;
 
 export interface DemoOptions extends OutputOptions {
   /** A zoo bug's id, "all", or undefined for the default bug. */
@@ -39,26 +70,40 @@ export type Command =
   | { readonly kind: "init" }
   | { readonly kind: "prove"; readonly options: ProveOptions }
   | { readonly kind: "run"; readonly options: RunOptions }
+  | { readonly kind: "publish"; readonly options: PublishOptions }
+  | { readonly kind: "merge"; readonly options: MergeOptions }
   | { readonly kind: "demo"; readonly options: DemoOptions };
 
-export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file> [options]
+export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file-or-folder>... [options]
   --repo <dir>      repository whose commits are compared (default: the one holding cwd)
   --config <file>   scenario config (default: scenarios.config.ts, else playwright.config.ts,
                     in cwd, else at the checkout's root)
-  --grep <text>     pick one test when the file holds several
+  --grep <text>     pick one test when the file holds several (with several files or a folder:
+                    only the tests whose title contains it)
   --repeat <n>      run each side n times; proved only if base fails every time and head passes every time
-  --out <dir>       report folder (default: reports/<scenario path>/<base7>-<head7>)
-  --json            print report.json to stdout (the human summary goes to stderr)
+  --out <dir>       report folder (default: reports/<scenario path>/<base7>-<head7>; for several
+                    scenarios reports/<base7>-<head7>, holding summary.md and a folder per scenario)
+  --shard <i>/<n>   prove only the i-th of n slices of the scenarios (one per CI job; see merge)
+  --json            print report.json (summary.json for several scenarios) to stdout
   --sequential      run base, then head (default: both at once)
   --keep            keep worktrees and homes for inspection
+  --publish         then publish the images and write pr.md, as \`publish\` does; takes its options
+prove-scenario publish <report-dir> [--remote <name>] [--branch <name>] [--image-url <url>]
+                    push the report's images to a branch of the remote (default origin, scenario-proofs)
+                    and write pr.md beside the report with every image by absolute URL;
+                    --image-url <url> is needed when the remote is not on GitHub
+prove-scenario merge <dir>... [--out <dir>] [--json] [--publish ...]
+                    one summary from the folders of a proof's shards (default out: reports/<base7>-<head7>),
+                    then with --publish published as \`publish\` does
 prove-scenario init                              write scenarios.config.ts and scenarios/example.e2e.ts for the app in cwd
 prove-scenario run --at <ref> <scenario-file>    one side: 0 pass, 1 fail, 125 could not run (git bisect run)
 prove-scenario demo [<bug-id>|all] [options]     prove a seeded fix of the bundled app (in a clone of scenario-prover);
-                                                 takes --out, --json, --repeat, --sequential, --keep
+                                                 takes --out, --json, --repeat, --sequential, --keep, --publish
 
 The config's app: root, install, build, start, ready, cli, homeEnv, provider, env, passEnv;
 see docs/config.md (in an installed package: node_modules/scenario-prover/docs/config.md).
-Exit codes: 0 proved (fails on base, passes on head); 1 ran but did not prove the fix; 2 could not run.`;
+Exit codes: 0 proved (fails on base, passes on head); 1 ran but did not prove the fix; 2 could not run.
+With several scenarios: 0 only when every one is proved; 2 when any could not run, else 1 when any was not proved.`;
 
 const scenarioFlags = {
   repo: { type: "string" },
@@ -68,13 +113,21 @@ const scenarioFlags = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+const publishFlags = {
+  remote: { type: "string" },
+  branch: { type: "string" },
+  "image-url": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 const outputFlags = {
+  ...publishFlags,
   repeat: { type: "string" },
   out: { type: "string" },
   json: { type: "boolean" },
   sequential: { type: "boolean" },
   keep: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
+  publish: { type: "boolean" },
 } as const;
 
 const proveFlags = {
@@ -82,7 +135,10 @@ const proveFlags = {
   ...outputFlags,
   base: { type: "string" },
   head: { type: "string" },
+  shard: { type: "string" },
 } as const;
+
+const mergeFlags = { ...publishFlags, out: { type: "string" }, json: { type: "boolean" }, publish: { type: "boolean" } } as const;
 
 const runFlags = { ...scenarioFlags, at: { type: "string" } } as const;
 
@@ -103,9 +159,39 @@ function oneScenario(positionals: ReadonlyArray<string>): string {
   const [scenario, ...extra] = positionals;
   if (scenario === undefined) throw new UsageError({ detail: "Name the scenario file, e.g. scenarios/my-bug.e2e.ts." });
   if (extra.length > 0) {
-    throw new UsageError({ detail: `One scenario file per proof; also got ${extra.join(" ")}. Use --grep to pick one test of a file.` });
+    throw new UsageError({ detail: `run takes one scenario file; also got ${extra.join(" ")}. Use --grep to pick one test of a file.` });
   }
   return scenario;
+}
+
+function scenarioList(positionals: ReadonlyArray<string>): readonly [string, ...string[]] {
+  const [first, ...rest] = positionals;
+  if (first === undefined) throw new UsageError({ detail: "Name the scenario file (or files, or a folder of them), e.g. scenarios/my-bug.e2e.ts." });
+  return [first, ...rest];
+}
+
+function shardOf(value: string | undefined): Shard | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  const index = Number(match?.[1]);
+  const total = Number(match?.[2]);
+  if (match === null || total < 1 || index < 1 || index > total) {
+    throw new UsageError({ detail: `--shard takes <i>/<n>, the i-th of n slices with 1 ≤ i ≤ n, e.g. --shard 1/3; got ${JSON.stringify(value)}.` });
+  }
+  return { index, total };
+}
+
+const nonEmpty = (value: string | undefined, flag: string, example: string) => {
+  if (value === "") throw new UsageError({ detail: `${flag} needs a value, e.g. ${flag} ${example}.` });
+  return value;
+};
+
+function publishTarget(values: { remote?: string; branch?: string; "image-url"?: string }): PublishTarget {
+  return {
+    remote: nonEmpty(values.remote, "--remote", "origin") ?? "origin",
+    branch: nonEmpty(values.branch, "--branch", "scenario-proofs") ?? "scenario-proofs",
+    imageUrl: nonEmpty(values["image-url"], "--image-url", "https://git.example.com/team/app/raw/scenario-proofs"),
+  };
 }
 
 function repeatCount(value: string | undefined): number {
@@ -115,13 +201,30 @@ function repeatCount(value: string | undefined): number {
   return count;
 }
 
-function output(values: { repeat?: string; out?: string; json?: boolean; sequential?: boolean; keep?: boolean }): OutputOptions {
+interface OutputValues {
+  repeat?: string;
+  out?: string;
+  json?: boolean;
+  sequential?: boolean;
+  keep?: boolean;
+  publish?: boolean;
+  remote?: string;
+  branch?: string;
+  "image-url"?: string;
+}
+
+function output(values: OutputValues): OutputOptions {
+  const target = publishTarget(values);
+  if (values.publish !== true && (values.remote !== undefined || values.branch !== undefined || values["image-url"] !== undefined)) {
+    throw new UsageError({ detail: "--remote, --branch and --image-url say where --publish publishes; add --publish, or leave them out." });
+  }
   return {
     repeat: repeatCount(values.repeat),
     out: values.out,
     json: values.json === true,
     sequential: values.sequential === true,
     keep: values.keep === true,
+    publish: values.publish === true ? target : undefined,
   };
 }
 
@@ -140,6 +243,22 @@ export function parseCommand(argv: ReadonlyArray<string>): Command {
     if (positionals.length > 1) throw new UsageError({ detail: `demo takes one bug id or "all"; got ${positionals.join(" ")}.` });
     return { kind: "demo", options: { bugId: positionals[0], ...output(values) } };
   }
+  if (first === "publish") {
+    const { values, positionals } = parse(rest, publishFlags);
+    if (values.help === true) return { kind: "help" };
+    const [dir, ...extra] = positionals;
+    if (dir === undefined || extra.length > 0) {
+      throw new UsageError({ detail: `publish takes one report folder (the one holding report.md or summary.md), e.g. publish reports/checkout/abc1234-def5678${extra.length > 0 ? `; got ${positionals.join(" ")}` : ""}.` });
+    }
+    return { kind: "publish", options: { dir, ...publishTarget(values) } };
+  }
+  if (first === "merge") {
+    const { values, positionals } = parse(rest, mergeFlags);
+    if (values.help === true) return { kind: "help" };
+    if (positionals.length === 0) throw new UsageError({ detail: "merge takes the report folders of a proof's shards, e.g. merge shard-1 shard-2 --out reports/all." });
+    const { publish } = output(values);
+    return { kind: "merge", options: { dirs: positionals, out: nonEmpty(values.out, "--out", "reports/all"), json: values.json === true, publish } };
+  }
   if (first === "run") {
     const { values, positionals } = parse(rest, runFlags);
     if (values.help === true) return { kind: "help" };
@@ -157,12 +276,15 @@ export function parseCommand(argv: ReadonlyArray<string>): Command {
   }
   const { values, positionals } = parse(argv, proveFlags);
   if (values.help === true || argv.length === 0) return { kind: "help" };
+  const scenarios = scenarioList(positionals);
   return {
     kind: "prove",
     options: {
       base: required(values.base, "--base", "main"),
       head: required(values.head, "--head", "HEAD"),
-      scenario: oneScenario(positionals),
+      scenario: scenarios[0],
+      scenarios,
+      shard: shardOf(values.shard),
       repo: values.repo,
       config: values.config,
       grep: values.grep,

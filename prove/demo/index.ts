@@ -1,3 +1,3 @@
 export { defaultBugId, findBug, listBugs, type ZooBug } from "./bugs.ts";
-export { createDemoSandbox, proofArguments, type DemoSandbox, type DemoSandboxOptions } from "./sandbox.ts";
+export { createDemoSandbox, createZooSandbox, proofArguments, type DemoSandbox, type DemoSandboxOptions, type ZooSandbox } from "./sandbox.ts";
 export { BrokenBug, NoZoo, SandboxFailed, UnknownBug } from "./errors.ts";

@@ -57,6 +57,38 @@ export async function createDemoSandbox(options: DemoSandboxOptions): Promise<De
   };
 }
 
+/** A sandbox holding several zoo bugs at once: `zoo-bugs` with every fix reversed, `zoo-fixes` with every fix applied. */
+export interface ZooSandbox {
+  readonly dir: string;
+  readonly base: "zoo-bugs";
+  readonly head: "zoo-fixes";
+  readonly bugs: ReadonlyArray<ZooBug>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Builds a sandbox with several bugs of the zoo in one commit and all their fixes in the next,
+ * for a proof of several scenarios (each bug's scenario fails on the first and passes on the
+ * second). The folder is removed if anything fails.
+ */
+export async function createZooSandbox(options: { readonly bugIds: ReadonlyArray<string>; readonly repoRoot: string; readonly tempDir?: string }): Promise<ZooSandbox> {
+  const bugs = await Promise.all(options.bugIds.map((id) => findBug(options.repoRoot, id)));
+  const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), "scenario-prover-zoo-"));
+  const dispose = () => rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    await writeSandboxFiles(options.repoRoot, dir);
+    const titles = bugs.map((bug) => `- ${bug.id}: ${bug.title}`).join("\n");
+    await commitSides(dir, bugs, {
+      base: { branch: "zoo-bugs", subject: `agent-chat: ${bugs.length} bugs of the zoo`, body: titles },
+      head: { branch: "zoo-fixes", subject: `Fix ${bugs.length} bugs of the zoo`, body: titles },
+    });
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+  return { dir, base: "zoo-bugs", head: "zoo-fixes", bugs, dispose };
+}
+
 /** The prover's arguments that prove the sandbox's fix: `--repo … --base base --head head --config … <scenario>`. */
 export function proofArguments(sandbox: DemoSandbox): ReadonlyArray<string> {
   return ["--repo", sandbox.dir, "--base", sandbox.base, "--head", sandbox.head, "--config", sandbox.config, sandbox.scenario];
@@ -65,7 +97,21 @@ export function proofArguments(sandbox: DemoSandbox): ReadonlyArray<string> {
 const baseBranch = (bug: ZooBug) => `bug/${bug.id}`;
 const headBranch = (bug: ZooBug) => `fix/${bug.id}`;
 
-async function commitBothSides(dir: string, bug: ZooBug): Promise<void> {
+function commitBothSides(dir: string, bug: ZooBug): Promise<void> {
+  return commitSides(dir, [bug], {
+    base: { branch: baseBranch(bug), subject: `agent-chat: ${bug.title}`, body: baseBody(bug) },
+    head: { branch: headBranch(bug), subject: `Fix: ${bug.title}`, body: headBody(bug) },
+  });
+}
+
+interface SideCommit {
+  readonly branch: string;
+  readonly subject: string;
+  readonly body: string;
+}
+
+/** Commits the app with the bugs' fixes reversed on one branch, then with them applied on the next. */
+async function commitSides(dir: string, bugs: ReadonlyArray<ZooBug>, sides: { readonly base: SideCommit; readonly head: SideCommit }): Promise<void> {
   const git = sandboxGit(dir);
   const run = async (step: string, args: ReadonlyArray<string>) => {
     try {
@@ -76,14 +122,14 @@ async function commitBothSides(dir: string, bug: ZooBug): Promise<void> {
   };
   await run("git init", ["init", "--quiet"]);
   for (const [key, value] of localConfig) await run("git config", ["config", key, value]);
-  await run("base branch", ["checkout", "--quiet", "-b", baseBranch(bug)]);
-  await run("reverse the fix", ["apply", "--reverse", bug.patch]);
+  await run("base branch", ["checkout", "--quiet", "-b", sides.base.branch]);
+  for (const bug of bugs) await run("reverse the fix", ["apply", "--reverse", bug.patch]);
   await run("base commit", ["add", "--all"]);
-  await run("base commit", [...noHooks, "commit", "--quiet", "--no-verify", "-m", `agent-chat: ${bug.title}`, "-m", baseBody(bug)]);
-  await run("head branch", ["checkout", "--quiet", "-b", headBranch(bug)]);
-  await run("apply the fix", ["apply", bug.patch]);
+  await run("base commit", [...noHooks, "commit", "--quiet", "--no-verify", "-m", sides.base.subject, "-m", sides.base.body]);
+  await run("head branch", ["checkout", "--quiet", "-b", sides.head.branch]);
+  for (const bug of [...bugs].reverse()) await run("apply the fix", ["apply", bug.patch]);
   await run("head commit", ["add", "--all"]);
-  await run("head commit", [...noHooks, "commit", "--quiet", "--no-verify", "-m", `Fix: ${bug.title}`, "-m", headBody(bug)]);
+  await run("head commit", [...noHooks, "commit", "--quiet", "--no-verify", "-m", sides.head.subject, "-m", sides.head.body]);
 }
 
 // The sandbox's own identity and settings, so a developer's signing or line-ending config cannot change or stop its commits.

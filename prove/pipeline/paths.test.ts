@@ -6,8 +6,9 @@ import type { ProveOptions } from "../cli/args.ts";
 import { defaultOutDir, proverCommand, reproduceCommand, scenarioFolder } from "./paths.ts";
 
 const options: ProveOptions = {
-  base: "main", head: "fix/stop button", scenario: "scenarios/agent-chat/Stop-Button.e2e.ts", repo: undefined,
-  config: undefined, grep: undefined, keep: false, repeat: 1, out: undefined, json: false, sequential: false,
+  base: "main", head: "fix/stop button", scenario: "scenarios/agent-chat/Stop-Button.e2e.ts",
+  scenarios: ["scenarios/agent-chat/Stop-Button.e2e.ts"], shard: undefined, repo: undefined, config: undefined,
+  grep: undefined, keep: false, repeat: 1, out: undefined, json: false, sequential: false, publish: undefined,
 };
 const place = { cwd: "/repo", root: "/repo", prover: "pnpm prove-scenario" };
 
@@ -50,12 +51,12 @@ describe("report folders and the reproduce command", () => {
   });
 
   it("write every path relative to the checkout's root, as typed from a subfolder or absolute, so the command runs there as printed", () => {
-    const absolute = { ...options, scenario: "/repo/scenarios/agent-chat/stop.e2e.ts", config: "/repo/playwright.config.ts", repo: "/tmp/sandbox" };
+    const absolute = { ...options, scenarios: ["/repo/scenarios/agent-chat/stop.e2e.ts", "/repo/scenarios/more"], config: "/repo/playwright.config.ts", repo: "/tmp/sandbox" };
     const resolved = { base: "a".repeat(40), head: "b".repeat(40), repo: "/tmp/sandbox" };
     expect(reproduceCommand(absolute, place, resolved)).toBe(
-      "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb scenarios/agent-chat/stop.e2e.ts --repo ../tmp/sandbox --config playwright.config.ts",
+      "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb scenarios/agent-chat/stop.e2e.ts scenarios/more --repo ../tmp/sandbox --config playwright.config.ts",
     );
-    const fromSubfolder = { ...options, scenario: "x.e2e.ts", config: "../scenarios.config.ts" };
+    const fromSubfolder = { ...options, scenarios: ["x.e2e.ts"], config: "../scenarios.config.ts" };
     expect(reproduceCommand(fromSubfolder, { ...place, cwd: "/repo/scenarios" }, resolved)).toBe(
       "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb scenarios/x.e2e.ts --config scenarios.config.ts",
     );

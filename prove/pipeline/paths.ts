@@ -23,6 +23,12 @@ export function defaultOutDir(root: string, scenario: string, options: ProveOpti
   return join(root, "reports", scenarioFolder(scenario, options.grep), `${short(baseSha, options.base)}-${short(headSha, options.head)}`);
 }
 
+/** `reports/<base7>-<head7>` (and `-shard-<i>-of-<n>` for a shard) under the invoking checkout: a proof of several scenarios. */
+export function defaultManyOutDir(root: string, options: ProveOptions, baseSha: string | undefined, headSha: string | undefined): string {
+  const shard = options.shard === undefined ? "" : `-shard-${options.shard.index}-of-${options.shard.total}`;
+  return join(root, "reports", `${short(baseSha, options.base)}-${short(headSha, options.head)}${shard}`);
+}
+
 /** How the checkout runs the installed bin, from its lockfile: `pnpm prove-scenario`, `yarn prove-scenario`, else `npx prove-scenario`. */
 export function proverCommand(root: string): string {
   if (existsSync(join(root, "pnpm-lock.yaml"))) return "pnpm prove-scenario";
@@ -32,12 +38,15 @@ export function proverCommand(root: string): string {
 
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
 
+/** What a reproduce command repeats of a proof's options. */
+export type ReproduceOptions = Pick<ProveOptions, "base" | "head" | "scenarios" | "repo" | "config" | "grep" | "repeat">;
+
 /**
  * The command that reproduces the proof from the root of the invoking checkout, pinned to the
  * commits it compared, with paths relative to that root; --config only when one was given.
  */
 export function reproduceCommand(
-  options: ProveOptions,
+  options: ReproduceOptions,
   place: { readonly cwd: string; readonly root: string; readonly prover: string },
   resolved: { readonly base: string | undefined; readonly head: string | undefined; readonly repo: string | undefined },
 ): string {
@@ -45,7 +54,7 @@ export function reproduceCommand(
     const shown = relative(place.root, resolve(place.cwd, typed)).split(sep).join("/");
     return shown === "" ? "." : shown;
   };
-  const args = ["--base", resolved.base?.slice(0, 12) ?? options.base, "--head", resolved.head?.slice(0, 12) ?? options.head, path(options.scenario)];
+  const args = ["--base", resolved.base?.slice(0, 12) ?? options.base, "--head", resolved.head?.slice(0, 12) ?? options.head, ...options.scenarios.map(path)];
   if (options.repo !== undefined && resolved.repo !== undefined) args.push("--repo", path(resolved.repo));
   if (options.config !== undefined) args.push("--config", path(options.config));
   if (options.grep !== undefined) args.push("--grep", options.grep);

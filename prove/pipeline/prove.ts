@@ -13,7 +13,7 @@ import { writeReport, type SideEvidence } from "../report/write-report.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { defaultOutDir, proverCommand, reproduceCommand } from "./paths.ts";
 import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
-import { runSide, sideContext } from "./side.ts";
+import { runSide, sideContext, type SideResult } from "./side.ts";
 
 /** What is known so far, so a proof that stops early still gets a report saying as much as it can. */
 interface Facts {
@@ -67,14 +67,27 @@ const command = (input: ProofInput, facts: Facts) =>
  * of the run's temporary folder as `<run>`, the checkout's own paths relative to it, and the
  * developer's home as `~`.
  */
-function machinePaths(input: ProofInput, facts: Facts): ReadonlyArray<Replacement> {
+export function machinePaths(root: string, runDir: string | undefined): ReadonlyArray<Replacement> {
   return pathsFrom([
-    ...(facts.runDir === undefined
-      ? []
-      : ([[join(facts.runDir, "base"), "<base>"], [join(facts.runDir, "head"), "<head>"], [facts.runDir, "<run>"]] as const)),
-    [rootOf(input, facts), "."],
+    ...(runDir === undefined ? [] : ([[join(runDir, "base"), "<base>"], [join(runDir, "head"), "<head>"], [runDir, "<run>"]] as const)),
+    [root, "."],
     [process.env.HOME ?? homedir(), "~"],
   ]);
+}
+
+/** One scenario's evidence from both sides' results: its attempts on each. */
+export function sideEvidence(base: SideResult, head: SideResult, scenario: number): { readonly base: SideEvidence; readonly head: SideEvidence } {
+  const of = (side: SideResult): SideEvidence => ({ ref: side.ref, commit: side.commit, attempts: side.attempts[scenario] ?? [] });
+  return { base: of(base), head: of(head) };
+}
+
+/** The verdict of one scenario from its evidence, refs shown as typed (or short when a SHA). */
+export function decideScenario(options: Pick<ProveOptions, "base" | "head">, evidence: { readonly base: SideEvidence; readonly head: SideEvidence }): Decision {
+  const attempts = (side: SideEvidence) => side.attempts.map((attempt) => attempt.attempt);
+  return decide(
+    { ref: refLabel(options.base, evidence.base.commit?.sha), attempts: attempts(evidence.base) },
+    { ref: refLabel(options.head, evidence.head.commit?.sha), attempts: attempts(evidence.head) },
+  );
 }
 const write = Effect.fn("Proof.writeReport")(function* (
   input: ProofInput,
@@ -100,7 +113,7 @@ const write = Effect.fn("Proof.writeReport")(function* (
         totalMs: end - input.startedAt,
         command: command(input, facts),
         secrets: input.secrets,
-        paths: machinePaths(input, facts),
+        paths: machinePaths(rootOf(input, facts), facts.runDir),
       }),
     catch: (error) => new ReportWriteFailed({ dir, detail: error instanceof Error ? error.message : String(error) }),
   });
@@ -133,17 +146,15 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
       `keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${place.repo} worktree prune`,
     );
   }
-  const context = sideContext({ place, scenario, runDir: runDir.path, cwd, keep: options.keep, repeat: options.repeat });
+  const context = sideContext({ place, scenarios: [scenario], runDir: runDir.path, cwd, keep: options.keep, repeat: options.repeat });
   const [baseSide, headSide] = yield* Effect.all(
     [runSide("base", options.base, base, context), runSide("head", options.head, head, context)],
     { concurrency: options.sequential ? 1 : 2 },
   );
-  const decision = decide(
-    { ref: refLabel(options.base, base.sha), attempts: baseSide.attempts.map((attempt) => attempt.attempt) },
-    { ref: refLabel(options.head, head.sha), attempts: headSide.attempts.map((attempt) => attempt.attempt) },
-  );
+  const evidence = sideEvidence(baseSide, headSide, 0);
+  const decision = decideScenario(options, evidence);
   const known = yield* Ref.get(facts);
-  return yield* progress.step({ step: "report" }, write(input, known, decision, { base: baseSide, head: headSide }));
+  return yield* progress.step({ step: "report" }, write(input, known, decision, evidence));
 });
 
 /** The report of a proof that stopped before a verdict, saying as much as it knew. */

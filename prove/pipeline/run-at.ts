@@ -23,9 +23,9 @@ const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd:
     "at",
     options.at,
     commit,
-    sideContext({ place, scenario, runDir: runDir.path, cwd, keep: options.keep, repeat: 1 }),
+    sideContext({ place, scenarios: [scenario], runDir: runDir.path, cwd, keep: options.keep, repeat: 1 }),
   );
-  const attempt = side.attempts[0]?.attempt;
+  const attempt = side.attempts[0]?.[0]?.attempt;
   const code: BisectExitCode = attempt?.outcome === "passed" ? 0 : attempt?.outcome === "failed" ? 1 : 125;
   const summary = attempt?.outcome === "passed" ? "passed" : `${attempt?.outcome ?? "error"}: ${describeError(attempt?.error)}`;
   yield* progress.line(`${commit.sha.slice(0, 7)} ${summary} (exit ${code})`);

@@ -6,6 +6,7 @@ import { Effect } from "effect";
 import type { ScenarioOptions } from "../cli/args.ts";
 import { BadRepo, ConfigError, ScenarioNotFound } from "../errors.ts";
 import { Git } from "../git/git.ts";
+import { fileFilter } from "../playwright/cli-path.ts";
 import { listScenario } from "../playwright/list.ts";
 import { Progress } from "../progress/progress.ts";
 import { readAppConfig, type AppConfig } from "../scenario/app-config.ts";
@@ -25,6 +26,8 @@ export interface Workplace {
 export interface Scenario {
   /** Relative to the invoking checkout, with forward slashes. */
   readonly file: string;
+  /** The file's absolute path. */
+  readonly path: string;
   readonly sha256: string;
   readonly test: SelectedTest;
   readonly app: AppConfig;
@@ -39,7 +42,7 @@ const defaultConfigNames = ["scenarios.config.ts", "playwright.config.ts"] as co
  * The scenario config: --config as given, else the first of scenarios.config.ts and
  * playwright.config.ts found in cwd, then at the checkout's root.
  */
-function findConfig(options: ScenarioOptions, cwd: string, root: string) {
+export function findConfig(options: ScenarioOptions, cwd: string, root: string) {
   if (options.config !== undefined) {
     const file = resolve(cwd, options.config);
     return existsSync(file)
@@ -58,7 +61,7 @@ function findConfig(options: ScenarioOptions, cwd: string, root: string) {
 }
 
 /** The repository under test: the checkout holding cwd, or --repo. */
-const repositoryUnderTest = Effect.fn("Proof.repository")(function* (options: ScenarioOptions, cwd: string) {
+export const repositoryUnderTest = Effect.fn("Proof.repository")(function* (options: ScenarioOptions, cwd: string) {
   const git = yield* Git;
   if (options.repo === undefined) return yield* git.toplevel(cwd);
   const dir = resolve(cwd, options.repo);
@@ -84,13 +87,14 @@ export const loadScenario = Effect.fn("Proof.scenario")(function* (options: Scen
   const progress = yield* Progress;
   const { report, cli } = yield* progress.step(
     { step: "scenario", detail: options.scenario },
-    listScenario({ cwd: place.cwd, configFile: place.configFile, scenarioFile: place.scenarioFile, shownFile: options.scenario }),
+    listScenario({ cwd: place.cwd, configFile: place.configFile, filters: [fileFilter(place.scenarioFile)], shownFile: options.scenario }),
   );
   const test = yield* selectTest(report.specs, options.scenario, options.grep);
   const app = yield* readAppConfig(report.metadata, place.configFile, place.repo);
   const bytes = yield* Effect.promise(() => readFile(place.scenarioFile));
   return {
     file: relative(place.root, place.scenarioFile).split(sep).join("/"),
+    path: place.scenarioFile,
     sha256: createHash("sha256").update(bytes).digest("hex"),
     test,
     app,

@@ -13,6 +13,9 @@ import type { AppConfig } from "../scenario/app-config.ts";
 import { worktree } from "../workspace/worktree.ts";
 import type { Scenario, Workplace } from "./scenario.ts";
 
+/** One scenario a side runs: its file and the test in it. */
+export type SideScenario = Pick<AttemptInput, "scenarioFile" | "test">;
+
 /** What both sides share: where to work and what to run. */
 export interface SideContext {
   readonly repo: string;
@@ -20,41 +23,41 @@ export interface SideContext {
   readonly keep: boolean;
   readonly app: AppConfig;
   readonly repeat: number;
-  readonly attempt: Omit<AttemptInput, "appRoot" | "dir">;
+  /** Run one after the other against the side's one install, in this order. */
+  readonly scenarios: ReadonlyArray<SideScenario>;
+  readonly attempt: Omit<AttemptInput, "appRoot" | "dir" | "scenarioFile" | "test">;
 }
 
-/** The context of a proof's sides, from where the proof runs and the scenario it runs. */
+/**
+ * The context of a proof's sides, from where the proof runs and the scenarios it runs (all
+ * listed from one config, so they share its app and Playwright).
+ */
 export function sideContext(input: {
-  readonly place: Workplace;
-  readonly scenario: Scenario;
+  readonly place: Pick<Workplace, "repo" | "root" | "configFile">;
+  readonly scenarios: readonly [Scenario, ...Scenario[]];
   readonly runDir: string;
   readonly cwd: string;
   readonly keep: boolean;
   readonly repeat: number;
 }): SideContext {
-  const { place, scenario, keep } = input;
+  const { place, scenarios, keep } = input;
+  const [first] = scenarios;
   return {
     repo: place.repo,
     runDir: input.runDir,
     keep,
-    app: scenario.app,
+    app: first.app,
     repeat: input.repeat,
-    attempt: {
-      cwd: input.cwd,
-      root: place.root,
-      cli: scenario.cli,
-      configFile: place.configFile,
-      scenarioFile: place.scenarioFile,
-      test: scenario.test,
-      keep,
-    },
+    scenarios: scenarios.map((scenario) => ({ scenarioFile: scenario.path, test: scenario.test })),
+    attempt: { cwd: input.cwd, root: place.root, cli: first.cli, configFile: place.configFile, keep },
   };
 }
 
 export interface SideResult {
   readonly ref: string;
   readonly commit: Commit;
-  readonly attempts: ReadonlyArray<ClassifiedAttempt>;
+  /** Each scenario's attempts, in the context's order. */
+  readonly attempts: ReadonlyArray<ReadonlyArray<ClassifiedAttempt>>;
 }
 
 /** A side's attempt that gave no Playwright result; `runMs` when a Playwright run was made. */
@@ -89,15 +92,27 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
   return appRoot;
 });
 
-/** One run of the scenario, printed with its outcome; a run that gives no report is an `error` attempt. */
-const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, index: number, appRoot: string, context: SideContext, out: string) {
+/** "2/3 scenarios/b.e2e.ts" for the second of three scenarios, "1/2" for a repeat; what a run's progress line names. */
+function runDetail(context: SideContext, scenario: number, index: number): string | undefined {
+  const count = context.scenarios.length;
+  const which = count > 1 ? `${scenario + 1}/${count} ${relative(context.attempt.root, context.scenarios[scenario]?.scenarioFile ?? "")}` : undefined;
+  const repeat = context.repeat > 1 ? `${count > 1 ? "run " : ""}${index}/${context.repeat}` : undefined;
+  const detail = [which, repeat].filter((part) => part !== undefined).join(", ");
+  return detail === "" ? undefined : detail;
+}
+
+/** One run of a scenario, printed with its outcome; a run that gives no report is an `error` attempt. */
+const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, scenario: number, index: number, appRoot: string, context: SideContext, out: string) {
   const progress = yield* Progress;
-  const label = { side: name, step: "run" as const, ...(context.repeat > 1 ? { detail: `${index}/${context.repeat}` } : {}) };
-  const dir = join(out, String(index));
+  const detail = runDetail(context, scenario, index);
+  const label = { side: name, step: "run" as const, ...(detail === undefined ? {} : { detail }) };
+  const dir = join(out, context.scenarios.length > 1 ? `${scenario + 1}-${index}` : String(index));
+  const which = context.scenarios[scenario];
+  if (which === undefined) return yield* Effect.die(new Error(`no scenario ${scenario} in the side's context`));
   yield* Effect.promise(() => mkdir(dir, { recursive: true }));
   yield* progress.started(label);
   const start = yield* Clock.currentTimeMillis;
-  const classified = yield* runAttempt({ ...context.attempt, appRoot, dir }).pipe(
+  const classified = yield* runAttempt({ ...context.attempt, ...which, appRoot, dir }).pipe(
     Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => errorAttempt(error, end - start, end - start)))),
     Effect.onInterrupt(() => Clock.currentTimeMillis.pipe(Effect.flatMap((end) => progress.done(label, end - start, "interrupted after")))),
   );
@@ -107,8 +122,9 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, index: nu
 });
 
 /**
- * One side of a proof: a worktree of its commit, the install and build, then `repeat` runs of
- * the scenario. A worktree, install or build failure is the side's one `error` attempt.
+ * One side of a proof: a worktree of its commit, the install and build once, then `repeat` runs
+ * of each scenario, one scenario after the other. A worktree, install or build failure is every
+ * scenario's one `error` attempt.
  */
 export const runSide = Effect.fn("Side.run")(function* (name: string, ref: string, commit: Commit, context: SideContext) {
   const out = join(context.runDir, `${name}.out`);
@@ -118,8 +134,13 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
     Effect.map((appRoot) => ({ appRoot, failed: undefined })),
     Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) })))),
   );
-  if (prepared.appRoot === undefined) return { ref, commit, attempts: prepared.failed === undefined ? [] : [prepared.failed] } satisfies SideResult;
-  const attempts: ClassifiedAttempt[] = [];
-  for (let index = 1; index <= context.repeat; index++) attempts.push(yield* attemptOnce(name, index, prepared.appRoot, context, out));
+  const failed = prepared.failed;
+  if (prepared.appRoot === undefined) return { ref, commit, attempts: context.scenarios.map(() => (failed === undefined ? [] : [failed])) } satisfies SideResult;
+  const attempts: ClassifiedAttempt[][] = [];
+  for (const [scenario] of context.scenarios.entries()) {
+    const runs: ClassifiedAttempt[] = [];
+    for (let index = 1; index <= context.repeat; index++) runs.push(yield* attemptOnce(name, scenario, index, prepared.appRoot, context, out));
+    attempts.push(runs);
+  }
   return { ref, commit, attempts } satisfies SideResult;
 });

@@ -24,3 +24,8 @@ export function fileFilter(file: string, line?: number): string {
 }
 
 export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A Playwright file filter matching every file under this folder. */
+export function folderFilter(dir: string): string {
+  return `^${escapeRegExp(dir.replace(/[\\/]+$/, ""))}[\\\\/]`;
+}

@@ -2,26 +2,27 @@ import { Effect } from "effect";
 import { execa } from "execa";
 import { ConfigError, ScenarioNotFound } from "../errors.ts";
 import { cleanMessage, tail } from "../outcome/error-text.ts";
-import { fileFilter, playwrightCli } from "./cli-path.ts";
+import { playwrightCli } from "./cli-path.ts";
 import { parseJsonReport, type JsonReport } from "./json-report.ts";
 
 export interface ListInput {
   readonly cwd: string;
   readonly configFile: string;
-  readonly scenarioFile: string;
-  /** The scenario as the user named it, for messages. */
+  /** Playwright file filters: `fileFilter` of a file, or `folderFilter` of a folder. */
+  readonly filters: ReadonlyArray<string>;
+  /** The scenarios as the user named them, for messages. */
   readonly shownFile: string;
 }
 
 /**
- * Lists the tests of the scenario file with `playwright test --list --reporter=json`, which
+ * Lists the tests of the scenario files (or folders) with `playwright test --list --reporter=json`, which
  * also prints the config (with the app in its metadata). A config that does not load is a
  * ConfigError; a file the config's testDir/testMatch does not cover is ScenarioNotFound.
  */
 export const listScenario = Effect.fn("Playwright.list")(function* (input: ListInput) {
   const cli = yield* playwrightCli(input.configFile);
   const run = yield* Effect.promise((signal) =>
-    execa(process.execPath, [cli, "test", "--list", "--reporter=json", "--config", input.configFile, fileFilter(input.scenarioFile)], {
+    execa(process.execPath, [cli, "test", "--list", "--reporter=json", "--config", input.configFile, ...input.filters], {
       cwd: input.cwd,
       env: { FORCE_COLOR: "0", PLAYWRIGHT_JSON_OUTPUT_FILE: "" },
       reject: false,
