@@ -5,6 +5,7 @@ import { execa } from "execa";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofReport } from "../index.ts";
+import type { ProofSummary } from "../summary/schema.ts";
 import { checkout, repositoryState } from "./support/prover.ts";
 import { makeShopRepo, makeStoreRepo, type UserRepo } from "./support/user-repos.ts";
 
@@ -61,9 +62,10 @@ describe("scenario-prover as a package installed in a user's repository", () => 
       expect.arrayContaining([
         "package.json", "README.md", "bin/prove-scenario.mjs", "bin/replay-agent.mjs", "dist/harness/index.js", "dist/harness/index.d.ts",
         "dist/prove/index.js", "dist/replay-agent/cli.js", "docs/config.md", "docs/transcripts.md", "docs/report-json.md",
+        "docs/ci.md", "docs/prove-scenarios.yml", "docs/prove-scenarios-sharded.yml",
       ]),
     );
-    expect(files.filter((file) => !/^(bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.md|README\.md|package\.json)$/.test(file))).toEqual([]);
+    expect(files.filter((file) => !/^(bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(file))).toEqual([]);
     expect(files.filter((file) => /\.(test|e2e)\.|\/(e2e|test-apps|test-fixtures|fixtures|samples)\//.test(file))).toEqual([]);
     const [npmPack] = JSON.parse((await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: checkout })).stdout) as Array<{
       files: Array<{ path: string }>;
@@ -120,6 +122,52 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const texts = await textsUnder(dir);
     expect(texts.map(([file]) => file.slice(dir.length + 1))).toEqual(expect.arrayContaining(["report.md", "base/trace.zip", "base/server.log"]));
     expect(texts.filter(([, text]) => text.includes(planted)).map(([file]) => file)).toEqual([]);
+    expect(await repositoryState(shop.dir)).toEqual(before);
+  });
+
+  it("in a CI job, proves every scenario under a folder at once, publishes the images to the remote for a pr.md without a relative link, and sets the step's outputs and summary", async () => {
+    const remote = join(work, "shop-remote.git");
+    await execa("git", ["init", "-q", "--bare", remote]);
+    await shop.git("remote", "add", "origin", `file://${remote}`);
+    const [outputs, summaryFile] = [join(work, "github-output"), join(work, "github-step-summary")];
+    await Promise.all([writeFile(outputs, ""), writeFile(summaryFile, "previous step\n")]);
+    const before = await repositoryState(shop.dir);
+
+    const run = await execa("npx", ["prove-scenario", "--base", "bug", "--head", "fix", "scenarios", "--publish", "--image-url", "https://img.example/shop/"], {
+      cwd: shop.dir,
+      reject: false,
+      stdin: "ignore",
+      env: { GITHUB_OUTPUT: outputs, GITHUB_STEP_SUMMARY: summaryFile },
+    });
+
+    // The example passes on both sides: one scenario proved, one not, and the worst verdict is the exit code.
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(run.stderr.split("\n").filter((line) => / install /.test(line)).map((line) => line.split(/\s+/)[0])).toEqual(expect.arrayContaining(["base", "head"]));
+    expect(run.stderr.split("\n").filter((line) => / install /.test(line))).toHaveLength(2);
+    const summary = JSON.parse(await readFile(join(shop.dir, "reports", (await readdir(join(shop.dir, "reports"))).find((name) => /^[0-9a-f]{7}-[0-9a-f]{7}$/.test(name)) ?? "", "summary.json"), "utf8")) as ProofSummary;
+    expect(summary.scenarios.map((row) => [row.file, row.verdict])).toEqual([
+      ["scenarios/cart-total.e2e.ts", "proved"],
+      ["scenarios/example.e2e.ts", "not-proved"],
+    ]);
+    const pair = `${summary.base.sha?.slice(0, 7)}-${summary.head.sha?.slice(0, 7)}`;
+    const dir = join(shop.dir, "reports", pair);
+
+    const written = Object.fromEntries([...(await readFile(outputs, "utf8")).matchAll(/^([\w-]+)(?:=(.*)|<<(\S+)\n([\s\S]*?)\n\3)$/gm)].map((match) => [match[1], match[2] ?? match[4]]));
+    expect(written).toEqual({ verdict: "not-proved", "exit-code": "1", "report-dir": dir, "pr-md": join(dir, "pr.md") });
+    const stepSummary = await readFile(summaryFile, "utf8");
+    expect(stepSummary.startsWith("previous step\n")).toBe(true);
+    expect(stepSummary).toContain("## ❌ Not proved: 1 of 2 scenarios proved, 1 not proved");
+
+    const pr = await readFile(join(dir, "pr.md"), "utf8");
+    expect(pr.split("\n")[0]).toBe("<!-- scenario-prover -->");
+    const links = [...pr.matchAll(/(?:src|href)="([^"]*)"|\]\(([^)]*)\)/g)].map((match) => match[1] ?? match[2] ?? "");
+    expect(links.length).toBeGreaterThan(0);
+    expect(links.filter((link) => !link.startsWith("https://img.example/shop/"))).toEqual([]);
+    expect(links).toContain(`https://img.example/shop/scenarios/cart-total/${pair}/images/base-cart.png`);
+    const branch = (await execa("git", ["--git-dir", remote, "ls-tree", "-r", "--name-only", "scenario-proofs"])).stdout.split("\n");
+    expect(branch).toEqual(expect.arrayContaining([`scenarios/cart-total/${pair}/images/base-cart.png`, `scenarios/cart-total/${pair}/comparison.png`, `scenarios/example/${pair}/images/head-opened.png`]));
+    expect(branch.filter((file) => !/\.png$/.test(file))).toEqual([]);
+    for (const link of links) expect(branch).toContain(link.slice("https://img.example/shop/".length));
     expect(await repositoryState(shop.dir)).toEqual(before);
   });
 
