@@ -2,18 +2,18 @@ import { join, resolve } from "node:path";
 import { Clock, Effect, Ref } from "effect";
 import type { ProveOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
-import { Git, type Commit } from "../git/git.ts";
+import type { Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { redact, type Replacement } from "../report/redact.ts";
 import { writeReport } from "../report/write-report.ts";
 import type { ProofSummary, SummaryCommit, SummaryRow } from "../summary/schema.ts";
 import { overall, sortRows } from "../summary/summarize.ts";
 import { writeSummary } from "../summary/write-summary.ts";
-import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { defaultManyOutDir, proverCommand, reproduceCommand, scenarioFolder } from "./paths.ts";
 import { decideScenario, machinePaths, sideEvidence } from "./prove.ts";
 import { findManyPlace, loadScenarios, shardSlice, type ListedScenario, type ManyPlace } from "./scenarios.ts";
-import { runSide, sideContext, type SideResult } from "./side.ts";
+import { sideContext } from "./side.ts";
+import { bothSides, resolveRefs, runFolder } from "./steps.ts";
 
 /** What is known so far, so a proof that stops early still writes a summary saying why. */
 interface Facts {
@@ -127,14 +127,10 @@ const summarize = Effect.fn("Proof.summary")(function* (input: ManyInput, facts:
 /** The proof of several scenarios, inside one scope: one worktree, install and build per side, every scenario run against it. */
 const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, facts: Ref.Ref<Facts>) {
   const { options, cwd } = input;
-  const git = yield* Git;
   const progress = yield* Progress;
   const place = yield* findManyPlace(options, cwd);
   yield* Ref.update(facts, (known) => ({ ...known, place }));
-  const [base, head] = yield* progress.step(
-    { step: "refs", detail: `${options.base}..${options.head}` },
-    Effect.all([git.resolveCommit(place.repo, options.base, "--base"), git.resolveCommit(place.repo, options.head, "--head")]),
-  );
+  const [base, head] = yield* resolveRefs(options, place.repo);
   yield* Ref.update(facts, (known) => ({ ...known, base, head }));
   const all = yield* loadScenarios(options, place);
   const mine = shardSlice(all, options.shard);
@@ -143,26 +139,16 @@ const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, fa
   const [first, ...rest] = mine;
   if (first === undefined) return yield* summarize(input, yield* Ref.get(facts), []);
 
-  for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
-  const runDir = yield* runDirectory(place.repo, options.keep);
-  yield* Ref.update(facts, (known) => ({ ...known, runDir: runDir.path }));
-  if (options.keep) {
-    yield* progress.line(
-      `keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${place.repo} worktree prune`,
-    );
-  }
-  const context = sideContext({ place, scenarios: [first, ...rest], runDir: runDir.path, cwd, keep: options.keep, repeat: options.repeat });
-  const [baseSide, headSide]: ReadonlyArray<SideResult> = yield* Effect.all(
-    [runSide("base", options.base, base, context), runSide("head", options.head, head, context)],
-    { concurrency: options.sequential ? 1 : 2 },
-  );
+  const runDir = yield* runFolder(place.repo, options.keep);
+  yield* Ref.update(facts, (known) => ({ ...known, runDir }));
+  const context = sideContext({ place, scenarios: [first, ...rest], runDir, cwd, keep: options.keep, repeat: options.repeat });
+  const [baseSide, headSide] = yield* bothSides(options, base, head, context);
   const known = yield* Ref.get(facts);
   return yield* progress.step(
     { step: "report", detail: `${mine.length} scenario${mine.length === 1 ? "" : "s"}` },
     Effect.gen(function* () {
       const rows: SummaryRow[] = [];
       for (const [index, scenario] of mine.entries()) {
-        if (baseSide === undefined || headSide === undefined) break;
         rows.push(yield* writeScenarioReport(input, known, scenario, sideEvidence(baseSide, headSide, index)));
       }
       return yield* summarize(input, known, rows);

@@ -3,17 +3,17 @@ import { join, relative, resolve } from "node:path";
 import { Clock, Effect, Ref } from "effect";
 import type { ProveOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
-import { Git, type Commit } from "../git/git.ts";
+import type { Commit } from "../git/git.ts";
 import type { ProofReport } from "../report/schema.ts";
 import { decide, type Decision } from "../outcome/verdict.ts";
 import { Progress } from "../progress/progress.ts";
 import { refLabel } from "../outcome/ref-label.ts";
 import { pathsFrom, type Replacement } from "../report/redact.ts";
 import { writeReport, type SideEvidence } from "../report/write-report.ts";
-import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { defaultOutDir, proverCommand, reproduceCommand } from "./paths.ts";
 import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
-import { runSide, sideContext, type SideResult } from "./side.ts";
+import { sideContext, type SideResult } from "./side.ts";
+import { bothSides, resolveRefs, runFolder } from "./steps.ts";
 
 /** What is known so far, so a proof that stops early still gets a report saying as much as it can. */
 interface Facts {
@@ -126,31 +126,18 @@ const reportFile = (input: ProofInput, facts: Facts, report: ProofReport | undef
 /** The proof itself, inside one scope: every worktree, folder and process is released when it closes. */
 const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>) {
   const { options, cwd } = input;
-  const git = yield* Git;
   const progress = yield* Progress;
   const place = yield* findWorkplace(options, cwd);
   yield* Ref.update(facts, (known) => ({ ...known, place }));
-  const [base, head] = yield* progress.step(
-    { step: "refs", detail: `${options.base}..${options.head}` },
-    Effect.all([git.resolveCommit(place.repo, options.base, "--base"), git.resolveCommit(place.repo, options.head, "--head")]),
-  );
+  const [base, head] = yield* resolveRefs(options, place.repo);
   yield* Ref.update(facts, (known) => ({ ...known, base, head }));
   const scenario = yield* loadScenario(options, place);
   yield* Ref.update(facts, (known) => ({ ...known, scenario }));
 
-  for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
-  const runDir = yield* runDirectory(place.repo, options.keep);
-  yield* Ref.update(facts, (known) => ({ ...known, runDir: runDir.path }));
-  if (options.keep) {
-    yield* progress.line(
-      `keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${place.repo} worktree prune`,
-    );
-  }
-  const context = sideContext({ place, scenarios: [scenario], runDir: runDir.path, cwd, keep: options.keep, repeat: options.repeat });
-  const [baseSide, headSide] = yield* Effect.all(
-    [runSide("base", options.base, base, context), runSide("head", options.head, head, context)],
-    { concurrency: options.sequential ? 1 : 2 },
-  );
+  const runDir = yield* runFolder(place.repo, options.keep);
+  yield* Ref.update(facts, (known) => ({ ...known, runDir }));
+  const context = sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat });
+  const [baseSide, headSide] = yield* bothSides(options, base, head, context);
   const evidence = sideEvidence(baseSide, headSide, 0);
   const decision = decideScenario(options, evidence);
   const known = yield* Ref.get(facts);

@@ -4,9 +4,9 @@ import { couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { describeError } from "../outcome/verdict.ts";
 import { Progress } from "../progress/progress.ts";
-import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { findWorkplace, loadScenario } from "./scenario.ts";
 import { runSide, sideContext } from "./side.ts";
+import { runFolder } from "./steps.ts";
 
 /** `git bisect run` exit codes: good, bad, and skip this commit. */
 export type BisectExitCode = 0 | 1 | 125;
@@ -17,13 +17,12 @@ const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd:
   const place = yield* findWorkplace(options, cwd);
   const commit = yield* progress.step({ step: "refs", detail: options.at }, git.resolveCommit(place.repo, options.at, "--at"));
   const scenario = yield* loadScenario(options, place);
-  for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a run that was killed`);
-  const runDir = yield* runDirectory(place.repo, options.keep);
+  const runDir = yield* runFolder(place.repo, options.keep);
   const side = yield* runSide(
     "at",
     options.at,
     commit,
-    sideContext({ place, scenarios: [scenario], runDir: runDir.path, cwd, keep: options.keep, repeat: 1 }),
+    sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: 1 }),
   );
   const attempt = side.attempts[0]?.[0]?.attempt;
   const code: BisectExitCode = attempt?.outcome === "passed" ? 0 : attempt?.outcome === "failed" ? 1 : 125;

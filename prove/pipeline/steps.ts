@@ -1,0 +1,36 @@
+import { Effect } from "effect";
+import type { ProveOptions } from "../cli/args.ts";
+import { Git, type Commit } from "../git/git.ts";
+import { Progress } from "../progress/progress.ts";
+import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
+import { runSide, type SideContext } from "./side.ts";
+
+/** The steps every proof takes, of one scenario or of several. */
+
+/** Both refs, resolved in the repository under test; a wrong one is BadRef naming its flag. */
+export const resolveRefs = Effect.fn("Proof.refs")(function* (options: Pick<ProveOptions, "base" | "head">, repo: string) {
+  const git = yield* Git;
+  const progress = yield* Progress;
+  return yield* progress.step(
+    { step: "refs", detail: `${options.base}..${options.head}` },
+    Effect.all([git.resolveCommit(repo, options.base, "--base"), git.resolveCommit(repo, options.head, "--head")]),
+  );
+});
+
+/**
+ * Removes what killed proofs left behind, then makes this run's temporary folder (released with
+ * the scope unless `keep`, when it says where it is and how to remove it).
+ */
+export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, keep: boolean) {
+  const progress = yield* Progress;
+  for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
+  const runDir = yield* runDirectory(repo, keep);
+  if (keep) {
+    yield* progress.line(`keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${repo} worktree prune`);
+  }
+  return runDir.path;
+});
+
+/** Base and head, both at once unless --sequential. */
+export const bothSides = (options: Pick<ProveOptions, "base" | "head" | "sequential">, base: Commit, head: Commit, context: SideContext) =>
+  Effect.all([runSide("base", options.base, base, context), runSide("head", options.head, head, context)], { concurrency: options.sequential ? 1 : 2 });
