@@ -33,8 +33,18 @@ export interface ScenarioWorkerOptions {
   scenarioApp: ScenarioAppConfig;
 }
 
+/** Settings of a proof's runs only; a plain `playwright test` keeps the config's own. */
+export interface ScenarioProofConfig {
+  /**
+   * The expect timeout in a proof's runs, in ms. Base usually fails by waiting one out, so a
+   * shorter one makes proofs faster; `--expect-timeout` on the command line wins over it.
+   */
+  readonly expectTimeout?: number;
+}
+
 export interface ScenarioConfig extends Omit<PlaywrightTestConfig<object, ScenarioWorkerOptions>, "use"> {
   readonly app: ScenarioAppConfig;
+  readonly proof?: ScenarioProofConfig;
   readonly use?: PlaywrightTestConfig["use"];
 }
 
@@ -48,16 +58,23 @@ function appMetadata(app: ScenarioAppConfig): Record<string, unknown> {
   return { ...app, install: app.install ?? "auto", ready };
 }
 
+/** The expect timeout the prover asks for (SCENARIO_EXPECT_TIMEOUT, in ms), when it asks. */
+function proofExpectTimeout(): number | undefined {
+  const value = Number(process.env.SCENARIO_EXPECT_TIMEOUT);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
 export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConfig<object, ScenarioWorkerOptions> {
-  const { app, use, metadata, ...rest } = config;
+  const { app, proof, use, metadata, ...rest } = config;
   const browser = resolveChromium();
+  const expectTimeout = proofExpectTimeout();
   return defineConfig<object, ScenarioWorkerOptions>({
     testMatch: "**/*.e2e.ts",
     timeout: 60_000,
-    expect: { timeout: 10_000 },
     reporter: "list",
     ...rest,
-    metadata: { ...metadata, scenarioApp: appMetadata(app) },
+    expect: { timeout: 10_000, ...rest.expect, ...(expectTimeout === undefined ? {} : { timeout: expectTimeout }) },
+    metadata: { ...metadata, scenarioApp: appMetadata(app), scenarioProof: proof ?? {} },
     use: {
       browserName: "chromium",
       viewport: { width: 1280, height: 720 },

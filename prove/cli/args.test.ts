@@ -13,7 +13,7 @@ describe("the command line", () => {
       kind: "prove",
       options: {
         base: "main", head: "fix", scenario: "scenarios/x.e2e.ts", scenarios: ["scenarios/x.e2e.ts"], shard: undefined,
-        repo: "../app", config: "c.ts", grep: "stop", repeat: 3, out: "out", json: true, sequential: true, keep: true, publish: undefined,
+        repo: "../app", config: "c.ts", grep: "stop", repeat: 3, out: "out", json: true, sequential: true, keep: true, publish: undefined, expectTimeout: undefined,
       },
     });
   });
@@ -23,7 +23,7 @@ describe("the command line", () => {
       kind: "prove",
       options: {
         base: "main", head: "HEAD", scenario: "s.e2e.ts", scenarios: ["s.e2e.ts"], shard: undefined, repo: undefined, config: undefined,
-        grep: undefined, repeat: 1, out: undefined, json: false, sequential: false, keep: false, publish: undefined,
+        grep: undefined, repeat: 1, out: undefined, json: false, sequential: false, keep: false, publish: undefined, expectTimeout: undefined,
       },
     });
   });
@@ -44,6 +44,8 @@ describe("the command line", () => {
       kind: "publish",
       options: { dir: "reports/x", remote: "upstream", branch: "scenario-proofs", imageUrl: undefined },
     });
+    expect(parseCommand(["--base", "a", "--head", "b", "s.e2e.ts", "--expect-timeout", "3000"])).toMatchObject({ options: { expectTimeout: 3000 } });
+    expect(parseCommand(["run", "--at", "a", "s.e2e.ts", "--expect-timeout", "2500"])).toMatchObject({ options: { expectTimeout: 2500 } });
     expect(parseCommand(["merge", "s1", "--publish", "--remote", "up"])).toMatchObject({ options: { publish: { remote: "up", branch: "scenario-proofs" } } });
     expect(parseCommand(["merge", "shard-1", "shard-2", "--out", "all", "--json"])).toEqual({ kind: "merge", options: { dirs: ["shard-1", "shard-2"], out: "all", json: true, publish: undefined } });
   });
@@ -51,15 +53,15 @@ describe("the command line", () => {
   it("reads one side for git bisect run, init, and the demo with every output option of a proof", () => {
     expect(parseCommand(["run", "--at", "HEAD", "s.e2e.ts"])).toEqual({
       kind: "run",
-      options: { at: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: undefined, grep: undefined, keep: false },
+      options: { at: "HEAD", scenario: "s.e2e.ts", repo: undefined, config: undefined, grep: undefined, keep: false, expectTimeout: undefined },
     });
     expect(parseCommand(["init"])).toEqual({ kind: "init" });
-    const defaults = { out: undefined, repeat: 1, json: false, sequential: false, keep: false, publish: undefined };
+    const defaults = { out: undefined, repeat: 1, json: false, sequential: false, keep: false, publish: undefined, expectTimeout: undefined };
     expect(parseCommand(["demo"])).toEqual({ kind: "demo", options: { bugId: undefined, ...defaults } });
     expect(parseCommand(["demo", "all", "--out", "demo-reports"])).toEqual({ kind: "demo", options: { bugId: "all", ...defaults, out: "demo-reports" } });
     expect(parseCommand(["demo", "stop-does-not-abort", "--json", "--repeat", "2", "--sequential", "--keep"])).toEqual({
       kind: "demo",
-      options: { bugId: "stop-does-not-abort", out: undefined, repeat: 2, json: true, sequential: true, keep: true, publish: undefined },
+      options: { bugId: "stop-does-not-abort", out: undefined, repeat: 2, json: true, sequential: true, keep: true, publish: undefined, expectTimeout: undefined },
     });
     expect(parseCommand([])).toEqual({ kind: "help" });
     expect(parseCommand(["--help"])).toEqual({ kind: "help" });
@@ -74,6 +76,7 @@ describe("the command line", () => {
     [["--base", "a", "--head", "b", "s.e2e.ts", "--shard", "1"], '--shard takes <i>/<n>, the i-th of n slices with 1 ≤ i ≤ n, e.g. --shard 1/3; got "1".'],
     [["--base", "a", "--head", "b", "s.e2e.ts", "--remote", "upstream"], "--remote, --branch and --image-url say where --publish publishes; add --publish, or leave them out."],
     [["--base", "a", "--head", "b", "s.e2e.ts", "--publish", "--branch="], "--branch needs a value, e.g. --branch scenario-proofs."],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--expect-timeout", "3s"], '--expect-timeout takes milliseconds, a whole number of 1 or more, e.g. --expect-timeout 3000; got "3s".'],
     [["publish"], "publish takes one report folder (the one holding report.md or summary.md)"],
     [["publish", "a", "b"], "publish takes one report folder (the one holding report.md or summary.md), e.g. publish reports/checkout/abc1234-def5678; got a b."],
     [["merge"], "merge takes the report folders of a proof's shards, e.g. merge shard-1 shard-2 --out reports/all."],

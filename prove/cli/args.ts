@@ -9,6 +9,8 @@ export interface ScenarioOptions {
   readonly config: string | undefined;
   readonly grep: string | undefined;
   readonly keep: boolean;
+  /** --expect-timeout: the runs' expect timeout in ms, over the config's proof.expectTimeout. */
+  readonly expectTimeout: number | undefined;
 }
 
 /** Where and how a report is published: to a branch of a remote, with pr.md beside it. */
@@ -56,7 +58,7 @@ export interface RunOptions extends ScenarioOptions {
 }
 
 /** The options a proof's output takes, the same for `demo`. */
-export type OutputOptions = Pick<ProveOptions, "repeat" | "out" | "json" | "sequential" | "keep" | "publish">;
+export type OutputOptions = Pick<ProveOptions, "repeat" | "out" | "json" | "sequential" | "keep" | "publish" | "expectTimeout">;
 
 export interface DemoOptions extends OutputOptions {
   /** A zoo bug's id, "all", or undefined for the default bug. */
@@ -81,6 +83,8 @@ export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file-or
   --grep <text>     pick one test when the file holds several (with several files or a folder:
                     only the tests whose title contains it)
   --repeat <n>      run each side n times; proved only if base fails every time and head passes every time
+  --expect-timeout <ms>  the runs' expect timeout (default: the config's proof.expectTimeout, else its
+                    expect.timeout): base usually fails by waiting one out, so a shorter one is faster
   --out <dir>       report folder (default: reports/<scenario path>/<base7>-<head7>; for several
                     scenarios reports/<base7>-<head7>, holding summary.md and a folder per scenario)
   --shard <i>/<n>   prove only the i-th of n slices of the scenarios (one per CI job; see merge)
@@ -98,7 +102,8 @@ prove-scenario merge <dir>... [--out <dir>] [--json] [--publish ...]
 prove-scenario init                              write scenarios.config.ts and scenarios/example.e2e.ts for the app in cwd
 prove-scenario run --at <ref> <scenario-file>    one side: 0 pass, 1 fail, 125 could not run (git bisect run)
 prove-scenario demo [<bug-id>|all] [options]     prove a seeded fix of the bundled app (in a clone of scenario-prover);
-                                                 takes --out, --json, --repeat, --sequential, --keep, --publish
+                                                 takes --out, --json, --repeat, --sequential, --keep, --publish,
+                                                 --expect-timeout
 
 The config's app: root, install, build, start, ready, cli, homeEnv, provider, env, passEnv;
 see docs/config.md (in an installed package: node_modules/scenario-prover/docs/config.md).
@@ -106,6 +111,7 @@ Exit codes: 0 proved (fails on base, passes on head); 1 ran but did not prove th
 With several scenarios: 0 only when every one is proved; 2 when any could not run, else 1 when any was not proved.`;
 
 const scenarioFlags = {
+  "expect-timeout": { type: "string" },
   repo: { type: "string" },
   config: { type: "string" },
   grep: { type: "string" },
@@ -128,6 +134,7 @@ const outputFlags = {
   sequential: { type: "boolean" },
   keep: { type: "boolean" },
   publish: { type: "boolean" },
+  "expect-timeout": { type: "string" },
 } as const;
 
 const proveFlags = {
@@ -194,6 +201,13 @@ function publishTarget(values: { remote?: string; branch?: string; "image-url"?:
   };
 }
 
+function expectTimeoutOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Number(value);
+  if (!/^\d+$/.test(value) || ms < 1) throw new UsageError({ detail: `--expect-timeout takes milliseconds, a whole number of 1 or more, e.g. --expect-timeout 3000; got ${JSON.stringify(value)}.` });
+  return ms;
+}
+
 function repeatCount(value: string | undefined): number {
   if (value === undefined) return 1;
   const count = Number(value);
@@ -211,6 +225,7 @@ interface OutputValues {
   remote?: string;
   branch?: string;
   "image-url"?: string;
+  "expect-timeout"?: string;
 }
 
 function output(values: OutputValues): OutputOptions {
@@ -225,6 +240,7 @@ function output(values: OutputValues): OutputOptions {
     sequential: values.sequential === true,
     keep: values.keep === true,
     publish: values.publish === true ? target : undefined,
+    expectTimeout: expectTimeoutOf(values["expect-timeout"]),
   };
 }
 
@@ -271,6 +287,7 @@ export function parseCommand(argv: ReadonlyArray<string>): Command {
         config: values.config,
         grep: values.grep,
         keep: values.keep === true,
+        expectTimeout: expectTimeoutOf(values["expect-timeout"]),
       },
     };
   }

@@ -24,7 +24,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const proofArgs = () => ["--repo", sandbox.dir, "--base", sandbox.base, "--head", sandbox.head, "--config", "playwright.config.ts"];
+// Base fails by waiting out an assertion; half the config's 10 s is still ample for head's to pass.
+const proofArgs = () => ["--repo", sandbox.dir, "--base", sandbox.base, "--head", sandbox.head, "--config", "playwright.config.ts", "--expect-timeout", "5000"];
 const scenarios = () => sandbox.bugs.map((bug) => bug.scenario);
 
 /** How many times a side's install step ran, from the progress lines. */
@@ -59,7 +60,8 @@ describe("a proof of several scenarios", () => {
       expect(report.base.attempts).toMatchObject([{ outcome: "failed" }]);
       expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
       expect(report.head.screenshots.length).toBeGreaterThan(0);
-      expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario --base [0-9a-f]{12} --head [0-9a-f]{12} ${row.file} --repo `));
+      expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario --base [0-9a-f]{12} --head [0-9a-f]{12} ${row.file} --repo .* --expect-timeout 5000$`));
+      expect(report.reason).toContain("Base failed by waiting out the expect timeout (5000 ms)");
       expect(markdown).toContain(`](${row.report})`);
     }
     expect(await processesMentioning(sandbox.dir)).toEqual([]);

@@ -58,4 +58,16 @@ describe("the verdict", () => {
       "The scenario gave mixed results (base main: failed 2 of 3, passed 1 of 3; head fix: passed 2 of 2); make it deterministic before it can prove a fix.",
     );
   });
+
+  it("says when base failed by waiting out the expect timeout or the test timeout, which a proof can shorten", () => {
+    const failedBy = (kind: "assertion" | "timeout", message: string): Attempt[] => [{ outcome: "failed", durationMs: 1, runMs: 2, error: { kind, message, location: "s.e2e.ts:3" } }];
+    const expectMessage = 'Error: expect(locator).toHaveText(expected) failed\n\nLocator:  getByRole(\'status\')\nExpected: "Total: 3"\nReceived: "Total: 12"\nTimeout:  5000ms\n';
+    expect(decide({ ref: "main", attempts: failedBy("assertion", expectMessage) }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
+      "The scenario fails on base (main) with assertion at s.e2e.ts:3: Error: expect(locator).toHaveText(expected) failed, and passes on head (fix). " +
+        "Base failed by waiting out the expect timeout (5000 ms); a proof can wait less with --expect-timeout or the config's proof.expectTimeout.",
+    );
+    expect(decide({ ref: "main", attempts: failedBy("timeout", "Test timeout of 60000ms exceeded.") }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
+      "The scenario fails on base (main) with timeout at s.e2e.ts:3: Test timeout of 60000ms exceeded., and passes on head (fix). Base failed by reaching the test timeout.",
+    );
+  });
 });

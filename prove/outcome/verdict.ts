@@ -84,10 +84,24 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
       reason: `The scenario fails on head (${head.ref}) as well, so the change does not fix it: ${describeError(firstError(head.attempts, "failed"))}`,
     };
   }
+  const baseFailure = firstError(base.attempts, "failed");
   return {
     verdict: "proved",
     exitCode: 0,
     reasonCode: "proved",
-    reason: `The scenario fails on base (${base.ref}) with ${describeError(firstError(base.attempts, "failed"))}, and passes on head (${head.ref}).`,
+    reason: `The scenario fails on base (${base.ref}) with ${describeError(baseFailure)}, and passes on head (${head.ref}).${waitedOut(baseFailure)}`,
   };
+}
+
+/**
+ * " Base failed by waiting out the expect timeout (10000 ms)…" when it did: most of base's run is
+ * then that wait, which --expect-timeout shortens. Empty otherwise.
+ */
+function waitedOut(error: AttemptError | undefined): string {
+  if (error === undefined) return "";
+  if (error.kind === "timeout") return " Base failed by reaching the test timeout.";
+  const expectTimeout = /^Timeout:\s+(\d+)ms$/m.exec(error.message)?.[1];
+  return error.kind === "assertion" && expectTimeout !== undefined
+    ? ` Base failed by waiting out the expect timeout (${expectTimeout} ms); a proof can wait less with --expect-timeout or the config's proof.expectTimeout.`
+    : "";
 }

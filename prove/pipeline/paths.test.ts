@@ -8,7 +8,7 @@ import { defaultOutDir, proverCommand, reproduceCommand, scenarioFolder } from "
 const options: ProveOptions = {
   base: "main", head: "fix/stop button", scenario: "scenarios/agent-chat/Stop-Button.e2e.ts",
   scenarios: ["scenarios/agent-chat/Stop-Button.e2e.ts"], shard: undefined, repo: undefined, config: undefined,
-  grep: undefined, keep: false, repeat: 1, out: undefined, json: false, sequential: false, publish: undefined,
+  grep: undefined, keep: false, repeat: 1, out: undefined, json: false, sequential: false, publish: undefined, expectTimeout: undefined,
 };
 const place = { cwd: "/repo", root: "/repo", prover: "pnpm prove-scenario" };
 

@@ -39,7 +39,7 @@ export function proverCommand(root: string): string {
 const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
 
 /** What a reproduce command repeats of a proof's options. */
-export type ReproduceOptions = Pick<ProveOptions, "base" | "head" | "scenarios" | "repo" | "config" | "grep" | "repeat">;
+export type ReproduceOptions = Pick<ProveOptions, "base" | "head" | "scenarios" | "repo" | "config" | "grep" | "repeat" | "expectTimeout">;
 
 /**
  * The command that reproduces the proof from the root of the invoking checkout, pinned to the
@@ -59,5 +59,6 @@ export function reproduceCommand(
   if (options.config !== undefined) args.push("--config", path(options.config));
   if (options.grep !== undefined) args.push("--grep", options.grep);
   if (options.repeat > 1) args.push("--repeat", String(options.repeat));
+  if (options.expectTimeout !== undefined) args.push("--expect-timeout", String(options.expectTimeout));
   return [place.prover, ...args.map(quote)].join(" ");
 }

@@ -9,7 +9,7 @@ import { Git } from "../git/git.ts";
 import { fileFilter } from "../playwright/cli-path.ts";
 import { listScenario } from "../playwright/list.ts";
 import { Progress } from "../progress/progress.ts";
-import { readAppConfig, type AppConfig } from "../scenario/app-config.ts";
+import { readAppConfig, readProofExpectTimeout, type AppConfig } from "../scenario/app-config.ts";
 import { selectTest, type SelectedTest } from "../scenario/select.ts";
 
 /** Where a proof runs: the invoking checkout (scenario, config, Playwright) and the repository under test. */
@@ -33,6 +33,8 @@ export interface Scenario {
   readonly app: AppConfig;
   /** Playwright's CLI script as the config resolves it. */
   readonly cli: string;
+  /** The runs' expect timeout in ms: --expect-timeout, else the config's proof.expectTimeout; undefined for the config's own. */
+  readonly expectTimeout: number | undefined;
 }
 
 /** The config names looked for when --config is not given, in this order. */
@@ -91,6 +93,7 @@ export const loadScenario = Effect.fn("Proof.scenario")(function* (options: Scen
   );
   const test = yield* selectTest(report.specs, options.scenario, options.grep);
   const app = yield* readAppConfig(report.metadata, place.configFile, place.repo);
+  const expectTimeout = options.expectTimeout ?? (yield* readProofExpectTimeout(report.metadata, place.configFile));
   const bytes = yield* Effect.promise(() => readFile(place.scenarioFile));
   return {
     file: relative(place.root, place.scenarioFile).split(sep).join("/"),
@@ -99,5 +102,6 @@ export const loadScenario = Effect.fn("Proof.scenario")(function* (options: Scen
     test,
     app,
     cli,
+    expectTimeout,
   } satisfies Scenario;
 });

@@ -10,7 +10,7 @@ import { fileFilter, folderFilter } from "../playwright/cli-path.ts";
 import { fullTitle, type JsonSpec } from "../playwright/json-report.ts";
 import { listScenario } from "../playwright/list.ts";
 import { Progress } from "../progress/progress.ts";
-import { readAppConfig } from "../scenario/app-config.ts";
+import { readAppConfig, readProofExpectTimeout } from "../scenario/app-config.ts";
 import { findConfig, repositoryUnderTest, type Scenario } from "./scenario.ts";
 
 /** Where a proof of several scenarios runs: as for one, with every file or folder named. */
@@ -89,6 +89,7 @@ export const loadScenarios = Effect.fn("Proof.scenarios")(function* (options: Pr
     return yield* Effect.fail(new ScenarioNotFound({ file: shown, detail: `no test title contains --grep ${JSON.stringify(options.grep)}. Leave --grep out, or pass a piece of a title.` }));
   }
   const app = yield* readAppConfig(report.metadata, place.configFile, place.repo);
+  const expectTimeout = options.expectTimeout ?? (yield* readProofExpectTimeout(report.metadata, place.configFile));
   const hashes = new Map<string, string>();
   for (const path of new Set(tests.map((test) => test.path))) {
     const bytes = yield* Effect.promise(() => readFile(path));
@@ -103,6 +104,7 @@ export const loadScenarios = Effect.fn("Proof.scenarios")(function* (options: Pr
         test: test.test,
         app,
         cli,
+        expectTimeout,
         sharesFile: test.sharesFile,
       }),
     )

@@ -49,7 +49,7 @@ export function sideContext(input: {
     app: first.app,
     repeat: input.repeat,
     scenarios: scenarios.map((scenario) => ({ scenarioFile: scenario.path, test: scenario.test })),
-    attempt: { cwd: input.cwd, root: place.root, cli: first.cli, configFile: place.configFile, keep },
+    attempt: { cwd: input.cwd, root: place.root, cli: first.cli, configFile: place.configFile, keep, expectTimeout: first.expectTimeout },
   };
 }
 

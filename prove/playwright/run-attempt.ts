@@ -23,6 +23,8 @@ export interface AttemptInput {
   readonly dir: string;
   /** --keep: the harness is asked (SCENARIO_KEEP=1) to leave the app's home in place. */
   readonly keep: boolean;
+  /** The expect timeout the harness's config is asked to use (SCENARIO_EXPECT_TIMEOUT); undefined for the config's own. */
+  readonly expectTimeout: number | undefined;
 }
 
 /**
@@ -43,6 +45,7 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     TMPDIR: temp,
     FORCE_COLOR: "0",
     ...(input.keep ? { SCENARIO_KEEP: "1" } : {}),
+    ...(input.expectTimeout === undefined ? {} : { SCENARIO_EXPECT_TIMEOUT: String(input.expectTimeout) }),
   });
   const args = [
     input.cli, "test", fileFilter(input.scenarioFile, input.test.line),

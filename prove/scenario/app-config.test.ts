@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect";
 import { describe, expect, it } from "vitest";
-import { readAppConfig } from "./app-config.ts";
+import { readAppConfig, readProofExpectTimeout } from "./app-config.ts";
 
 const repo = "/work/shop";
 
@@ -34,5 +34,23 @@ describe("the config's app, as the prover reads it", () => {
     ["no start", { start: "" }, 'app.start is not set: set it to the command that starts the server, e.g. "npm start".'],
   ])("refuses %s, naming the valid values", (_case, app, message) => {
     expect(read(app)).toContain(message);
+  });
+});
+
+describe("the config's proof settings, as the prover reads them", () => {
+  const expectTimeout = (proof: unknown) => {
+    const exit = Effect.runSyncExit(readProofExpectTimeout(proof === undefined ? {} : { scenarioProof: proof }, "/elsewhere/scenarios.config.ts"));
+    if (Exit.isSuccess(exit)) return exit.value;
+    const error = Exit.findErrorOption(exit);
+    return error._tag === "Some" ? error.value.message : "no error";
+  };
+
+  it("take proof.expectTimeout in ms, leave it to the config's own when unset, and refuse anything but a whole number of ms", () => {
+    expect([expectTimeout(undefined), expectTimeout({}), expectTimeout({ expectTimeout: 3000 })]).toEqual([undefined, undefined, 3000]);
+    for (const bad of ["3s", 0, 2.5]) {
+      expect(expectTimeout({ expectTimeout: bad })).toBe(
+        `Scenario config /elsewhere/scenarios.config.ts: proof.expectTimeout is ${JSON.stringify(bad)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.`,
+      );
+    }
   });
 });

@@ -84,3 +84,19 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
     build: yield* optionalString(fields.build, "build", configFile),
   } satisfies AppConfig;
 });
+
+/**
+ * The config's `proof.expectTimeout` (stored by defineScenarioConfig in `metadata.scenarioProof`):
+ * the expect timeout of a proof's runs, in ms; undefined when the config sets none.
+ */
+export const readProofExpectTimeout = Effect.fn("readProofExpectTimeout")(function* (metadata: Readonly<Record<string, unknown>>, configFile: string) {
+  const proof = metadata.scenarioProof;
+  const value = typeof proof === "object" && proof !== null ? (proof as Record<string, unknown>).expectTimeout : undefined;
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    return yield* Effect.fail(
+      new ConfigError({ config: configFile, detail: `proof.expectTimeout is ${JSON.stringify(value)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.` }),
+    );
+  }
+  return value;
+});
