@@ -53,10 +53,23 @@ const prune = Effect.fn("Git.prune")(function* (repo: string) {
   yield* withRepoLock(repo, git(repo, ["worktree", "prune"]));
 });
 
+/** The files whose bytes decide what an install puts in node_modules, anywhere in the tree. */
+const dependencyManifests = [
+  "package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "yarn.lock", ".yarnrc.yml", ".npmrc", "bun.lock", "bun.lockb",
+].flatMap((name) => [`:(glob)${name}`, `:(glob)**/${name}`]);
+
+const sameDependencies = Effect.fn("Git.sameDependencies")(function* (repo: string, a: string, b: string) {
+  if (a === b) return true;
+  return yield* Effect.tryPromise(() => client(repo).raw(["diff", "--name-only", a, b, "--", ...dependencyManifests])).pipe(
+    Effect.map((changed) => changed.trim() === ""),
+    Effect.orElseSucceed(() => false),
+  );
+});
+
 /** Deletes the folder first, outside the lock (a worktree with node_modules takes a while), then prunes its entry. */
 const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, path: string) {
   yield* Effect.promise(() => rm(path, { recursive: true, force: true }));
   yield* prune(repo);
 });
 
-export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune } satisfies GitShape);
+export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune, sameDependencies } satisfies GitShape);

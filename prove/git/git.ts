@@ -17,6 +17,11 @@ export interface GitShape {
   readonly removeWorktree: (repo: string, path: string) => Effect.Effect<void>;
   /** Forgets worktrees whose folders are gone; never fails. */
   readonly prune: (repo: string) => Effect.Effect<void>;
+  /**
+   * Whether two commits have the same dependency manifests (every package.json, lockfile,
+   * .npmrc and workspace file, byte for byte); false when git cannot tell.
+   */
+  readonly sameDependencies: (repo: string, a: string, b: string) => Effect.Effect<boolean>;
 }
 
 export class Git extends Context.Service<Git, GitShape>()("prove/Git") {}

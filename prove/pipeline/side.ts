@@ -1,9 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Clock, Effect } from "effect";
+import { Clock, Deferred, Effect, Option } from "effect";
 import { attemptErrorOf, type SideError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";
+import { copyInstalled } from "../install/reuse.ts";
 import { runStep } from "../install/run-step.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
 import { describeDurations } from "../outcome/durations.ts";
@@ -16,8 +17,19 @@ import type { Scenario, Workplace } from "./scenario.ts";
 /** One scenario a side runs: its file and the test in it. */
 export type SideScenario = Pick<AttemptInput, "scenarioFile" | "test">;
 
+/**
+ * Base's install, handed to head when both commits have the same dependency manifests: base
+ * installs, head waits and hard-links base's node_modules instead of installing again. Fails
+ * (and head installs for itself) when base got no install.
+ */
+export interface SharedInstall {
+  readonly installed: Deferred.Deferred<string, void>;
+}
+
 /** What both sides share: where to work and what to run. */
 export interface SideContext {
+  /** Set when head reuses base's install. */
+  readonly shared?: SharedInstall;
   readonly repo: string;
   readonly runDir: string;
   readonly keep: boolean;
@@ -70,6 +82,20 @@ const errorAttempt = (error: SideError, durationMs: number, runMs: number | null
 const describeAttempt = ({ attempt }: ClassifiedAttempt) =>
   `${attempt.error === undefined ? attempt.outcome : `${attempt.outcome} (${attempt.error.kind})`}: ${describeDurations(attempt)}`;
 
+/** Head's install from base's, when base installed and head may reuse it: true when it did. */
+const reuseBaseInstall = Effect.fn("Side.reuseInstall")(function* (name: string, path: string, context: SideContext) {
+  const progress = yield* Progress;
+  if (name !== "head" || context.shared === undefined) return false;
+  const start = yield* Clock.currentTimeMillis;
+  const from = yield* Deferred.await(context.shared.installed).pipe(Effect.option);
+  if (Option.isNone(from)) return false;
+  const copied = yield* copyInstalled(from.value, path);
+  if (copied === 0) return false;
+  const end = yield* Clock.currentTimeMillis;
+  yield* progress.done({ side: name, step: "install", detail: `base's, hard-linked (the same dependency manifests)` }, end - start);
+  return true;
+});
+
 /** Checks the side's commit out, installs and builds it; returns the app's folder in the worktree. */
 const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commit, context: SideContext, out: string) {
   const progress = yield* Progress;
@@ -81,7 +107,10 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
   const where = (dir: string) => `${relative(path, dir) || "the repository's root"} at ${commit.sha.slice(0, 7)}`;
   const plan = planInstall(context.app.install, appRoot, path);
   if (plan.kind === "skip") yield* progress.done({ side: name, step: "install", detail: `skipped (${plan.reason})` }, 0);
-  else yield* progress.step({ side: name, step: "install", detail: plan.label }, runStep("install", plan, join(out, "install.log"), where(plan.cwd)));
+  else if (!(yield* reuseBaseInstall(name, path, context))) {
+    yield* progress.step({ side: name, step: "install", detail: plan.label }, runStep("install", plan, join(out, "install.log"), where(plan.cwd)));
+    if (name === "base" && context.shared !== undefined) yield* Deferred.succeed(context.shared.installed, path);
+  }
   const build = context.app.build;
   if (build !== undefined && build !== "") {
     yield* progress.step(
@@ -131,6 +160,8 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
   yield* Effect.promise(() => mkdir(out, { recursive: true }));
   const start = yield* Clock.currentTimeMillis;
   const prepared = yield* prepare(name, commit, context, out).pipe(
+    // Base that got no install (a failure, an interrupt, nothing to install) lets head install for itself.
+    Effect.ensuring(name === "base" && context.shared !== undefined ? Deferred.fail(context.shared.installed, undefined) : Effect.void),
     Effect.map((appRoot) => ({ appRoot, failed: undefined })),
     Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) })))),
   );

@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import { Deferred, Effect } from "effect";
 import type { ProveOptions } from "../cli/args.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
@@ -31,6 +31,14 @@ export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, k
   return runDir.path;
 });
 
-/** Base and head, both at once unless --sequential. */
-export const bothSides = (options: Pick<ProveOptions, "base" | "head" | "sequential">, base: Commit, head: Commit, context: SideContext) =>
-  Effect.all([runSide("base", options.base, base, context), runSide("head", options.head, head, context)], { concurrency: options.sequential ? 1 : 2 });
+/**
+ * Base and head, both at once unless --sequential. When both commits have the same dependency
+ * manifests, base installs and head reuses its install.
+ */
+export const bothSides = Effect.fn("Proof.bothSides")(function* (options: Pick<ProveOptions, "base" | "head" | "sequential">, base: Commit, head: Commit, context: SideContext) {
+  const git = yield* Git;
+  const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
+  const shared = same ? { installed: yield* Deferred.make<string, void>() } : undefined;
+  const sides = { ...context, shared };
+  return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], { concurrency: options.sequential ? 1 : 2 });
+});
