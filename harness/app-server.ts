@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { execa, type ResultPromise } from "execa";
 import { defaultReadyTimeoutMs, type ReadyCheck } from "./config.ts";
 import { HarnessError } from "./errors.ts";
+import { untilPathAnswers } from "./ready-path.ts";
 
 export interface AppServerOptions {
   readonly command: string;
@@ -30,20 +31,10 @@ function readyDescription(ready: ReadyCheck | undefined): string {
   return "path" in ready ? `GET ${ready.path} answering` : `a line matching ${String(ready.log)}`;
 }
 
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { redirect: "manual" });
-    await response.body?.cancel();
-    return response.status < 400;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Starts the app's server in its own process group and resolves once it is ready. Readiness
- * is checked whenever the server writes output, and between outputs after growing
- * intervals, so a fast server is seen at once and a quiet one is still found.
+ * Starts the app's server in its own process group and resolves once it is ready: its ready
+ * path answers (its port is tried every few ms, so a quiet server is seen at once however slow
+ * its start), or, with a log check, a line of its output matches.
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const output: string[] = [];
@@ -108,7 +99,7 @@ async function waitUntilReady(
 ): Promise<void> {
   const ready = options.ready;
   const timeoutMs = ready?.timeout ?? defaultReadyTimeoutMs;
-  const readyUrl = new URL(ready !== undefined && "path" in ready ? ready.path : "/", options.url).toString();
+  const readyUrl = new URL(ready !== undefined && "path" in ready ? ready.path : "/", options.url);
   const pattern = ready !== undefined && "log" in ready
     ? (typeof ready.log === "string" ? new RegExp(ready.log) : ready.log)
     : undefined;
@@ -124,27 +115,16 @@ async function waitUntilReady(
     settle(error);
   };
 
-  let probing = false;
-  const probe = async () => {
-    if (done || probing) return;
-    probing = true;
-    const ok = pattern === undefined ? await answers(readyUrl) : pattern.test(logs());
-    probing = false;
-    if (ok) finish();
+  const stopChecking = new AbortController();
+  const checkLogs = () => {
+    if (pattern?.test(logs())) finish();
   };
-
-  child.all?.on("data", () => void probe());
-  let delay = 20;
-  let timer: NodeJS.Timeout | undefined;
-  const backoff = () => {
-    timer = setTimeout(() => {
-      void probe().then(() => {
-        if (!done) backoff();
-      });
-    }, delay);
-    delay = Math.min(delay * 2, 500);
-  };
-  if (pattern === undefined) backoff();
+  if (pattern === undefined) {
+    // Rejects only when stopped, once the outcome is settled.
+    void untilPathAnswers(readyUrl, stopChecking.signal).then(() => finish(), () => {});
+  } else {
+    child.all?.on("data", checkLogs);
+  }
 
   const deadline = setTimeout(() => {
     finish(
@@ -172,6 +152,7 @@ async function waitUntilReady(
     await outcome;
   } finally {
     clearTimeout(deadline);
-    if (timer !== undefined) clearTimeout(timer);
+    stopChecking.abort();
+    child.all?.off("data", checkLogs);
   }
 }

@@ -34,12 +34,12 @@ function results(suites: ReadonlyArray<JsonSuite>): JsonResult[] {
 }
 
 /** Runs one of the harness's test apps through the real Playwright CLI and reads its JSON report. */
-async function runTestApp(name: string, env: Record<string, string> = {}) {
+async function runTestApp(name: string, env: Record<string, string> = {}, args: ReadonlyArray<string> = []) {
   const output = await mkdtemp(join(tmpdir(), "harness-test-"));
   scratch.push(output);
   const run = await execa(
     "pnpm",
-    ["exec", "playwright", "test", "--config", `harness/test-apps/${name}/playwright.config.ts`, "--reporter=json", "--output", output],
+    ["exec", "playwright", "test", "--config", `harness/test-apps/${name}/playwright.config.ts`, "--reporter=json", "--output", output, ...args],
     { reject: false, env },
   );
   const report = JSON.parse(run.stdout) as JsonReport;
@@ -64,6 +64,13 @@ describe("the harness", () => {
     expect(run.report.errors).toEqual([]);
     expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
     expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toEqual(["screenshot:mid-stream", "screenshot:done"]);
+    expect(run.exitCode).toBe(0);
+  });
+
+  it("waits for an app's ready path to answer while the app warms up, and stops asking once it has", async () => {
+    const run = await runTestApp("readiness-app", {}, ["--grep", "warms up"]);
+    expect(run.report.errors).toEqual([]);
+    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
     expect(run.exitCode).toBe(0);
   });
 
