@@ -1,4 +1,5 @@
 import { mkdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Clock, Effect } from "effect";
 import { RunnerFailed } from "../errors.ts";
@@ -27,6 +28,9 @@ export interface AttemptInput {
   readonly expectTimeout: number | undefined;
 }
 
+/** Playwright's own default for its transform cache, in the temporary folder the prover was given. */
+const transformCache = join(tmpdir(), process.platform === "win32" ? "playwright-transform-cache" : `playwright-transform-cache-${process.geteuid?.() ?? ""}`);
+
 /**
  * Runs the one selected test once with Playwright from the invoking checkout, against the
  * side's app, and classifies the attempt from the JSON report. Its temporary files (the app's
@@ -40,6 +44,9 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   Object.assign(env, {
+    // Playwright keeps its TypeScript transform cache under TMPDIR: keep it where it would be
+    // without the attempt's own TMPDIR, so every run reuses what the listing compiled.
+    PLAYWRIGHT_TRANSFORM_CACHE_DIR: process.env.PLAYWRIGHT_TRANSFORM_CACHE_DIR ?? transformCache,
     SCENARIO_APP_ROOT: input.appRoot,
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     TMPDIR: temp,
