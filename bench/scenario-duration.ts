@@ -1,7 +1,6 @@
-// Measures how long one scenario takes from boot to teardown: runs it N times in one
-// Playwright run and prints each run's duration (fixtures included) and the median.
-// Usage: pnpm bench [scenario-file] [runs]
+import { resolve } from "node:path";
 import { execa } from "execa";
+import { median, type Figure } from "./figure.ts";
 
 interface Result {
   readonly status: string;
@@ -13,23 +12,18 @@ interface Suite {
 }
 
 function results(suites: ReadonlyArray<Suite>): Result[] {
-  return suites.flatMap((suite) => [
-    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
-    ...results(suite.suites ?? []),
-  ]);
+  return suites.flatMap((suite) => [...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)), ...results(suite.suites ?? [])]);
 }
 
-const scenario = process.argv[2] ?? "scenarios/agent-chat/replay-turn-streams.e2e.ts";
-const runs = Number(process.argv[3] ?? "5");
-const run = await execa("pnpm", ["exec", "playwright", "test", scenario, "--reporter=json", `--repeat-each=${runs}`], {
-  reject: false,
-});
-const all = results((JSON.parse(run.stdout) as { suites: Suite[] }).suites);
-const failed = all.filter((result) => result.status !== "passed");
-if (all.length === 0 || failed.length > 0) {
-  console.error(`bench: ${failed.length} of ${all.length} runs did not pass; fix the scenario first.`);
-  process.exit(1);
+/** How long one scenario takes from the app's boot to its teardown: `runs` runs in one Playwright run, the median. */
+export async function scenarioFigures(scenario = "scenarios/agent-chat/replay-turn-streams.e2e.ts", runs = 5): Promise<Figure[]> {
+  const run = await execa("node", ["node_modules/@playwright/test/cli.js", "test", scenario, "--reporter=json", `--repeat-each=${runs}`], {
+    cwd: resolve(import.meta.dirname, ".."),
+    reject: false,
+    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: "" },
+  });
+  const all = results((JSON.parse(run.stdout) as { suites: Suite[] }).suites);
+  const failed = all.filter((result) => result.status !== "passed");
+  if (all.length === 0 || failed.length > 0) throw new Error(`bench: ${failed.length} of ${all.length} runs of ${scenario} did not pass; fix the scenario first.`);
+  return [{ figure: "scenario-boot-to-teardown-ms", value: median(all.map((result) => result.duration)), unit: "ms", goal: null }];
 }
-const durations = all.map((result) => result.duration).sort((a, b) => a - b);
-const median = durations[Math.floor(durations.length / 2)] ?? 0;
-console.log(`${scenario}: ${runs} runs, boot to teardown (ms): ${durations.join(", ")}; median ${median}`);

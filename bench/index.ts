@@ -1,0 +1,25 @@
+// `pnpm bench [group...]`: measures the figures issue 9 sets goals for and prints each as one
+// JSON line, {"figure", "value", "unit", "goal"} (goal null when there is none), so a script
+// can check them. Groups: prove, readiness, scenario; all of them by default. Ratios are
+// measured side by side in one run; absolute times vary with the machine.
+import type { Figure } from "./figure.ts";
+import { rounded } from "./figure.ts";
+import { proveFigures } from "./prove.ts";
+import { readinessFigures } from "./readiness.ts";
+import { scenarioFigures } from "./scenario-duration.ts";
+
+const groups: Readonly<Record<string, () => Promise<ReadonlyArray<Figure>>>> = {
+  readiness: readinessFigures,
+  scenario: () => scenarioFigures(),
+  prove: () => proveFigures(),
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in groups));
+if (unknown.length > 0) {
+  console.error(`bench: unknown group ${unknown.join(", ")}; the groups are ${Object.keys(groups).join(", ")}.`);
+  process.exit(2);
+}
+for (const name of asked.length === 0 ? Object.keys(groups) : asked) {
+  for (const figure of await groups[name]?.() ?? []) console.log(JSON.stringify({ ...figure, value: rounded(figure.value, figure.unit) }));
+}
