@@ -122,6 +122,51 @@ describe("the replay server", () => {
     expect((await reading).map((chunk) => chunk.choices[0]?.delta.content)).toEqual(["", "This", " project", " has"]);
   });
 
+  it("streams a long answer in several writes, every chunk once and in order, and holds it at the pause between its halves", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const [meta, request] = (await readFile(fixture("openai-chat/short-tour.ndjson"), "utf8")).split("\n").slice(1);
+    // Enough chunks that each half is written in several writes.
+    const half = 1500;
+    const chunks = (from: number) =>
+      Array.from({ length: half }, (_, index) =>
+        JSON.stringify({
+          type: "emit_inbound",
+          sse: { data: { id: "chatcmpl-long", object: "chat.completion.chunk", created: 1733000000, model: "gpt-4o-mini", choices: [{ index: 0, delta: { content: ` word${from + index}` }, finish_reason: null }] } },
+        }),
+      );
+    const file = join(dir, "long-tour.ndjson");
+    const pause = JSON.stringify({ type: "pause", name: "half-way" });
+    await writeFile(file, [meta, request, ...chunks(0), pause, ...chunks(half), JSON.stringify({ type: "emit_inbound", sse: { data: "[DONE]" } })].join("\n"));
+    const server = await startReplayServer({ transcript: file });
+    onTestFinished(() => server.close());
+
+    const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "replay", maxRetries: 0 });
+    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Give me a short tour" }], stream: true });
+    let resumed = false;
+    let firstHalfArrived = () => {};
+    const firstHalf = new Promise<void>((resolve) => {
+      firstHalfArrived = resolve;
+    });
+    const received: Array<{ readonly text: string | null | undefined; readonly afterResume: boolean }> = [];
+    const reading = (async () => {
+      for await (const chunk of stream) {
+        received.push({ text: chunk.choices[0]?.delta.content, afterResume: resumed });
+        if (received.length === half) firstHalfArrived();
+      }
+    })();
+
+    await firstHalf;
+    await server.paused("half-way");
+    resumed = true;
+    server.resume();
+    await reading;
+
+    const expected = (from: number, afterResume: boolean) => Array.from({ length: half }, (_, index) => ({ text: ` word${from + index}`, afterResume }));
+    expect(received).toEqual([...expected(0, false), ...expected(half, true)]);
+    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+  });
+
   it("refuses to start on an invalid transcript, naming the line", async () => {
     const dir = await mkdtemp(join(tmpdir(), "replay-agent-"));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));

@@ -7,6 +7,7 @@ import { httpFormatFor } from "./providers/registry.ts";
 import { makeReplayRuntime } from "./runtime/make-replay-runtime.ts";
 import type { ReplayRuntime } from "./runtime/replay-runtime.ts";
 import type { Transcript } from "./transcript/transcript.ts";
+import { prepareHttpRun, type HttpRun } from "./wire/http-answer.ts";
 
 /** A transcript served over HTTP until its scope closes. */
 export interface ServedTranscript {
@@ -14,13 +15,13 @@ export interface ServedTranscript {
   readonly runtime: ReplayRuntime<HttpRequest>;
 }
 
-/** Serves `transcript` on 127.0.0.1 (`port` 0 or absent picks a free port) in its provider's wire format. */
+/** Serves `transcript` on 127.0.0.1 (`port` 0 or absent picks a free port) in its provider's wire format, its answers encoded before it listens. */
 export const serveTranscript = Effect.fn("serveTranscript")(function* (
   transcript: Transcript,
   options: { readonly port?: number | undefined } = {},
 ): Effect.fn.Return<ServedTranscript, ListenError | WrongTransportError, Scope.Scope> {
   yield* httpFormatFor(transcript);
-  const runtime = yield* makeReplayRuntime<HttpRequest>(transcript);
+  const runtime = yield* makeReplayRuntime<HttpRequest, HttpRun>(transcript, prepareHttpRun);
   const { port } = yield* listenHttp(options.port ?? 0, handleRequest(runtime));
   return { url: `http://127.0.0.1:${port}`, runtime };
 });

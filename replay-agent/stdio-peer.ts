@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Deferred, Duration, Effect, Exit, Predicate, Scope } from "effect";
+import { Deferred, Duration, Effect, Exit, identity, Predicate, Scope } from "effect";
 import { NotPausedError, PauseNotReachedError, PeerNotRunningError } from "./errors.ts";
 import { listenHttp } from "./http/listen.ts";
 import { stdioFormatFor } from "./providers/registry.ts";
 import { readTranscript } from "./read-transcript.ts";
 import { makeReplayRuntime } from "./runtime/make-replay-runtime.ts";
 import type { RuntimeStatus } from "./runtime/replay-runtime.ts";
+import type { AnswerRun } from "./runtime/response-sink.ts";
 import type { StatusReport } from "./stdio/report-status.ts";
 
 /** Progress of a stdio peer's transcript; a mismatch holds the message the app sent. */
@@ -95,7 +96,7 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
     Effect.gen(function* () {
       const transcript = yield* readTranscript(file);
       yield* stdioFormatFor(transcript);
-      const unplayed = yield* makeReplayRuntime<unknown>(transcript);
+      const unplayed = yield* makeReplayRuntime<unknown, AnswerRun>(transcript, identity);
       let status = toPeerStatus(yield* unplayed.status);
       let requests: ReadonlyArray<StdioPeerMessage> = [];
       const control = yield* Deferred.make<string>();

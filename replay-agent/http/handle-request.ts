@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Cause, Effect } from "effect";
 import type { ReplayMismatchError } from "../errors.ts";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
-import { httpAnswerSink } from "../wire/http-answer.ts";
+import { httpAnswerSink, type HttpRun } from "../wire/http-answer.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { writeJsonResponse } from "../wire/json.ts";
 import { controlPrefix, handleControl } from "./control.ts";
@@ -28,7 +28,7 @@ const abandon = (response: HttpResponseWriter, type: string, message: string) =>
 
 /** Serves one HTTP request: a control route, or the next exchange of the transcript, written as recorded. */
 export const handleRequest =
-  (runtime: ReplayRuntime<HttpRequest>) =>
+  (runtime: ReplayRuntime<HttpRequest, HttpRun>) =>
   (incoming: IncomingMessage, outgoing: ServerResponse): Effect.Effect<void> => {
     const response = nodeResponseWriter(outgoing);
     const method = incoming.method ?? "GET";

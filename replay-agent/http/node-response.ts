@@ -12,8 +12,18 @@ export const nodeResponseWriter = (response: ServerResponse): HttpResponseWriter
     writeHead: (status, headers) => {
       if (open() && !response.headersSent) response.writeHead(status, headers);
     },
-    write: (text) => {
-      if (open()) response.write(text);
+    write: (chunk, written) => {
+      if (!open()) return written?.();
+      if (written === undefined) return void response.write(chunk);
+      // Whichever comes first: the write's callback, or the connection closing under it.
+      let called = false;
+      const done = () => {
+        response.off("close", done);
+        if (!called) written();
+        called = true;
+      };
+      response.once("close", done);
+      response.write(chunk, done);
     },
     end: (text) => {
       if (open()) response.end(text);

@@ -2,37 +2,65 @@ import { Deferred, Duration, Effect, PubSub, Stream, type Scope } from "effect";
 import { NotPausedError, PauseNotReachedError, ReplayMismatchError } from "../errors.ts";
 import { describeEntry } from "../transcript/describe.ts";
 import type { ExpectOutbound } from "../transcript/schema.ts";
-import type { Located, Transcript, TranscriptEntry } from "../transcript/transcript.ts";
+import type { AnswerEntry, Located, Transcript, TranscriptEntry } from "../transcript/transcript.ts";
 import { formatDifferences, matchPattern } from "./pattern.ts";
 import type { HeldPause, Mismatch, NextEntry, RecordedRequest, ReplayRuntime, RuntimeStatus } from "./replay-runtime.ts";
-import type { ResponseSink } from "./response-sink.ts";
+import type { AnswerRun, ResponseSink } from "./response-sink.ts";
 
 /** What an expect_outbound line matches: its HTTP `request` or its stdio `message`. */
 const patternOf = (entry: Located<ExpectOutbound>): unknown => entry.request ?? entry.message;
 
+/** One run of answer lines as its transport prepared it, and how many entries it covers. */
+interface PreparedRun<Run> {
+  readonly prepared: Run;
+  readonly length: number;
+}
+
+/** Cuts the answer lines into runs at every expect_outbound, pause and delay, and prepares each run under the index of its first line. */
+const prepareRuns = <Run>(entries: ReadonlyArray<TranscriptEntry>, prepare: (run: AnswerRun) => Run): ReadonlyMap<number, PreparedRun<Run>> => {
+  const runs = new Map<number, PreparedRun<Run>>();
+  let start = 0;
+  let lines: Array<AnswerEntry> = [];
+  const close = () => {
+    if (lines.length > 0) runs.set(start, { prepared: prepare(lines), length: lines.length });
+    lines = [];
+  };
+  entries.forEach((entry, index) => {
+    if (entry.type === "expect_outbound" || entry.type === "pause" || entry.type === "delay") return close();
+    if (lines.length === 0) start = index;
+    lines.push(entry);
+  });
+  close();
+  return runs;
+};
+
 /**
- * Builds the runtime for one transcript. Two positions move forward only: `claim`, the next
- * expect_outbound no request has matched yet, and `cursor`, the next entry not yet played.
+ * Builds the runtime for one transcript. Two positions move forward only: `claimed`, how many
+ * expect_outbound lines requests have matched, and `cursor`, the next entry not yet played.
  * A request claims on arrival and plays when the cursor reaches its line, so answers go out
- * in transcript order. Closing the scope fails every pending `awaitPause`.
+ * in transcript order. Each run of answer lines between pauses and delays is prepared here,
+ * once, by `prepare`, and played with one `send`. Closing the scope fails every pending `awaitPause`.
  */
-export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<ReplayRuntime<Req>, never, Scope.Scope> =>
+export const makeReplayRuntime = <Req, Run>(
+  transcript: Transcript,
+  prepare: (run: AnswerRun) => Run,
+): Effect.Effect<ReplayRuntime<Req, Run>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const entries = transcript.entries;
-    const slots: ReadonlyArray<Slot> = entries.map((entry, index) => ({
+    const runs = prepareRuns(entries, prepare);
+    const slots: ReadonlyArray<Slot<Run>> = entries.map((entry, index) => ({
       index,
       entry,
+      run: runs.get(index),
       turn: Deferred.makeUnsafe(),
       reached: Deferred.makeUnsafe(),
       resumed: Deferred.makeUnsafe(),
     }));
-    const nextExpectation = (from: number): number => {
-      const index = entries.findIndex((entry, at) => at >= from && entry.type === "expect_outbound");
-      return index === -1 ? entries.length : index;
-    };
+    /** Where each expect_outbound is, in order, so claiming the next one costs nothing however long the answers are. */
+    const expectations = entries.flatMap((entry, index) => (entry.type === "expect_outbound" ? [index] : []));
     let cursor = 0;
-    let claim = nextExpectation(0);
-    let held: Slot | null = null;
+    let claimed = 0;
+    let held: Slot<Run> | null = null;
     const mismatches: Array<Mismatch<Req>> = [];
     const requests: Array<RecordedRequest<Req>> = [];
     const changed = yield* PubSub.unbounded<void>();
@@ -64,15 +92,14 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
     );
 
     /** Matches `request` against the next unclaimed expectation; claims it on a match. */
-    const claimFor = (request: Req): Slot | ReplayMismatchError => {
-      const slot = slots[claim];
-      if (slot === undefined || slot.entry.type !== "expect_outbound") {
-        const expected = entries.filter((entry) => entry.type === "expect_outbound").length;
+    const claimFor = (request: Req): Slot<Run> | ReplayMismatchError => {
+      const slot = slots[expectations[claimed] ?? entries.length];
+      if (slot?.entry.type !== "expect_outbound") {
         const mismatch = {
           request,
           expectedLine: null,
           expected: null,
-          diff: `the transcript expects no more requests: all ${expected} of its expect_outbound lines were already matched`,
+          diff: `the transcript expects no more requests: all ${expectations.length} of its expect_outbound lines were already matched`,
         };
         mismatches.push(mismatch);
         requests.push({ request, matched: false });
@@ -88,14 +115,14 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
         notify();
         return new ReplayMismatchError({ file: transcript.file, ...mismatch, expectedSummary: describeEntry(slot.entry) });
       }
-      claim = nextExpectation(claim + 1);
+      claimed++;
       requests.push({ request, matched: true });
       notify();
       return slot;
     };
 
     /** Plays the lines after the cursor up to the next expect_outbound. */
-    const playAnswer = Effect.fn("ReplayRuntime.playAnswer")(function* (sink: ResponseSink) {
+    const playAnswer = Effect.fn("ReplayRuntime.playAnswer")(function* (sink: ResponseSink<Run>) {
       for (let slot = slots[cursor]; slot !== undefined && slot.entry.type !== "expect_outbound"; slot = slots[cursor]) {
         const entry = slot.entry;
         switch (entry.type) {
@@ -109,9 +136,12 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
             yield* Effect.sleep(Duration.millis(entry.ms));
             cursor++;
             break;
-          default:
-            yield* sink.send(entry);
-            cursor++;
+          default: {
+            // Runs start after every expect_outbound, pause and delay, where the cursor stops.
+            const run = slot.run ?? (yield* Effect.die(`replay runtime: line ${entry.line} does not start a run of answer lines`));
+            yield* sink.send(run.prepared);
+            cursor += run.length;
+          }
         }
         notify();
       }
@@ -119,7 +149,7 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
       yield* openTurn(cursor);
     });
 
-    const serve = Effect.fn("ReplayRuntime.serve")(function* (request: Req, sink: ResponseSink) {
+    const serve = Effect.fn("ReplayRuntime.serve")(function* (request: Req, sink: ResponseSink<Run>) {
       const claimed = claimFor(request);
       if (claimed instanceof ReplayMismatchError) return yield* claimed;
       yield* Deferred.await(claimed.turn);
@@ -129,7 +159,7 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
     });
 
     /** Plays from the start up to the first expect_outbound; slot 0's turn is open from the start. */
-    const serveOpening = Effect.fn("ReplayRuntime.serveOpening")(function* (sink: ResponseSink) {
+    const serveOpening = Effect.fn("ReplayRuntime.serveOpening")(function* (sink: ResponseSink<Run>) {
       const first = slots[0];
       if (first === undefined || first.entry.type === "expect_outbound") return;
       yield* Deferred.await(first.turn);
@@ -179,13 +209,14 @@ export const makeReplayRuntime = <Req>(transcript: Transcript): Effect.Effect<Re
       awaitPause,
       resume,
       changes: Stream.fromPubSub(changed),
-    } satisfies ReplayRuntime<Req>;
+    } satisfies ReplayRuntime<Req, Run>;
   });
 
-/** One entry with the gates the runtime opens as it plays: its turn, and for a pause, reached and resumed. */
-interface Slot {
+/** One entry with the run of answer lines it starts, if any, and the gates the runtime opens as it plays: its turn, and for a pause, reached and resumed. */
+interface Slot<Run> {
   readonly index: number;
   readonly entry: TranscriptEntry;
+  readonly run: PreparedRun<Run> | undefined;
   readonly turn: Deferred.Deferred<void>;
   readonly reached: Deferred.Deferred<void, string>;
   readonly resumed: Deferred.Deferred<void>;

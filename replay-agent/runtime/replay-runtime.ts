@@ -41,22 +41,23 @@ export interface HeldPause {
 
 /**
  * The provider-neutral replay runtime: an ordered cursor over a transcript's entries.
- * It knows requests only as JSON values to match, and answers only as lines to hand to
- * a `ResponseSink`; it knows no provider, turn or tool.
+ * It knows requests only as JSON values to match, and answers only as runs of lines to hand
+ * to a `ResponseSink`, as its transport prepared them (`Run`); it knows no provider, turn or tool.
  */
-export interface ReplayRuntime<Req> {
+export interface ReplayRuntime<Req, Run = unknown> {
   readonly transcript: Transcript;
   /**
    * Matches `request` against the next unclaimed expect_outbound at once; a mismatch fails
    * without consuming it. A match waits until every earlier answer has been played, then
-   * plays this request's answer (emits, pauses, delays, fail, disconnect) to `sink`.
+   * plays this request's answer to `sink`: each run of lines between pauses and delays in one
+   * `send`, holding the pauses and waiting out the delays between them.
    */
-  readonly serve: (request: Req, sink: ResponseSink) => Effect.Effect<void, ReplayMismatchError>;
+  readonly serve: (request: Req, sink: ResponseSink<Run>) => Effect.Effect<void, ReplayMismatchError>;
   /**
    * Plays the lines before the first expect_outbound to `sink`: what a stdio agent says before
    * the app says anything. HTTP transcripts have none, since an HTTP provider only answers.
    */
-  readonly serveOpening: (sink: ResponseSink) => Effect.Effect<void>;
+  readonly serveOpening: (sink: ResponseSink<Run>) => Effect.Effect<void>;
   readonly status: Effect.Effect<RuntimeStatus<Req>>;
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest<Req>>>;
   /** Succeeds with the pause's line when the transcript is held at the next pause called `name` (at once if held there now). */

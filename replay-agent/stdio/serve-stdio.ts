@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { Deferred, Effect, Exit, FiberSet, type Scope } from "effect";
+import { Deferred, Effect, Exit, FiberSet, identity, type Scope } from "effect";
 import type { ListenError, WrongTransportError } from "../errors.ts";
 import { controlPrefix, handleControl } from "../http/control.ts";
 import { listenHttp } from "../http/listen.ts";
@@ -10,8 +10,8 @@ import type { StdioProviderFormat } from "../providers/provider-format.ts";
 import { stdioFormatFor } from "../providers/registry.ts";
 import { makeReplayRuntime } from "../runtime/make-replay-runtime.ts";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
-import type { ResponseSink } from "../runtime/response-sink.ts";
-import type { Transcript } from "../transcript/transcript.ts";
+import type { AnswerRun, ResponseSink } from "../runtime/response-sink.ts";
+import type { AnswerEntry, Transcript } from "../transcript/transcript.ts";
 import { writeJsonResponse } from "../wire/json.ts";
 import { writeNdjsonLine } from "../wire/ndjson.ts";
 
@@ -33,19 +33,20 @@ export interface ServedStdio {
  */
 const stdioSink = (output: Writable, ended: Deferred.Deferred<StdioEnd>): ResponseSink => {
   let exitCode: number | undefined;
+  const sendLine = (entry: AnswerEntry): Effect.Effect<void> => {
+    switch (entry.type) {
+      case "emit_inbound":
+        return writeNdjsonLine(output, entry.message);
+      case "exit":
+        return Effect.sync(() => {
+          exitCode = entry.code;
+        });
+      default:
+        return Effect.void;
+    }
+  };
   return {
-    send: (entry) => {
-      switch (entry.type) {
-        case "emit_inbound":
-          return writeNdjsonLine(output, entry.message);
-        case "exit":
-          return Effect.sync(() => {
-            exitCode = entry.code;
-          });
-        default:
-          return Effect.void;
-      }
-    },
+    send: (run) => Effect.forEach(run, sendLine, { discard: true }),
     end: Effect.suspend(() => (exitCode === undefined ? Effect.void : Deferred.succeed(ended, { reason: "exit", code: exitCode }).pipe(Effect.asVoid))),
   };
 };
@@ -61,7 +62,7 @@ const parseMessage = (text: string): unknown => {
 
 /** Serves one message: the next exchange of the transcript, or the protocol's answer to a message it did not expect. */
 const serveMessage =
-  (runtime: ReplayRuntime<unknown>, format: StdioProviderFormat, sink: ResponseSink, output: Writable, log: (line: string) => void) =>
+  (runtime: ReplayRuntime<unknown, AnswerRun>, format: StdioProviderFormat, sink: ResponseSink, output: Writable, log: (line: string) => void) =>
   (text: string): Effect.Effect<void> => {
     const message = parseMessage(text);
     return runtime.serve(message, sink).pipe(
@@ -102,7 +103,7 @@ export const serveStdio = Effect.fn("serveStdio")(function* (
   },
 ): Effect.fn.Return<ServedStdio, ListenError | WrongTransportError, Scope.Scope> {
   const format = yield* stdioFormatFor(transcript);
-  const runtime = yield* makeReplayRuntime<unknown>(transcript);
+  const runtime = yield* makeReplayRuntime<unknown, AnswerRun>(transcript, identity);
   const ended = yield* Deferred.make<StdioEnd>();
   const { port } = yield* listenHttp(options.controlPort ?? 0, controlOnly(runtime));
   const { input, output, log } = options;

@@ -2,7 +2,8 @@
 export interface HttpResponseWriter {
   readonly headersSent: boolean;
   writeHead(status: number, headers: Readonly<Record<string, string>>): void;
-  write(text: string): void;
+  /** Writes `chunk`; calls `written`, if given, once the connection has taken it or has closed. */
+  write(chunk: string | Uint8Array, written?: () => void): void;
   end(text?: string): void;
   /** Drops the connection without ending the response. */
   destroy(): void;
