@@ -14,6 +14,7 @@ import { runAt } from "./pipeline/run-at.ts";
 import { proveScenario, type ProofResult } from "./pipeline/prove.ts";
 import { isMany, proveMany, type ManyResult } from "./pipeline/prove-many.ts";
 import { MergeRefused } from "./summary/errors.ts";
+import type { ProofSummary } from "./summary/schema.ts";
 import { mergeSummaries } from "./summary/merge.ts";
 import { readSummary } from "./summary/write-summary.ts";
 import { packageRoot } from "./package-root.ts";
@@ -77,9 +78,14 @@ function printSummary(result: ManyResult): void {
     writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
     return;
   }
+  printRows(summary, result.dir);
+}
+
+/** Each scenario's verdict, the overall one, then the summary's path: the last lines of a proof of several scenarios or a merge. */
+function printRows(summary: ProofSummary, dir: string): void {
   for (const row of summary.scenarios) writeErr(`${row.verdict.padEnd(13)} ${row.file}${row.title === null ? "" : ` › ${row.title}`}`);
   writeErr(`${summary.verdict} (exit ${summary.exitCode}): ${summary.reason}`);
-  writeErr(`summary: ${join(result.dir, summary.markdown)}`);
+  writeErr(`summary: ${join(dir, summary.markdown)}`);
 }
 
 /**
@@ -221,9 +227,7 @@ async function merge(options: MergeOptions, cwd: string): Promise<number> {
         ? join(root, "reports", `${first?.base.sha?.slice(0, 7) ?? "base"}-${first?.head.sha?.slice(0, 7) ?? "head"}`)
         : resolve(cwd, options.out);
     const summary = await mergeSummaries(dirs, out);
-    for (const row of summary.scenarios) writeErr(`${row.verdict.padEnd(13)} ${row.file}${row.title === null ? "" : ` › ${row.title}`}`);
-    writeErr(`${summary.verdict} (exit ${summary.exitCode}): ${summary.reason}`);
-    writeErr(`summary: ${join(out, summary.markdown)}`);
+    printRows(summary, out);
     if (options.json) await writeOut(`${JSON.stringify(summary, null, 2)}\n`);
     return afterProof(summary.exitCode, { verdict: summary.verdict, exitCode: summary.exitCode, dir: out }, options.publish, cwd);
   } catch (error) {

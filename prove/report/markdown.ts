@@ -13,7 +13,8 @@ export interface MarkdownInput {
   readonly errors: ReadonlyArray<{ readonly side: SideName; readonly error: AttemptError }>;
 }
 
-const headlines: Readonly<Record<Verdict, string>> = {
+/** A verdict as a headline, in report.md and summary.md. */
+export const headlines: Readonly<Record<Verdict, string>> = {
   proved: "✅ Proved",
   "not-proved": "❌ Not proved",
   "could-not-run": "⚠️ Could not run",
@@ -24,7 +25,8 @@ const thumbnailWidth = 400;
 const cellText = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
 const short = (sha: string | null) => (sha === null ? "?" : sha.slice(0, 7));
 
-function fenced(text: string, info = ""): string {
+/** `text` in a code fence longer than any run of backticks inside it. */
+export function fenced(text: string, info = ""): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
   const fence = "`".repeat(longest + 1);
   return `${fence}${info}\n${text}\n${fence}`;

@@ -1,10 +1,10 @@
 import { markdownTable } from "markdown-table";
 import { isShaOf } from "../outcome/ref-label.ts";
+import { fenced, headlines } from "../report/markdown.ts";
 import type { Verdict } from "../outcome/types.ts";
 import type { ProofSummary, SummaryCommit } from "./schema.ts";
 
 const marks: Readonly<Record<Verdict, string>> = { proved: "✅", "not-proved": "❌", "could-not-run": "⚠️" };
-const headlines: Readonly<Record<Verdict, string>> = { proved: "✅ Proved", "not-proved": "❌ Not proved", "could-not-run": "⚠️ Could not run" };
 
 const cellText = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 /** The first line of a reason, cut to what a table cell shows well. */
@@ -17,12 +17,6 @@ function commitLine(name: string, commit: SummaryCommit): string {
   const sha = commit.sha === null ? "?" : commit.sha.slice(0, 7);
   const ref = isShaOf(commit.ref, commit.sha) ? "" : ` (${commit.ref})`;
   return `- ${name}: \`${sha}\`${ref}${commit.subject === null ? "" : ` ${commit.subject}`}`;
-}
-
-function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
-  const fence = "`".repeat(longest + 1);
-  return `${fence}sh\n${text}\n${fence}`;
 }
 
 /** summary.md: the verdict of every scenario in one table, each linking its report. */
@@ -40,6 +34,6 @@ export function renderSummary(summary: ProofSummary): string {
     ]);
     parts.push("", markdownTable([["", "scenario", "result"], ...rows], { alignDelimiters: false }));
   }
-  parts.push("", "### Reproduce", "", fenced(summary.command), "");
+  parts.push("", "### Reproduce", "", fenced(summary.command, "sh"), "");
   return parts.join("\n");
 }
