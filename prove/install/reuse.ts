@@ -1,4 +1,4 @@
-import { readdir } from "node:fs/promises";
+import { readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { Effect } from "effect";
 import { execa } from "execa";
@@ -19,10 +19,40 @@ async function installedFolders(root: string): Promise<string[]> {
 }
 
 /**
+ * The files of a node_modules folder that an install writes with absolute paths in them: the
+ * command shims in every `.bin` folder (pnpm's set NODE_PATH) and the install's own state files
+ * at the top (pnpm's `.pnpm-workspace-state-v1.json` names every project by its path, and
+ * `pnpm run` reinstalls when they are not where it is run).
+ */
+async function pathBearingFiles(folder: string): Promise<string[]> {
+  const topDotFile = ["(", "-path", `${folder}/.*`, "!", "-path", `${folder}/*/*`, ")"];
+  const run = await execa("find", [folder, "-type", "f", "(", "-path", "*/.bin/*", "-o", ...topDotFile, ")"], {
+    reject: false,
+    stdin: "ignore",
+  });
+  return run.exitCode === 0 ? run.stdout.split("\n").filter((line) => line !== "") : [];
+}
+
+/**
+ * Points a copied file at its new place: `from` becomes `to` inside it. The file is a hard link
+ * to the original, so the new text is written beside it and renamed over the link, leaving the
+ * original's bytes alone.
+ */
+async function relocate(file: string, from: string, to: string): Promise<void> {
+  const text = await readFile(file, "utf8");
+  if (!text.includes(from)) return;
+  const { mode } = await stat(file);
+  const next = `${file}.scenario-prover-relocating`;
+  await writeFile(next, text.replaceAll(from, to), { mode });
+  await rename(next, file);
+}
+
+/**
  * Gives worktree `to` the dependencies installed in worktree `from` (same commit's manifests):
  * every node_modules folder, hard-linked file by file (`cp -al`: no byte is copied, and a
- * package's files are the same inodes the install made). Returns how many folders it copied;
- * 0 when there was nothing to copy or `cp` failed, and the side installs for itself.
+ * package's files are the same inodes the install made), then the few files that name `from`
+ * rewritten to name `to`. Returns how many folders it copied; 0 when there was nothing to copy
+ * or `cp` failed, and the side installs for itself.
  */
 export const copyInstalled = Effect.fn("Install.reuse")(function* (from: string, to: string) {
   const folders = yield* Effect.promise(() => installedFolders(from));
@@ -31,6 +61,8 @@ export const copyInstalled = Effect.fn("Install.reuse")(function* (from: string,
     const target = join(to, relative(from, folder));
     const copied = yield* Effect.promise(() => execa("cp", ["-al", folder, dirname(target)], { reject: false, stdin: "ignore" }));
     if (copied.exitCode !== 0) return 0;
+    const files = yield* Effect.promise(() => pathBearingFiles(target));
+    yield* Effect.promise(() => Promise.all(files.map((file) => relocate(file, from, to))));
   }
   return folders.length;
 });
