@@ -1,7 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { test as base } from "@playwright/test";
-import { agentProblems, startAgent, type ScenarioAgent } from "./agent.ts";
-import { appRoot, startApp, type ScenarioApp } from "./app.ts";
+import type { ScenarioAgent } from "./agent.ts";
+import type { ScenarioApp } from "./app.ts";
 import { resolveChromium } from "./chromium.ts";
 import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
@@ -27,6 +27,11 @@ interface InternalWorkerFixtures extends ScenarioWorkerOptions {
   scenarioBrowserCheck: void;
 }
 
+/**
+ * The replay agent and the app's process code are imported by the fixtures that use them, not
+ * here: Playwright's runner loads this module with the config, and loading them there would cost
+ * every run (and every listing) a second or more for nothing.
+ */
 export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   scenarioApp: [{ start: "" } satisfies ScenarioAppConfig, { option: true, scope: "worker" }],
   transcript: [undefined, { option: true }],
@@ -42,6 +47,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   ],
 
   agent: async ({ transcript }, use, testInfo) => {
+    const { agentProblems, startAgent } = await import("./agent.ts");
     const file = transcript === undefined ? undefined : resolve(dirname(testInfo.file), transcript);
     const { agent, dispose } = await startAgent(file);
     try {
@@ -54,6 +60,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   },
 
   app: async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
+    const { appRoot, startApp } = await import("./app.ts");
     const root = appRoot(scenarioApp, testInfo.config.configFile);
     const running = await startApp({
       config: { ...scenarioApp, env: { ...scenarioApp.env, ...appEnv } },
