@@ -17,18 +17,23 @@ async function timed(command: string, args: ReadonlyArray<string>, expected: num
   return elapsed;
 }
 
-/** Direct runs and proofs taken in turns (direct, proof, direct, proof, …), so both see the same machine; the ratio of their medians. */
-async function sideBySide(runs: number, direct: () => Promise<number>, proof: () => Promise<number>) {
-  const directs: number[] = [];
-  const proofs: number[] = [];
-  for (let index = 0; index < runs; index++) {
-    directs.push(await direct());
-    proofs.push(await proof());
-  }
-  return { direct: median(directs), proof: median(proofs) };
+/** Measurements taken in turns (direct, proof, direct, proof, …), so each sees the same machine; the median of each. */
+async function inTurns<const Names extends string>(runs: number, measures: Readonly<Record<Names, () => Promise<number>>>): Promise<Record<Names, number>> {
+  const names = Object.keys(measures) as Names[];
+  const taken = new Map<Names, number[]>(names.map((name) => [name, []]));
+  for (let index = 0; index < runs; index++) for (const name of names) taken.get(name)?.push(await measures[name]());
+  return Object.fromEntries(names.map((name) => [name, median(taken.get(name) ?? [])])) as Record<Names, number>;
 }
 
-const playwright = (scenario: string) => timed("node", ["node_modules/@playwright/test/cli.js", "test", scenario, "--reporter=line"], 0);
+const playwright = (scenario: string, output: string) =>
+  timed("node", ["node_modules/@playwright/test/cli.js", "test", scenario, "--reporter=line", "--output", output], 0);
+
+/** Two direct runs started together, as a proof starts its two sides: the wall time until both end. */
+async function twoAtOnce(scenario: string, out: string): Promise<number> {
+  const start = performance.now();
+  await Promise.all([playwright(scenario, join(out, "one")), playwright(scenario, join(out, "two"))]);
+  return performance.now() - start;
+}
 
 /**
  * prove ÷ direct: a passing scenario proved at HEAD against itself (warm store) against one
@@ -39,28 +44,31 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
   const out = await mkdtemp(join(tmpdir(), "bench-prove-"));
   try {
     const scenario = "scenarios/agent-chat/replay-turn-streams.e2e.ts";
-    const passing = await sideBySide(
-      runs,
-      () => playwright(scenario),
-      () => timed("node", ["bin/prove-scenario.mjs", "--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")], 1),
-    );
+    const passing = await inTurns(runs, {
+      direct: () => playwright(scenario, join(out, "direct")),
+      twoAtOnce: () => twoAtOnce(scenario, out),
+      proof: () => timed("node", ["bin/prove-scenario.mjs", "--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")], 1),
+    });
     const bug = await findBug(root, defaultBugId);
     const sandbox = await createDemoSandbox({ bugId: bug.id, repoRoot: root });
     try {
-      const failing = await sideBySide(
-        runs,
-        () => playwright(bug.scenario),
-        () =>
+      const failing = await inTurns(runs, {
+        direct: () => playwright(bug.scenario, join(out, "direct")),
+        proof: () =>
           timed(
             "node",
             ["bin/prove-scenario.mjs", "--repo", sandbox.dir, "--base", sandbox.base, "--head", sandbox.head, "--config", "playwright.config.ts", bug.scenario, "--out", join(out, "failing")],
             0,
           ),
-      );
+      });
       return [
         { figure: "prove-to-direct-ratio", value: passing.proof / passing.direct, unit: "ratio", goal: 1.3 },
         { figure: "prove-ms", value: passing.proof, unit: "ms", goal: null },
         { figure: "direct-ms", value: passing.direct, unit: "ms", goal: null },
+        // The floor of a proof whose two sides run at once: what two direct runs at once take on this machine.
+        { figure: "two-directs-at-once-to-direct-ratio", value: passing.twoAtOnce / passing.direct, unit: "ratio", goal: null },
+        // The proof's own cost over running the scenario twice at once: listing, worktrees, install, report.
+        { figure: "prove-to-two-directs-at-once-ratio", value: passing.proof / passing.twoAtOnce, unit: "ratio", goal: null },
         { figure: "demo-prove-to-direct-ratio", value: failing.proof / failing.direct, unit: "ratio", goal: null },
         { figure: "demo-prove-ms", value: failing.proof, unit: "ms", goal: null },
       ];

@@ -3,20 +3,52 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listBugs } from "../demo/index.ts";
+import { createZooSandbox, defaultBugId, listBugs, type ZooBug, type ZooSandbox } from "../demo/index.ts";
 import type { ProofReport } from "../index.ts";
+import type { ProofSummary } from "../summary/schema.ts";
 import { checkout, processesMentioning, startProver } from "./support/prover.ts";
 
 const bugs = await listBugs(checkout);
 const failedKinds = ["assertion", "timeout", "app-error", "unexpected-request", "unplayed-transcript"];
 
+/**
+ * The demo's own bug is proved by `demo`; every other bug in one sandbox, all their fixes reversed
+ * on zoo-bugs and applied on zoo-fixes. (With the demo's bug reversed too, its merged tool calls
+ * make another scenario's app send requests its transcript does not expect before that
+ * scenario's own bug shows.)
+ */
+const zooBugs = bugs.filter((bug) => bug.id !== defaultBugId);
+
 let work: string;
+let zoo: ZooSandbox;
+/** The two shards' runs and summaries, and the merge of both. */
+let shards: ReadonlyArray<{ readonly run: Awaited<ReturnType<typeof startProver>>; readonly summary: ProofSummary }>;
+let merged: { readonly run: Awaited<ReturnType<typeof startProver>>; readonly summary: ProofSummary };
+
+// Base fails by waiting out an assertion; half the config's 10 s is still ample for head's to pass.
+const expectTimeout = ["--expect-timeout", "5000"];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-zoo-"));
-});
+  zoo = await createZooSandbox({ bugIds: zooBugs.map((bug) => bug.id), repoRoot: checkout });
+  // Every zoo scenario is proved once, in two shards of a proof of several scenarios: the first
+  // names them in the zoo's order, the second in reverse, and the slices must not depend on it.
+  const proof = ["--repo", zoo.dir, "--base", zoo.base, "--head", zoo.head, "--config", "playwright.config.ts", ...expectTimeout];
+  const named = zoo.bugs.map((bug) => bug.scenario);
+  const runs = [];
+  for (const [index, order] of [[1, named], [2, [...named].reverse()]] as const) {
+    const out = join(work, `shard-${index}`);
+    const run = await startProver([...proof, ...order, "--shard", `${index}/2`, "--out", out, "--json"]);
+    runs.push({ run, summary: JSON.parse(await readFile(join(out, "summary.json"), "utf8")) as ProofSummary });
+  }
+  shards = runs;
+  const run = await startProver(["merge", join(work, "shard-2"), join(work, "shard-1"), "--out", join(work, "merged"), "--json"]);
+  merged = { run, summary: JSON.parse(await readFile(join(work, "merged", "summary.json"), "utf8")) as ProofSummary };
+  // Two proofs of two zoo scenarios each, four Playwright runs apiece on two cores: minutes, not seconds.
+}, 600_000);
 
 afterAll(async () => {
+  await zoo.dispose();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -43,60 +75,115 @@ async function markdownRows(dir: string): Promise<string[][]> {
     .map((row) => row.split(" | ").map((cell) => /src="([^"]+)"/.exec(cell)?.[1] ?? cell.replace(/^\| |\*\*| \|$/g, "")));
 }
 
-describe("prove-scenario demo over the bug zoo", () => {
-  it.each(bugs)("$id: proved in its sandbox, base failing in its scenario and head passing, with both sides' screenshots", async (bug) => {
-    const out = join(work, bug.id);
-    // Base fails by waiting out an assertion; half the config's 10 s is still ample for head's to pass.
-    const prover = startProver(["demo", bug.id, "--out", out, "--json", "--expect-timeout", "5000"]);
+/** The checks every zoo bug's report must pass, however it was proved. */
+async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, refs: { readonly base: string; readonly head: string }) {
+  expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["proved", 0, "proved"]);
+  expect(report.scenario.file).toBe(bug.scenario);
+  expect(report.base.attempts).toHaveLength(1);
+  const [failure] = report.base.attempts;
+  expect(failure).toMatchObject({ outcome: "failed", error: { location: expect.stringMatching(new RegExp(`^${bug.scenario}:\\d+$`)) } });
+  expect(failedKinds).toContain(failure?.error?.kind);
+  expect(report.reason).toContain(`The scenario fails on base (${refs.base}) with ${failure?.error?.kind} at ${failure?.error?.location}: `);
+  expect(report.reason).toContain("Base failed by waiting out the expect timeout (5000 ms)");
+  expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
+
+  // Base stopped at its failure, so its labels are the first of head's; the rest were not reached.
+  const baseLabels = report.base.screenshots.map((shot) => shot.label);
+  const headLabels = report.head.screenshots.map((shot) => shot.label);
+  expect(baseLabels.length).toBeGreaterThan(0);
+  expect(headLabels.length).toBeGreaterThan(baseLabels.length);
+  expect(headLabels.slice(0, baseLabels.length)).toEqual(baseLabels);
+  expect(await markdownRows(out)).toEqual([
+    ...report.head.screenshots.map((head) => [head.label, report.base.screenshots.find((base) => base.label === head.label)?.path ?? "not reached", head.path]),
+    ["failure screenshot", "images/failure-base.png", "no failure"],
+  ]);
+  const markdown = await readFile(join(out, "report.md"), "utf8");
+  expect(markdown).toContain(`**Base: ${failure?.error?.kind}** at \`${failure?.error?.location}\``);
+  expect(markdown).toContain("```sh\n" + report.command + "\n```");
+
+  // Base shows the bug where head does not: at a label both took, or in base's failure screenshot against head's
+  // screenshot of the step base never reached (most zoo scenarios take their common labels before the bug shows).
+  const unreached = report.head.screenshots[baseLabels.length];
+  if (unreached === undefined) throw new Error("head took no screenshot after base's last");
+  const failureShot = { label: `failure against ${unreached.label}`, path: "images/failure-base.png", width: unreached.width, height: unreached.height };
+  for (const shot of [...report.base.screenshots, ...report.head.screenshots, failureShot]) {
+    expect(await sharp(join(out, shot.path)).metadata(), shot.path).toMatchObject({ width: shot.width, height: shot.height });
+  }
+  const pairs = [
+    ...report.base.screenshots.map((base, index) => [base.label, base.path, report.head.screenshots[index]?.path ?? ""] as const),
+    [failureShot.label, failureShot.path, unreached.path] as const,
+  ];
+  const changes = Object.fromEntries(await Promise.all(pairs.map(async ([label, base, head]) => [label, await differingPixels(out, base, head)] as const)));
+  expect(Math.max(...Object.values(changes)), `pixels that differ between base and head: ${JSON.stringify(changes)}`).toBeGreaterThan(visibleChange);
+  expect((await sharp(join(out, "comparison.png")).metadata()).width).toBeGreaterThan(1280);
+}
+
+/** How many times a side's install step ran, from the progress lines. */
+const installs = (stderr: string, side: string) => stderr.split("\n").filter((line) => line.startsWith(`${side.padEnd(5)} install `)).length;
+
+describe("prove-scenario demo", () => {
+  it(`proves its default bug, ${defaultBugId}, in its own sandbox, base failing in its scenario and head passing, and leaves nothing behind`, async () => {
+    const bug = bugs.find((candidate) => candidate.id === defaultBugId);
+    if (bug === undefined) throw new Error(`no zoo bug ${defaultBugId}`);
+    const out = join(work, "demo");
+    const prover = startProver(["demo", "--out", out, "--json", ...expectTimeout]);
     const run = await prover;
 
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out, "report.md")}`);
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
     expect(JSON.parse(run.stdout)).toEqual(report);
-    expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["proved", 0, "proved"]);
-    expect(report.scenario.file).toBe(bug.scenario);
-    expect(report.base.attempts).toHaveLength(1);
-    const [failure] = report.base.attempts;
-    expect(failure).toMatchObject({ outcome: "failed", error: { location: expect.stringMatching(new RegExp(`^${bug.scenario}:\\d+$`)) } });
-    expect(failedKinds).toContain(failure?.error?.kind);
-    expect(report.reason).toContain(`The scenario fails on base (bug/${bug.id}) with ${failure?.error?.kind} at ${failure?.error?.location}: `);
-    expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
     expect([report.base.subject, report.head.subject]).toEqual([`agent-chat: ${bug.title}`, `Fix: ${bug.title}`]);
     expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}`);
-
-    // Base stopped at its failure, so its labels are the first of head's; the rest were not reached.
-    const baseLabels = report.base.screenshots.map((shot) => shot.label);
-    const headLabels = report.head.screenshots.map((shot) => shot.label);
-    expect(baseLabels.length).toBeGreaterThan(0);
-    expect(headLabels.length).toBeGreaterThan(baseLabels.length);
-    expect(headLabels.slice(0, baseLabels.length)).toEqual(baseLabels);
-    expect(await markdownRows(out)).toEqual([
-      ...report.head.screenshots.map((head) => [head.label, report.base.screenshots.find((base) => base.label === head.label)?.path ?? "not reached", head.path]),
-      ["failure screenshot", "images/failure-base.png", "no failure"],
-    ]);
-    const markdown = await readFile(join(out, "report.md"), "utf8");
-    expect(markdown).toContain(`**Base: ${failure?.error?.kind}** at \`${failure?.error?.location}\``);
-    expect(markdown).toContain("```sh\npnpm prove-scenario demo " + bug.id + "\n```");
-
-    // Base shows the bug where head does not: at a label both took, or in base's failure screenshot against head's
-    // screenshot of the step base never reached (most zoo scenarios take their common labels before the bug shows).
-    const unreached = report.head.screenshots[baseLabels.length];
-    if (unreached === undefined) throw new Error("head took no screenshot after base's last");
-    const failureShot = { label: `failure against ${unreached.label}`, path: "images/failure-base.png", width: unreached.width, height: unreached.height };
-    for (const shot of [...report.base.screenshots, ...report.head.screenshots, failureShot]) {
-      expect(await sharp(join(out, shot.path)).metadata(), shot.path).toMatchObject({ width: shot.width, height: shot.height });
-    }
-    const pairs = [
-      ...report.base.screenshots.map((base, index) => [base.label, base.path, report.head.screenshots[index]?.path ?? ""] as const),
-      [failureShot.label, failureShot.path, unreached.path] as const,
-    ];
-    const changes = Object.fromEntries(await Promise.all(pairs.map(async ([label, base, head]) => [label, await differingPixels(out, base, head)] as const)));
-    expect(Math.max(...Object.values(changes)), `pixels that differ between base and head: ${JSON.stringify(changes)}`).toBeGreaterThan(visibleChange);
-    expect((await sharp(join(out, "comparison.png")).metadata()).width).toBeGreaterThan(1280);
+    await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` });
 
     // The sandbox (in scenario-prover-<pid>-demo-…), its worktrees and the apps' homes (in scenario-prover-<pid>-…) are gone.
     expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}-`))).toEqual([]);
     expect(await processesMentioning(`scenario-prover-${prover.pid}-`)).toEqual([]);
+  });
+});
+
+describe("every other bug of the zoo, in one proof of several scenarios cut into two shards", () => {
+  it("installs each side once per shard, slices the scenarios by file whatever order they were named in, and merges both shards into one summary", async () => {
+    const sorted = [...zoo.bugs.map((bug) => bug.scenario)].sort();
+    for (const [index, { run, summary }] of shards.entries()) {
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual(summary);
+      expect([installs(run.stderr, "base"), installs(run.stderr, "head")]).toEqual([1, 1]);
+      // The fixes change no dependency manifest: head hard-links base's install instead of installing again.
+      expect(run.stderr).toContain("\nhead  install   base's, hard-linked (the same dependency manifests)  ");
+      expect(summary).toMatchObject({ verdict: "proved", shard: { index: index + 1, total: 2 } });
+    }
+    // Playwright's split: contiguous slices of the list sorted by file.
+    expect(shards.map(({ summary }) => summary.scenarios.map((row) => row.file))).toEqual([sorted.slice(0, 2), sorted.slice(2)]);
+
+    expect(merged.run.exitCode, merged.run.stderr).toBe(0);
+    expect(JSON.parse(merged.run.stdout)).toEqual(merged.summary);
+    expect(merged.run.stderr.trimEnd().split("\n").slice(-2)).toEqual([`proved (exit 0): ${sorted.length} of ${sorted.length} scenarios proved.`, `summary: ${join(work, "merged", "summary.md")}`]);
+    expect(merged.summary).toMatchObject({
+      schema: "scenario-proof-summary/v1",
+      verdict: "proved",
+      exitCode: 0,
+      shard: null,
+      counts: { proved: sorted.length, notProved: 0, couldNotRun: 0 },
+    });
+    expect([merged.summary.base.ref, merged.summary.head.ref]).toEqual(["zoo-bugs", "zoo-fixes"]);
+    expect(merged.summary.scenarios.map((row) => [row.file, row.verdict, row.report])).toEqual(
+      sorted.map((file) => [file, "proved", `${file.replace(/\.e2e\.ts$/, "")}/report.md`]),
+    );
+    const markdown = await readFile(join(work, "merged", "summary.md"), "utf8");
+    expect(markdown).toContain(`## ✅ Proved: ${sorted.length} of ${sorted.length} scenarios proved`);
+    for (const row of merged.summary.scenarios) expect(markdown).toContain(`](${row.report})`);
+    expect(await processesMentioning(zoo.dir)).toEqual([]);
+  });
+
+  it.each(zooBugs)("$id: proved, base failing in its scenario and head passing, with both sides' screenshots", async (bug) => {
+    const row = merged.summary.scenarios.find((candidate) => candidate.file === bug.scenario);
+    if (row === undefined) throw new Error(`${bug.scenario} is not in the merged summary`);
+    const out = join(work, "merged", row.dir);
+    const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
+    expect([report.scenario.title, report.reason]).toEqual([row.title, row.reason]);
+    expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario --base [0-9a-f]{12} --head [0-9a-f]{12} ${bug.scenario} --repo .* --expect-timeout 5000$`));
+    await expectProvedBug(out, report, bug, { base: "zoo-bugs", head: "zoo-fixes" });
   });
 });
