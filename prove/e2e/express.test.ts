@@ -5,7 +5,7 @@ import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { checkout, config, fixtures, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
+import { checkout, config, fixtures, processesMentioning, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
 let work: string;
 let repo: ExpressRepo;
@@ -126,6 +126,16 @@ describe("proving a fix in a plain Express repository that does not contain scen
     for (const text of says) expect(message).toContain(text);
     expect(stderr.split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^could-not-run \\(exit 2, ${reasonCode}\\): `)));
     expect(stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(dir, "report.md")}`);
+  });
+
+  it("stops head as soon as base cannot install, instead of waiting out head's scenario, which hangs", async () => {
+    const { exitCode, report, stderr } = await prove(["--base", "install-broken", "--head", "hang", `${fixtures}/hang.e2e.ts`, ...against("stopped")]);
+    expect([exitCode, report.verdict, report.reasonCode]).toEqual([2, "could-not-run", "base-error"]);
+    expect(report.base.attempts).toMatchObject([{ outcome: "error", error: { kind: "install" } }]);
+    expect(report.head.attempts).toEqual([]);
+    expect(stderr).toContain("\nhead  stopped    base could not run the scenario, so nothing left to run on head can change the verdict\n");
+    expect(await readFile(join(reportDir(report), "report.md"), "utf8")).toMatch(/^- head: `[0-9a-f]{7}` \(hang\) .* — not run$/m);
+    expect(await processesMentioning(repo.dir)).toEqual([]);
   });
 
   it("runs one side for git bisect run: 0 where the scenario passes, 1 where it fails, 125 where it cannot run", async () => {

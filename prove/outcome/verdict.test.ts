@@ -39,6 +39,10 @@ const table: ReadonlyArray<readonly [base: string, head: string, verdict: string
   ["P", "E", "could-not-run", 2, "head-error"],
   ["FF", "PE", "could-not-run", 2, "head-error"],
   ["FPF", "EP", "could-not-run", 2, "head-error"],
+  // A side stopped before any attempt because the other could not run: the other side's error is the reason.
+  ["", "E", "could-not-run", 2, "head-error"],
+  ["E", "", "could-not-run", 2, "base-error"],
+  ["", "", "could-not-run", 2, "base-error"],
 ];
 
 describe("the verdict", () => {

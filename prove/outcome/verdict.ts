@@ -41,7 +41,9 @@ function tally(attempts: ReadonlyArray<Attempt>): string {
  */
 export function decide(base: SideAttempts, head: SideAttempts): Decision {
   const baseError = firstError(base.attempts, "error");
-  if (baseError !== undefined || base.attempts.length === 0) {
+  const headError = firstError(head.attempts, "error");
+  // A side with an error comes before a side with no attempt: that one was stopped because of the other's error.
+  if (baseError !== undefined || (headError === undefined && base.attempts.length === 0)) {
     return {
       verdict: "could-not-run",
       exitCode: 2,
@@ -49,7 +51,6 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
       reason: `The scenario could not run on base (${base.ref}): ${describeError(baseError)}`,
     };
   }
-  const headError = firstError(head.attempts, "error");
   if (headError !== undefined || head.attempts.length === 0) {
     return {
       verdict: "could-not-run",

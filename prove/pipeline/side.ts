@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Clock, Deferred, Effect, Option } from "effect";
+import { Clock, Deferred, Effect, Option, Ref } from "effect";
 import { attemptErrorOf, type SideError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";
@@ -26,10 +26,28 @@ export interface SharedInstall {
   readonly installed: Deferred.Deferred<string, void>;
 }
 
+/**
+ * The scenarios whose verdict an error already decided, shared by both sides of a proof: a side
+ * that cannot run a scenario makes it could-not-run whatever the other side does. A side skips
+ * the scenarios decided so far, and when every scenario is decided (`all`, completed with the
+ * side that decided the last one) the side still running is stopped: a proof that cannot prove
+ * anything says so without running on.
+ */
+export interface Decided {
+  readonly scenarios: Ref.Ref<ReadonlySet<number>>;
+  readonly all: Deferred.Deferred<string>;
+}
+
+export const makeDecided = Effect.gen(function* () {
+  return { scenarios: yield* Ref.make<ReadonlySet<number>>(new Set()), all: yield* Deferred.make<string>() } satisfies Decided;
+});
+
 /** What both sides share: where to work and what to run. */
 export interface SideContext {
   /** Set when head reuses base's install. */
   readonly shared?: SharedInstall;
+  /** Set when both sides run, so one side's errors stop the other's useless runs. */
+  readonly decided?: Decided;
   readonly repo: string;
   readonly runDir: string;
   readonly keep: boolean;
@@ -150,28 +168,59 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, scenario:
   return classified;
 });
 
+/** Marks scenarios decided by this side's error; completes `all` when none is left undecided. */
+const markDecided = (name: string, context: SideContext, scenarios: ReadonlyArray<number>) => {
+  const decided = context.decided;
+  if (decided === undefined) return Effect.void;
+  return Ref.updateAndGet(decided.scenarios, (known) => new Set([...known, ...scenarios])).pipe(
+    Effect.flatMap((known) => (known.size >= context.scenarios.length ? Deferred.succeed(decided.all, name) : Effect.void)),
+    Effect.asVoid,
+  );
+};
+
+const isDecided = (context: SideContext, scenario: number) =>
+  context.decided === undefined ? Effect.succeed(false) : Ref.get(context.decided.scenarios).pipe(Effect.map((known) => known.has(scenario)));
+
 /**
  * One side of a proof: a worktree of its commit, the install and build once, then `repeat` runs
  * of each scenario, one scenario after the other. A worktree, install or build failure is every
- * scenario's one `error` attempt.
+ * scenario's one `error` attempt. A scenario an error decided is not run again, and the side stops
+ * (keeping what it ran) when every scenario is decided.
  */
 export const runSide = Effect.fn("Side.run")(function* (name: string, ref: string, commit: Commit, context: SideContext) {
+  const progress = yield* Progress;
   const out = join(context.runDir, `${name}.out`);
   yield* Effect.promise(() => mkdir(out, { recursive: true }));
-  const start = yield* Clock.currentTimeMillis;
-  const prepared = yield* prepare(name, commit, context, out).pipe(
-    // Base that got no install (a failure, an interrupt, nothing to install) lets head install for itself.
-    Effect.ensuring(name === "base" && context.shared !== undefined ? Deferred.fail(context.shared.installed, undefined) : Effect.void),
-    Effect.map((appRoot) => ({ appRoot, failed: undefined })),
-    Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) })))),
-  );
-  const failed = prepared.failed;
-  if (prepared.appRoot === undefined) return { ref, commit, attempts: context.scenarios.map(() => (failed === undefined ? [] : [failed])) } satisfies SideResult;
-  const attempts: ClassifiedAttempt[][] = [];
-  for (const [scenario] of context.scenarios.entries()) {
-    const runs: ClassifiedAttempt[] = [];
-    for (let index = 1; index <= context.repeat; index++) runs.push(yield* attemptOnce(name, scenario, index, prepared.appRoot, context, out));
-    attempts.push(runs);
+  const attempts: ClassifiedAttempt[][] = context.scenarios.map(() => []);
+  const work = Effect.gen(function* () {
+    const start = yield* Clock.currentTimeMillis;
+    const prepared = yield* prepare(name, commit, context, out).pipe(
+      // Base that got no install (a failure, an interrupt, nothing to install) lets head install for itself.
+      Effect.ensuring(name === "base" && context.shared !== undefined ? Deferred.fail(context.shared.installed, undefined) : Effect.void),
+      Effect.map((appRoot) => ({ appRoot, failed: undefined })),
+      Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) })))),
+    );
+    const { appRoot, failed } = prepared;
+    if (appRoot === undefined) {
+      if (failed !== undefined) for (const runs of attempts) runs.push(failed);
+      return yield* markDecided(name, context, [...context.scenarios.keys()]);
+    }
+    for (const [scenario, runs] of attempts.entries()) {
+      for (let index = 1; index <= context.repeat && !(yield* isDecided(context, scenario)); index++) {
+        const attempt = yield* attemptOnce(name, scenario, index, appRoot, context, out);
+        runs.push(attempt);
+        if (attempt.attempt.outcome === "error") yield* markDecided(name, context, [scenario]);
+      }
+    }
+  });
+  const decided = context.decided;
+  if (decided === undefined) yield* work;
+  else {
+    const stoppedBy = yield* Effect.raceFirst(work.pipe(Effect.as(undefined)), Deferred.await(decided.all));
+    if (stoppedBy !== undefined && stoppedBy !== name) {
+      const why = context.scenarios.length > 1 ? "every scenario already could not run on one side or the other" : `${stoppedBy} could not run the scenario`;
+      yield* progress.ended({ side: name, step: "stopped" }, `${why}, so nothing left to run on ${name} can change the verdict`);
+    }
   }
   return { ref, commit, attempts } satisfies SideResult;
 });

@@ -3,7 +3,7 @@ import type { ProveOptions } from "../cli/args.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
-import { runSide, type SideContext } from "./side.ts";
+import { makeDecided, runSide, type SideContext } from "./side.ts";
 
 /** The steps every proof takes, of one scenario or of several. */
 
@@ -33,12 +33,13 @@ export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, k
 
 /**
  * Base and head, both at once unless --sequential. When both commits have the same dependency
- * manifests, base installs and head reuses its install.
+ * manifests, base installs and head reuses its install. When one side's errors leave every
+ * scenario could-not-run, the other side stops.
  */
 export const bothSides = Effect.fn("Proof.bothSides")(function* (options: Pick<ProveOptions, "base" | "head" | "sequential">, base: Commit, head: Commit, context: SideContext) {
   const git = yield* Git;
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
   const shared = same ? { installed: yield* Deferred.make<string, void>() } : undefined;
-  const sides = { ...context, shared };
+  const sides = { ...context, shared, decided: yield* makeDecided };
   return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], { concurrency: options.sequential ? 1 : 2 });
 });

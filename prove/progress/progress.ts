@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect";
 
-export type StepName = "sandbox" | "refs" | "scenario" | "worktree" | "install" | "build" | "boot" | "run" | "report" | "publish" | "cleanup";
+export type StepName = "sandbox" | "refs" | "scenario" | "worktree" | "install" | "build" | "boot" | "run" | "stopped" | "report" | "publish" | "cleanup";
 
 export interface StepLabel {
   /** Which side the step belongs to: "base", "head", or "at" for `run --at`. */
