@@ -5,6 +5,9 @@ import type { ScenarioAppConfig } from "./config.ts";
 
 const allowlisted = ["PATH", "LANG", "TERM", "SHELL", "USER", "TMPDIR"];
 
+/** Set by the prover: the TMPDIR the app gets instead of the Playwright run's own. */
+export const appTempEnv = "SCENARIO_APP_TMPDIR";
+
 export interface AppDirectories {
   /** Fresh HOME, with the XDG directories inside it. */
   readonly home: string;
@@ -55,6 +58,11 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     if (value === undefined) continue;
     if (allowlisted.includes(name) || name.startsWith("LC_")) env[name] = value;
   }
+  // A proof gives each Playwright run its own TMPDIR (its files leave with the run) and names the
+  // one the app would have had in a direct run: the app's caches there (tsx's compiled files)
+  // stay warm from run to run, as they do outside a proof.
+  const appTemp = developer[appTempEnv];
+  if (appTemp !== undefined && appTemp !== "") env.TMPDIR = appTemp;
   for (const name of input.app.passEnv ?? []) {
     const value = developer[name];
     if (value !== undefined) env[name] = value;

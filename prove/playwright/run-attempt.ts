@@ -48,6 +48,8 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     // without the attempt's own TMPDIR, so every run reuses what the listing compiled.
     PLAYWRIGHT_TRANSFORM_CACHE_DIR: process.env.PLAYWRIGHT_TRANSFORM_CACHE_DIR ?? transformCache,
     SCENARIO_APP_ROOT: input.appRoot,
+    // The app's own temporary folder is the prover's, as in a direct run, not the attempt's.
+    SCENARIO_APP_TMPDIR: process.env.SCENARIO_APP_TMPDIR ?? tmpdir(),
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     TMPDIR: temp,
     FORCE_COLOR: "0",
