@@ -1,5 +1,15 @@
 import { existsSync } from "node:fs";
-import { chromium } from "@playwright/test";
+import { createRequire } from "node:module";
+import type { BrowserType } from "@playwright/test";
+
+/**
+ * Where Playwright's own Chromium would be. Playwright is loaded only when this is asked, so the
+ * install check (`prepare`) finds a system or configured browser without loading it.
+ */
+function playwrightChromium(): string {
+  const { chromium } = createRequire(import.meta.url)("@playwright/test") as { readonly chromium: BrowserType };
+  return chromium.executablePath();
+}
 
 /** Flags that keep Chromium quiet on a closed network and runnable as root in a container. */
 export const chromiumArgs: ReadonlyArray<string> = [
@@ -31,7 +41,7 @@ export function resolveChromium(env: NodeJS.ProcessEnv = process.env): ChromiumC
         };
   }
   if (existsSync(systemChromium)) return { found: true, executablePath: systemChromium, source: systemChromium };
-  if (existsSync(chromium.executablePath())) return { found: true, executablePath: undefined, source: "playwright" };
+  if (existsSync(playwrightChromium())) return { found: true, executablePath: undefined, source: "playwright" };
   return {
     found: false,
     problem:
