@@ -1,7 +1,9 @@
 import { createWriteStream } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { execa, type ResultPromise } from "execa";
 import { defaultReadyTimeoutMs, type ReadyCheck } from "./config.ts";
+import { BoundedLog } from "./bounded-log.ts";
 import { HarnessError } from "./errors.ts";
 import { untilPathAnswers } from "./ready-path.ts";
 
@@ -21,6 +23,10 @@ export interface AppServer {
 
 const logTailLines = 30;
 const stopGraceMs = 5_000;
+/** The app's output kept, and written to its log, at most: its first and its latest half MiB. */
+const logHalf = 512 * 1024;
+/** How much of the latest output a ready line is looked for in. */
+const readyWindow = 64 * 1024;
 
 function tail(text: string): string {
   return text.trimEnd().split("\n").slice(-logTailLines).join("\n");
@@ -37,8 +43,9 @@ function readyDescription(ready: ReadyCheck | undefined): string {
  * its start), or, with a log check, a line of its output matches.
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
-  const output: string[] = [];
+  const output = new BoundedLog(logHalf);
   const logFile = createWriteStream(options.logFile);
+  let streamed = 0;
   const child: ResultPromise = execa(options.command, {
     shell: true,
     cwd: options.cwd,
@@ -53,9 +60,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   child.all?.setEncoding("utf8");
   child.all?.on("data", (chunk: string) => {
     output.push(chunk);
-    logFile.write(chunk);
+    // Written as it comes while it fits; past that, the log is written once, bounded, when the app stops.
+    streamed += chunk.length;
+    if (streamed <= 2 * logHalf) logFile.write(chunk);
   });
-  const logs = () => output.join("");
+  const logs = () => output.text();
 
   let exited = false;
   const exit = child.then((result) => {
@@ -72,6 +81,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     }
     logFile.end();
     await once(logFile, "close");
+    if (output.truncated) await writeFile(options.logFile, output.text());
   };
 
   try {
@@ -116,8 +126,11 @@ async function waitUntilReady(
   };
 
   const stopChecking = new AbortController();
-  const checkLogs = () => {
-    if (pattern?.test(logs())) finish();
+  // The ready line is looked for in what came lately, not in the whole log again at every chunk.
+  let recent = "";
+  const checkLogs = (chunk: string) => {
+    recent = `${recent}${chunk}`.slice(-readyWindow);
+    if (pattern?.test(recent)) finish();
   };
   if (pattern === undefined) {
     // Rejects only when stopped, once the outcome is settled.

@@ -1,0 +1,79 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startAppServer } from "./app-server.ts";
+import { BoundedLog } from "./bounded-log.ts";
+import { freePort } from "./free-port.ts";
+
+const scratch: string[] = [];
+afterEach(async () => {
+  await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+// An app that prints 100 MB before it listens, then a last line.
+const flood = `
+const http = require("node:http");
+const line = "flood ".repeat(1000) + "\\n";
+let left = Number(process.env.FLOOD_MB) * 1024 * 1024;
+process.stdout.write("first line of the app\\n");
+const write = () => {
+  while (left > 0) {
+    left -= line.length;
+    if (!process.stdout.write(line)) return process.stdout.once("drain", write);
+  }
+  http.createServer((request, response) => response.end("ok")).listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening at last"));
+  setInterval(() => {}, 1000);
+};
+write();
+`;
+
+/** Starts the flooding app with `ready`; its folder and log file. */
+async function startFlood(megabytes: number, ready: Parameters<typeof startAppServer>[0]["ready"]) {
+  const dir = await mkdtemp(join(tmpdir(), "harness-app-server-"));
+  scratch.push(dir);
+  await writeFile(join(dir, "flood.cjs"), flood);
+  const port = await freePort();
+  const logFile = join(dir, "server.log");
+  const server = await startAppServer({
+    command: "node flood.cjs",
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), FLOOD_MB: String(megabytes) },
+    url: `http://127.0.0.1:${port}`,
+    ready,
+    logFile,
+  });
+  return { server, logFile };
+}
+
+describe("the app's output", () => {
+  it("is looked through for a ready line that comes after 20 MB of it", async () => {
+    const { server } = await startFlood(20, { log: /listening at last/, timeout: 120_000 });
+    await server.stop();
+    expect(server.logs().trimEnd().endsWith("listening at last")).toBe(true);
+  });
+
+  it("is kept to its first and latest half MiB when the app prints 100 MB, in memory and in its log, saying how much was left out", async () => {
+    const { server, logFile } = await startFlood(100, { path: "/", timeout: 120_000 });
+    await server.stop();
+
+    const logs = server.logs();
+    expect(logs.length).toBeLessThan(1024 * 1024 + 200);
+    expect(logs.startsWith("first line of the app\nflood flood")).toBe(true);
+    expect(logs.trimEnd().endsWith("listening at last")).toBe(true);
+    expect(logs).toMatch(/\n\[scenario-harness: \d{9} characters of the app's output left out here\]\n/);
+    expect(await readFile(logFile, "utf8")).toBe(logs);
+    expect((await stat(logFile)).size).toBeLessThan(1024 * 1024 + 200);
+  });
+});
+
+describe("a bounded log", () => {
+  it("keeps everything while it fits, then the first and the latest half with the count left out", () => {
+    const log = new BoundedLog(5);
+    log.push("abc");
+    log.push("defgh");
+    expect([log.text(), log.truncated]).toEqual(["abcdefgh", false]);
+    log.push("ijklmnop");
+    expect([log.text(), log.truncated]).toEqual(["abcde\n[scenario-harness: 6 characters of the app's output left out here]\nlmnop", true]);
+  });
+});
