@@ -67,6 +67,63 @@ describe("the app's output", () => {
   });
 });
 
+/** Whether a process is still running: there, and not a zombie waiting for its parent (or this machine's init) to reap it. */
+async function alive(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  return stat !== undefined && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+}
+
+/** Starts an app from `script` that listens on PORT; its folder. */
+async function startScript(script: string) {
+  const dir = await mkdtemp(join(tmpdir(), "harness-app-server-"));
+  scratch.push(dir);
+  await writeFile(join(dir, "app.cjs"), script);
+  const port = await freePort();
+  const server = await startAppServer({
+    command: "node app.cjs",
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+    url: `http://127.0.0.1:${port}`,
+    ready: { path: "/" },
+    logFile: join(dir, "server.log"),
+  });
+  return { server, dir };
+}
+
+const listen = `require("node:http").createServer((request, response) => response.end("ok")).listen(Number(process.env.PORT), "127.0.0.1");`;
+
+describe("stopping the app", () => {
+  it("kills an app that ignores SIGTERM once the grace period is over", async () => {
+    const { server, dir } = await startScript(`
+      require("node:fs").writeFileSync("pid", String(process.pid));
+      process.on("SIGTERM", () => console.log("ignoring SIGTERM"));
+      ${listen}
+    `);
+    const pid = Number(await readFile(join(dir, "pid"), "utf8"));
+    expect(await alive(pid)).toBe(true);
+    await server.stop();
+    expect(await alive(pid)).toBe(false);
+    expect(server.logs()).toContain("ignoring SIGTERM");
+  });
+
+  it("stops a daemon the app started in a process group of its own, which outlives the app", async () => {
+    // The daemon tells the app its pid over IPC and lets go; the app writes it down, then listens.
+    const { server, dir } = await startScript(`
+      const { spawn } = require("node:child_process");
+      const daemon = spawn(process.execPath, ["-e", "process.send(process.pid, () => process.disconnect()); setInterval(() => {}, 1000);"], { detached: true, stdio: ["ignore", "ignore", "ignore", "ipc"] });
+      daemon.once("message", (pid) => {
+        require("node:fs").writeFileSync("daemon-pid", String(pid));
+        daemon.unref();
+        ${listen}
+      });
+    `);
+    const pid = Number(await readFile(join(dir, "daemon-pid"), "utf8"));
+    expect(await alive(pid)).toBe(true);
+    await server.stop();
+    expect(await alive(pid)).toBe(false);
+  });
+});
+
 describe("a bounded log", () => {
   it("keeps everything while it fits, then the first and the latest half with the count left out", () => {
     const log = new BoundedLog(5);

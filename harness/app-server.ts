@@ -1,5 +1,6 @@
 import { createWriteStream } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { execa, type ResultPromise } from "execa";
 import { defaultReadyTimeoutMs, type ReadyCheck } from "./config.ts";
@@ -46,10 +47,12 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const output = new BoundedLog(logHalf);
   const logFile = createWriteStream(options.logFile);
   let streamed = 0;
+  // Every process the app starts inherits this, so one that leaves its process group (a daemon) is still found and stopped.
+  const marker = `${runMarkerEnv}=${randomUUID()}`;
   const child: ResultPromise = execa(options.command, {
     shell: true,
     cwd: options.cwd,
-    env: options.env,
+    env: { ...options.env, [runMarkerEnv]: marker.slice(runMarkerEnv.length + 1) },
     extendEnv: false,
     detached: true,
     stdin: "ignore",
@@ -75,10 +78,16 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const stop = async () => {
     if (!exited && child.pid !== undefined) {
       killGroup(child.pid, "SIGTERM");
-      const timer = setTimeout(() => child.pid !== undefined && killGroup(child.pid, "SIGKILL"), stopGraceMs);
+      await killMarked(marker, "SIGTERM");
+      // An app that ignores SIGTERM (or a daemon of it holding its output open) is killed after the grace period.
+      const timer = setTimeout(() => {
+        if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
+        void killMarked(marker, "SIGKILL");
+      }, stopGraceMs);
       await exit;
       clearTimeout(timer);
     }
+    await killMarked(marker, "SIGKILL");
     logFile.end();
     await once(logFile, "close");
     if (output.truncated) await writeFile(options.logFile, output.text());
@@ -91,6 +100,30 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     throw error;
   }
   return { logs, stop };
+}
+
+/** The variable that marks every process of one app's run. */
+export const runMarkerEnv = "SCENARIO_APP_RUN";
+
+/**
+ * Signals every process whose environment holds `marker` (`NAME=value`): the app's processes
+ * that left its process group. Linux's /proc only; elsewhere the process group is all there is.
+ */
+async function killMarked(marker: string, signal: NodeJS.Signals): Promise<void> {
+  const pids = await readdir("/proc").catch(() => []);
+  await Promise.all(
+    pids
+      .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
+      .map(async (pid) => {
+        const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
+        if (!environ.split("\0").includes(marker)) return;
+        try {
+          process.kill(Number(pid), signal);
+        } catch {
+          // Gone already.
+        }
+      }),
+  );
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
