@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAppServer } from "./app-server.ts";
 import { BoundedLog } from "./bounded-log.ts";
+import { HarnessError } from "./errors.ts";
 import { freePort } from "./free-port.ts";
 
 const scratch: string[] = [];
@@ -91,6 +92,34 @@ async function startScript(script: string) {
 }
 
 const listen = `require("node:http").createServer((request, response) => response.end("ok")).listen(Number(process.env.PORT), "127.0.0.1");`;
+
+describe("an app that does not become ready", () => {
+  it.each([
+    ["never listens", `console.log("starting"); setInterval(() => {}, 1000);`, "The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:"],
+    ["listens on another port than PORT", `console.log("starting"); require("node:http").createServer(() => {}).listen(0, "127.0.0.1");`, "The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:"],
+    ["exits at once", `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`, "The app exited with code 3 before it was ready."],
+  ])("%s: a boot error naming what it waited for or how it ended, with its last lines, and nothing left running", async (_name, script, says) => {
+    const dir = await mkdtemp(join(tmpdir(), "harness-app-server-"));
+    scratch.push(dir);
+    await writeFile(join(dir, "app.cjs"), `require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`);
+    const port = await freePort();
+    const started = startAppServer({
+      command: "node app.cjs",
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+      url: `http://127.0.0.1:${port}`,
+      ready: { path: "/health", timeout: 500 },
+      logFile: join(dir, "server.log"),
+    });
+    const error = await started.then(() => undefined, (rejected: unknown) => rejected);
+    expect(error).toBeInstanceOf(HarnessError);
+    expect(error).toMatchObject({ kind: "boot" });
+    const message = error instanceof Error ? error.message : "";
+    expect(message).toContain(says);
+    expect(message).toContain("\nstarting");
+    expect(await alive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
+  });
+});
 
 describe("stopping the app", () => {
   it("kills an app that ignores SIGTERM once the grace period is over", async () => {
