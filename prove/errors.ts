@@ -31,12 +31,18 @@ export class BadRef extends Data.TaggedError("BadRef")<{
   readonly ref: string;
   readonly repo: string;
   readonly detail: string;
+  /** The repository is a shallow clone, where an older commit may just not have been fetched. */
+  readonly shallow?: boolean;
 }> {
   override get message(): string {
+    const fetchMore = this.shallow === true
+      ? ` This clone is shallow, so the commit may not have been fetched: fetch the history with \`git -C ${this.repo} fetch --unshallow\` ` +
+        "(in GitHub Actions, `fetch-depth: 0` on actions/checkout), then run the proof again."
+      : "";
     return (
       `${this.flag} ${JSON.stringify(this.ref)} does not name a commit in ${this.repo}. ` +
       `Pass a branch, tag or commit that exists there: list them with \`git -C ${this.repo} branch -a\`, ` +
-      `\`git -C ${this.repo} tag\` or \`git -C ${this.repo} log --oneline\`.`
+      `\`git -C ${this.repo} tag\` or \`git -C ${this.repo} log --oneline\`.${fetchMore}`
     );
   }
 }

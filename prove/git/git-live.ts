@@ -29,7 +29,13 @@ const resolveCommit = Effect.fn("Git.resolveCommit")(function* (repo: string, re
   const sha = yield* Effect.tryPromise({
     try: () => git.revparse(["--verify", "--end-of-options", `${ref}^{commit}`]),
     catch: fail,
-  });
+  }).pipe(
+    Effect.catch((error) =>
+      Effect.promise(() => git.revparse(["--is-shallow-repository"]).catch(() => "false")).pipe(
+        Effect.flatMap((shallow) => Effect.fail(new BadRef({ ...error, shallow: shallow.trim() === "true" }))),
+      ),
+    ),
+  );
   const subject = yield* Effect.tryPromise({
     try: () => git.raw(["log", "-1", "--format=%s", sha]),
     catch: fail,

@@ -123,3 +123,28 @@ describe("worktrees and the run folder", () => {
     expect(await worktrees()).toBe(1 + 3 * indexes.length);
   });
 });
+
+describe("a ref that is not in the repository", () => {
+  it("is a BadRef that says to fetch more history when the repository is a shallow clone, and not otherwise", async () => {
+    const { repo, git, sha } = await setup();
+    await writeFile(join(repo, "app.txt"), "v2\n");
+    await git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "second");
+    const shallow = join(await scratchDir("shallow"), "clone");
+    await execa("git", ["clone", "-q", "--depth", "1", `file://${repo}`, shallow]);
+    const missing = (where: string, ref: string) =>
+      Effect.runPromise(
+        Effect.gen(function* () {
+          const git = yield* Git;
+          return yield* Effect.flip(git.resolveCommit(where, ref, "--base"));
+        }).pipe(Effect.provide(GitLive)),
+      );
+
+    const inShallow = await missing(shallow, sha);
+    expect(inShallow.message).toContain(`--base "${sha}" does not name a commit in ${shallow}.`);
+    expect(inShallow.message).toContain(`fetch the history with \`git -C ${shallow} fetch --unshallow\` (in GitHub Actions, \`fetch-depth: 0\``);
+    const inFull = await missing(repo, "no-such-branch");
+    expect(inFull.message).toContain('--base "no-such-branch" does not name a commit in');
+    expect(inFull.message).not.toContain("shallow");
+  });
+});
+
