@@ -13,12 +13,13 @@ let repo: ExpressRepo;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-express-"));
   repo = await makeExpressRepo(work);
-  // A developer's checkout in the middle of work: an edit, an untracked file and a stash.
+  // A developer's checkout in the middle of work, on a detached HEAD: an edit, an untracked file and a stash.
   await writeFile(join(repo.dir, "notes.txt"), "stashed idea\n");
   await repo.git("add", "notes.txt");
   await repo.git("stash", "push", "-q", "-m", "an idea");
   await writeFile(join(repo.dir, "README.md"), "# Sum\n\nWork in progress.\n");
   await writeFile(join(repo.dir, "scratch.txt"), "untracked\n");
+  await repo.git("checkout", "-q", "--detach");
 });
 
 afterAll(async () => {

@@ -27,26 +27,26 @@ export interface SharedInstall {
 }
 
 /**
- * The scenarios whose verdict an error already decided, shared by both sides of a proof: a side
- * that cannot run a scenario makes it could-not-run whatever the other side does. A side skips
- * the scenarios decided so far, and when every scenario is decided (`all`, completed with the
- * side that decided the last one) the side still running is stopped: a proof that cannot prove
- * anything says so without running on.
+ * The scenarios base could not run, shared by both sides of a proof. Each one's verdict is
+ * could-not-run on base whatever head does (base's error comes first in the verdict), so head
+ * skips it, and when base could not run any (`all`) head is stopped: a proof that cannot prove
+ * anything says so without running on. Head's errors do not stop base, whose own error would
+ * still come first, so the verdict is the one both sides run to the end would give.
  */
 export interface Decided {
   readonly scenarios: Ref.Ref<ReadonlySet<number>>;
-  readonly all: Deferred.Deferred<string>;
+  readonly all: Deferred.Deferred<void>;
 }
 
 export const makeDecided = Effect.gen(function* () {
-  return { scenarios: yield* Ref.make<ReadonlySet<number>>(new Set()), all: yield* Deferred.make<string>() } satisfies Decided;
+  return { scenarios: yield* Ref.make<ReadonlySet<number>>(new Set()), all: yield* Deferred.make<void>() } satisfies Decided;
 });
 
 /** What both sides share: where to work and what to run. */
 export interface SideContext {
   /** Set when head reuses base's install. */
   readonly shared?: SharedInstall;
-  /** Set when both sides run, so one side's errors stop the other's useless runs. */
+  /** Set when both sides run, so base's errors stop head's useless runs. */
   readonly decided?: Decided;
   readonly repo: string;
   readonly runDir: string;
@@ -168,12 +168,12 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, scenario:
   return classified;
 });
 
-/** Marks scenarios decided by this side's error; completes `all` when none is left undecided. */
+/** Marks scenarios base could not run; completes `all` when base could run none. Head's errors decide nothing. */
 const markDecided = (name: string, context: SideContext, scenarios: ReadonlyArray<number>) => {
   const decided = context.decided;
-  if (decided === undefined) return Effect.void;
+  if (decided === undefined || name !== "base") return Effect.void;
   return Ref.updateAndGet(decided.scenarios, (known) => new Set([...known, ...scenarios])).pipe(
-    Effect.flatMap((known) => (known.size >= context.scenarios.length ? Deferred.succeed(decided.all, name) : Effect.void)),
+    Effect.flatMap((known) => (known.size >= context.scenarios.length ? Deferred.succeed(decided.all, undefined) : Effect.void)),
     Effect.asVoid,
   );
 };
@@ -184,8 +184,8 @@ const isDecided = (context: SideContext, scenario: number) =>
 /**
  * One side of a proof: a worktree of its commit, the install and build once, then `repeat` runs
  * of each scenario, one scenario after the other. A worktree, install or build failure is every
- * scenario's one `error` attempt. A scenario an error decided is not run again, and the side stops
- * (keeping what it ran) when every scenario is decided.
+ * scenario's one `error` attempt. A scenario base could not run is not run again (on either side),
+ * and head stops (keeping what it ran) when base could run none.
  */
 export const runSide = Effect.fn("Side.run")(function* (name: string, ref: string, commit: Commit, context: SideContext) {
   const progress = yield* Progress;
@@ -214,12 +214,12 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
     }
   });
   const decided = context.decided;
-  if (decided === undefined) yield* work;
+  if (decided === undefined || name === "base") yield* work;
   else {
-    const stoppedBy = yield* Effect.raceFirst(work.pipe(Effect.as(undefined)), Deferred.await(decided.all));
-    if (stoppedBy !== undefined && stoppedBy !== name) {
-      const why = context.scenarios.length > 1 ? "every scenario already could not run on one side or the other" : `${stoppedBy} could not run the scenario`;
-      yield* progress.ended({ side: name, step: "stopped" }, `${why}, so nothing left to run on ${name} can change the verdict`);
+    const stopped = yield* Effect.raceFirst(work.pipe(Effect.as(false)), Deferred.await(decided.all).pipe(Effect.as(true)));
+    if (stopped) {
+      const what = context.scenarios.length > 1 ? "any scenario" : "the scenario";
+      yield* progress.ended({ side: name, step: "stopped" }, `base could not run ${what}, so nothing left to run on ${name} can change the verdict`);
     }
   }
   return { ref, commit, attempts } satisfies SideResult;

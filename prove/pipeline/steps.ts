@@ -33,8 +33,8 @@ export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, k
 
 /**
  * Base and head, both at once unless --sequential. When both commits have the same dependency
- * manifests, base installs and head reuses its install. When one side's errors leave every
- * scenario could-not-run, the other side stops.
+ * manifests, base installs and head reuses its install. When base could not run any
+ * scenario, head stops.
  */
 export const bothSides = Effect.fn("Proof.bothSides")(function* (options: Pick<ProveOptions, "base" | "head" | "sequential">, base: Commit, head: Commit, context: SideContext) {
   const git = yield* Git;

@@ -37,7 +37,8 @@ export async function repositoryState(dir: string) {
   const git = async (...args: string[]) => (await execa("git", args, { cwd: dir })).stdout;
   return {
     head: await git("rev-parse", "HEAD"),
-    branch: await git("symbolic-ref", "--short", "HEAD"),
+    // The branch checked out, or "HEAD" when detached.
+    branch: await git("rev-parse", "--abbrev-ref", "HEAD"),
     status: await git("status", "--porcelain", "--untracked-files=all"),
     index: await git("diff", "--cached", "--stat"),
     stashes: await git("stash", "list"),
