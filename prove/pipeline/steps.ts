@@ -11,10 +11,18 @@ import { makeDecided, runSide, type SideContext } from "./side.ts";
 export const resolveRefs = Effect.fn("Proof.refs")(function* (options: Pick<ProveOptions, "base" | "head">, repo: string) {
   const git = yield* Git;
   const progress = yield* Progress;
-  return yield* progress.step(
+  const [base, head] = yield* progress.step(
     { step: "refs", detail: `${options.base}..${options.head}` },
     Effect.all([git.resolveCommit(repo, options.base, "--base"), git.resolveCommit(repo, options.head, "--head")]),
   );
+  // Two names for one commit are most likely a slip (a branch not moved yet, a fix not committed): say so, and go on.
+  if (base.sha === head.sha && options.base !== options.head) {
+    yield* progress.line(
+      `warning: --base ${options.base} and --head ${options.head} are the same commit, ${base.sha.slice(0, 7)}, so the scenario can only pass or fail on both ` +
+        "and the proof cannot prove; check that the fix is committed and that both refs name what you meant.",
+    );
+  }
+  return [base, head] as const;
 });
 
 /**

@@ -7,6 +7,8 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { Git } from "../git/git.ts";
 import { GitLive } from "../git/git-live.ts";
+import { resolveRefs } from "../pipeline/steps.ts";
+import { progressLayer } from "../progress/progress-live.ts";
 import { cleanLeftovers, runDirectory } from "./run-dir.ts";
 import { worktree } from "./worktree.ts";
 
@@ -145,6 +147,22 @@ describe("a ref that is not in the repository", () => {
     const inFull = await missing(repo, "no-such-branch");
     expect(inFull.message).toContain('--base "no-such-branch" does not name a commit in');
     expect(inFull.message).not.toContain("shallow");
+  });
+});
+
+describe("two refs that name one commit", () => {
+  it("get a warning that the proof cannot prove, unless they are the same name", async () => {
+    const { repo, git, sha } = await setup();
+    await git("tag", "v1");
+    const lines = async (base: string, head: string) => {
+      const printed: string[] = [];
+      await Effect.runPromise(resolveRefs({ base, head }, repo).pipe(Effect.provide(GitLive), Effect.provide(progressLayer((line) => printed.push(line)))));
+      return printed.filter((line) => line.startsWith("warning: "));
+    };
+    expect(await lines("v1", "HEAD")).toEqual([
+      `warning: --base v1 and --head HEAD are the same commit, ${sha.slice(0, 7)}, so the scenario can only pass or fail on both and the proof cannot prove; check that the fix is committed and that both refs name what you meant.`,
+    ]);
+    expect(await lines("HEAD", "HEAD")).toEqual([]);
   });
 });
 
