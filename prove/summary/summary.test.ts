@@ -90,8 +90,9 @@ describe("shards and summaries", () => {
     const whole = summaryOf(rows, null);
     const first = await shardFolder(summaryOf(rows.slice(0, 2), { index: 1, total: 2 }));
     const second = await shardFolder(summaryOf(rows.slice(2), { index: 2, total: 2 }));
-    const out = join(await mkdtemp(join(tmpdir(), "prove-merged-")), "all");
-    scratch.push(out);
+    const dir = await mkdtemp(join(tmpdir(), "prove-merged-"));
+    scratch.push(dir);
+    const out = join(dir, "all");
 
     const merged = await mergeSummaries([second, first], out);
     expect(merged).toEqual(whole);
