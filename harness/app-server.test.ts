@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAppServer } from "./app-server.ts";
 import { BoundedLog } from "./bounded-log.ts";
+import type { ReadyCheck } from "./config.ts";
 import { HarnessError } from "./errors.ts";
 import { freePort } from "./free-port.ts";
 
@@ -29,22 +30,32 @@ const write = () => {
 write();
 `;
 
-/** Starts the flooding app with `ready`; its folder and log file. */
-async function startFlood(megabytes: number, ready: Parameters<typeof startAppServer>[0]["ready"]) {
+/**
+ * Starts the node script `script` as an app in a fresh folder, with PORT and `env` set and
+ * `ready` as its check: its folder, its log file, and the start (which rejects when it never
+ * becomes ready).
+ */
+async function launch(script: string, ready: ReadyCheck, env: Readonly<Record<string, string>> = {}) {
   const dir = await mkdtemp(join(tmpdir(), "harness-app-server-"));
   scratch.push(dir);
-  await writeFile(join(dir, "flood.cjs"), flood);
+  await writeFile(join(dir, "app.cjs"), script);
   const port = await freePort();
   const logFile = join(dir, "server.log");
-  const server = await startAppServer({
-    command: "node flood.cjs",
+  const started = startAppServer({
+    command: "node app.cjs",
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", PORT: String(port), FLOOD_MB: String(megabytes) },
+    env: { PATH: process.env.PATH ?? "", PORT: String(port), ...env },
     url: `http://127.0.0.1:${port}`,
     ready,
     logFile,
   });
-  return { server, logFile };
+  return { dir, logFile, started };
+}
+
+/** Starts the flooding app with `ready`; the running app and its log file. */
+async function startFlood(megabytes: number, ready: ReadyCheck) {
+  const { started, logFile } = await launch(flood, ready, { FLOOD_MB: String(megabytes) });
+  return { server: await started, logFile };
 }
 
 describe("the app's output", () => {
@@ -74,21 +85,10 @@ async function alive(pid: number): Promise<boolean> {
   return stat !== undefined && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 }
 
-/** Starts an app from `script` that listens on PORT; its folder. */
+/** Starts an app from `script` that listens on PORT; the running app and its folder. */
 async function startScript(script: string) {
-  const dir = await mkdtemp(join(tmpdir(), "harness-app-server-"));
-  scratch.push(dir);
-  await writeFile(join(dir, "app.cjs"), script);
-  const port = await freePort();
-  const server = await startAppServer({
-    command: "node app.cjs",
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
-    url: `http://127.0.0.1:${port}`,
-    ready: { path: "/" },
-    logFile: join(dir, "server.log"),
-  });
-  return { server, dir };
+  const { started, dir } = await launch(script, { path: "/" });
+  return { server: await started, dir };
 }
 
 const listen = `require("node:http").createServer((request, response) => response.end("ok")).listen(Number(process.env.PORT), "127.0.0.1");`;
@@ -99,18 +99,7 @@ describe("an app that does not become ready", () => {
     ["listens on another port than PORT", `console.log("starting"); require("node:http").createServer(() => {}).listen(0, "127.0.0.1");`, "The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:"],
     ["exits at once", `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`, "The app exited with code 3 before it was ready."],
   ])("%s: a boot error naming what it waited for or how it ended, with its last lines, and nothing left running", async (_name, script, says) => {
-    const dir = await mkdtemp(join(tmpdir(), "harness-app-server-"));
-    scratch.push(dir);
-    await writeFile(join(dir, "app.cjs"), `require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`);
-    const port = await freePort();
-    const started = startAppServer({
-      command: "node app.cjs",
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? "", PORT: String(port) },
-      url: `http://127.0.0.1:${port}`,
-      ready: { path: "/health", timeout: 500 },
-      logFile: join(dir, "server.log"),
-    });
+    const { dir, started } = await launch(`require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`, { path: "/health", timeout: 500 });
     const error = await started.then(() => undefined, (rejected: unknown) => rejected);
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toMatchObject({ kind: "boot" });

@@ -48,11 +48,11 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const logFile = createWriteStream(options.logFile);
   let streamed = 0;
   // Every process the app starts inherits this, so one that leaves its process group (a daemon) is still found and stopped.
-  const marker = `${runMarkerEnv}=${randomUUID()}`;
+  const runId = randomUUID();
   const child: ResultPromise = execa(options.command, {
     shell: true,
     cwd: options.cwd,
-    env: { ...options.env, [runMarkerEnv]: marker.slice(runMarkerEnv.length + 1) },
+    env: { ...options.env, [runMarkerEnv]: runId },
     extendEnv: false,
     detached: true,
     stdin: "ignore",
@@ -78,16 +78,16 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   const stop = async () => {
     if (!exited && child.pid !== undefined) {
       killGroup(child.pid, "SIGTERM");
-      await killMarked(marker, "SIGTERM");
+      await killMarked(runId, "SIGTERM");
       // An app that ignores SIGTERM (or a daemon of it holding its output open) is killed after the grace period.
       const timer = setTimeout(() => {
         if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
-        void killMarked(marker, "SIGKILL");
+        void killMarked(runId, "SIGKILL");
       }, stopGraceMs);
       await exit;
       clearTimeout(timer);
     }
-    await killMarked(marker, "SIGKILL");
+    await killMarked(runId, "SIGKILL");
     logFile.end();
     await once(logFile, "close");
     if (output.truncated) await writeFile(options.logFile, output.text());
@@ -103,13 +103,14 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
 }
 
 /** The variable that marks every process of one app's run. */
-export const runMarkerEnv = "SCENARIO_APP_RUN";
+const runMarkerEnv = "SCENARIO_APP_RUN";
 
 /**
- * Signals every process whose environment holds `marker` (`NAME=value`): the app's processes
- * that left its process group. Linux's /proc only; elsewhere the process group is all there is.
+ * Signals every process whose environment marks it as of run `runId`: the app's processes that
+ * left its process group. Linux's /proc only; elsewhere the process group is all there is.
  */
-async function killMarked(marker: string, signal: NodeJS.Signals): Promise<void> {
+async function killMarked(runId: string, signal: NodeJS.Signals): Promise<void> {
+  const marker = `${runMarkerEnv}=${runId}`;
   const pids = await readdir("/proc").catch(() => []);
   await Promise.all(
     pids

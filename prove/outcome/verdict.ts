@@ -42,7 +42,7 @@ function tally(attempts: ReadonlyArray<Attempt>): string {
 export function decide(base: SideAttempts, head: SideAttempts): Decision {
   const baseError = firstError(base.attempts, "error");
   const headError = firstError(head.attempts, "error");
-  // A side with an error comes before a side with no attempt: that one was stopped because of the other's error.
+  // An error on either side is named before a side that ran nothing: the error is why the proof could not run.
   if (baseError !== undefined || (headError === undefined && base.attempts.length === 0)) {
     return {
       verdict: "could-not-run",

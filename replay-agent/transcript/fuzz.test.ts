@@ -54,6 +54,10 @@ const mutate = Effect.fn("fuzz.mutate")(function* (text: string) {
   return { change: `line ${a + 1} ${kind === "swap" ? `swapped with line ${b + 1}` : kind === "double" ? "doubled" : "dropped"}`, text: changed.join("\n") } satisfies Mutant;
 });
 
+/** The `casesPerFixture` changes of `file`'s text, the same every run: the seed is the fuzz's and the file's. */
+const mutants = (file: string, text: string) =>
+  Effect.runPromise(Effect.forEach(Array.from({ length: casesPerFixture }), () => mutate(text)).pipe(Random.withSeed(`${seed} ${file}`)));
+
 type Outcome = { readonly kind: "valid" } | { readonly kind: "rejected"; readonly message: string } | { readonly kind: "crashed"; readonly detail: string };
 
 /** What `check` and then `serve` make of a text: valid (and served, then closed), rejected with a typed error, or a crash (a defect). */
@@ -89,8 +93,8 @@ describe("fuzzing the transcript reader", () => {
     for (const path of fixtures) {
       const file = relative(root, path);
       const text = await readFile(path, "utf8");
-      const mutants = await Effect.runPromise(Effect.forEach(Array.from({ length: casesPerFixture }), () => mutate(text)).pipe(Random.withSeed(`${seed} ${file}`)));
-      for (const mutant of mutants) {
+      const changed = await mutants(file, text);
+      for (const mutant of changed) {
         const outcome = await judge(file, mutant.text);
         if (outcome.kind === "valid") counts.valid++;
         else if (outcome.kind === "crashed") problems.push(`${file}, ${mutant.change}: crashed: ${outcome.detail}`);
@@ -107,8 +111,8 @@ describe("fuzzing the transcript reader", () => {
   it("agrees with the replay-agent CLI: check exits 2 with the message for a rejected change and 0 for a harmless one, and serve exits 2 before listening", async () => {
     const file = "replay-agent/fixtures/openai-chat/short-tour.ndjson";
     const text = await readFile(join(root, file), "utf8");
-    const mutants = await Effect.runPromise(Effect.forEach(Array.from({ length: casesPerFixture }), () => mutate(text)).pipe(Random.withSeed(`${seed} ${file}`)));
-    const judged = await Promise.all(mutants.map(async (mutant) => ({ mutant, outcome: await judge(file, mutant.text) })));
+    const changed = await mutants(file, text);
+    const judged = await Promise.all(changed.map(async (mutant) => ({ mutant, outcome: await judge(file, mutant.text) })));
     const rejected = judged.find(({ outcome }) => outcome.kind === "rejected");
     const valid = judged.find(({ outcome }) => outcome.kind === "valid");
     if (rejected?.outcome.kind !== "rejected" || valid === undefined) throw new Error(`seed "${seed}" gave no rejected or no valid change of ${file}`);
