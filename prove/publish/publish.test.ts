@@ -310,6 +310,7 @@ describe("publish", () => {
       markdown: "report.md",
       timings: { totalMs: 10 },
       command: "pnpm prove-scenario --base nope --head fix scenarios/chat/stop.e2e.ts",
+      redactions: { environment: 0, secretShaped: 0 },
     };
     await writeFile(join(reportDir, "report.json"), JSON.stringify(report));
     await writeFile(join(reportDir, "report.md"), renderMarkdown({ report, rows: [], errors: [] }));

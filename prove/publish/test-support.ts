@@ -50,6 +50,7 @@ export function sampleReport(proof: SampleProof): { readonly report: ProofReport
     markdown: "report.md",
     timings: { totalMs: 5000 },
     command: `pnpm prove-scenario --base main --head fix ${proof.file}`,
+    redactions: { environment: 0, secretShaped: 0 },
   };
   const failure = { label: "failure screenshot", path: "images/failure-base.png", width: 8, height: 6 };
   const rows: ComparisonRow[] = [

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import type { AttachmentSource, AttemptArtifacts } from "../outcome/classify.ts";
 import type { SideName } from "../outcome/types.ts";
 import { distinctLabels, labelSlug } from "./labels.ts";
-import { redact, type Replacement } from "./redact.ts";
+import { redact, type Redactions, type Replacement } from "./redact.ts";
 import type { ReportScreenshot } from "./schema.ts";
 import { scrubTrace } from "./trace.ts";
 
@@ -37,13 +37,15 @@ async function copyImage(dir: string, path: string, label: string, source: Attac
  * Copies one side's evidence into the report folder: labelled screenshots as
  * `images/<side>-<label>.png`, the failure screenshot as `images/failure-<side>.png`, the trace
  * as `<side>/trace.zip` and the server log as `<side>/server.log`, the last two with every
- * replacement applied. A trace that cannot be read to do so is left out rather than copied as it is.
+ * replacement and the credential shapes applied, what they took out added to `found`. A trace
+ * that cannot be read to do so is left out rather than copied as it is.
  */
 export async function copySideArtifacts(
   side: SideName,
   artifacts: AttemptArtifacts,
   dir: string,
   replacements: ReadonlyArray<Replacement>,
+  found: Redactions,
 ): Promise<SideArtifacts> {
   const labels = distinctLabels(artifacts.screenshots.map((shot) => shot.label));
   const used = new Set<string>();
@@ -62,7 +64,7 @@ export async function copySideArtifacts(
 
   let trace: string | undefined;
   const traceBytes = artifacts.trace === undefined ? undefined : await bytesOf(artifacts.trace);
-  const redactedTrace = traceBytes === undefined ? undefined : scrubTrace(traceBytes, replacements);
+  const redactedTrace = traceBytes === undefined ? undefined : scrubTrace(traceBytes, replacements, found);
   if (redactedTrace !== undefined) {
     trace = `${side}/trace.zip`;
     await writeInto(dir, trace, redactedTrace);
@@ -72,7 +74,7 @@ export async function copySideArtifacts(
   const logBytes = artifacts.serverLog === undefined ? undefined : await bytesOf(artifacts.serverLog);
   if (logBytes !== undefined) {
     serverLog = `${side}/server.log`;
-    await writeInto(dir, serverLog, redact(logBytes.toString("utf8"), replacements));
+    await writeInto(dir, serverLog, redact(logBytes.toString("utf8"), replacements, found));
   }
 
   return {

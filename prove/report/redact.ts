@@ -7,10 +7,78 @@ export interface Replacement {
   readonly replace: string;
   /** A folder path: replaced only where the path ends or goes on with `/`, not inside a longer name. */
   readonly path?: boolean;
+  /** The environment variable whose value this is: taking it out is a redaction the report counts. */
+  readonly variable?: string;
 }
 
 const secretName = /KEY|TOKEN|SECRET|PASSWORD|AUTH|CREDENTIAL/i;
 const minimumLength = 8;
+
+/** What stands in place of a string shaped like a credential, wherever it came from. */
+export const secretShaped = "[redacted:secret-shaped]";
+
+/**
+ * Where a credential-shaped string may begin: not inside a longer word (the `sk-` of `task-list`),
+ * but after a JSON or C escape (`\n`, `\u003d`) or a URL's `%XX`, which end in a letter or digit.
+ */
+const start = String.raw`(?<=^|[^A-Za-z0-9_-]|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-Fa-f]{2})`;
+
+/**
+ * Where a token was cut short with an ellipsis, as Playwright cuts an element's text in a call log
+ * and the prover cuts a long message: `…` as text, as UTF-8 bytes read as latin1, or JSON-escaped.
+ */
+const cutShort = String.raw`(?=…|\u00e2\u0080\u00a6|\\u2026)`;
+
+/** A token: its prefix, then at least `length` characters of `body`, or at least 4 of them cut short. */
+const token = (prefix: string, body: string, length: number) => new RegExp(`${start}${prefix}(?:${body}{${length},}|${body}{4,}${cutShort})`, "g");
+
+/**
+ * Strings shaped like the credentials of common services, taken out of everything a report holds
+ * even when no variable of the prover's environment holds them: the app under test printed them.
+ */
+const credentialShapes: ReadonlyArray<RegExp> = [
+  // OpenAI (sk-…, sk-proj-…) and Anthropic (sk-ant-api03-…) keys.
+  token("sk-", "[A-Za-z0-9_-]", 20),
+  // Stripe secret and restricted keys.
+  token("[sr]k_live_", "[A-Za-z0-9]", 20),
+  // GitHub tokens: personal, OAuth, user-to-server, server-to-server, refresh, and fine-grained.
+  token("gh[pousr]_", "[A-Za-z0-9]", 36),
+  token("github_pat_", "[A-Za-z0-9_]", 22),
+  // npm access tokens.
+  token("npm_", "[A-Za-z0-9]", 36),
+  // AWS access key ids (long-lived and temporary).
+  token("(?:AKIA|ASIA)", "[0-9A-Z]", 16),
+  // Slack tokens.
+  token("xox[abprs]-", "[A-Za-z0-9-]", 10),
+  // Google API keys.
+  token("AIza", "[0-9A-Za-z_-]", 35),
+  // A PEM private key, to its END line; one cut short, to the end of its base64 body (also as JSON escapes it).
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[A-Za-z0-9+/=\s\\]*(?:-----END [A-Z0-9 ]*PRIVATE KEY-----)?/g,
+];
+
+/** Every shape's beginning: a text holding none of them is not searched shape by shape (a trace can be megabytes). */
+const shapePrefixes = /(?:sk-|[sr]k_live_|gh[pousr]_|github_pat_|npm_|AKIA|ASIA|xox[abprs]-|AIza|PRIVATE KEY-----)/;
+
+/**
+ * What redaction took out of a report, each value once however often it was found: the
+ * environment variables whose values were found, and the credential-shaped strings.
+ */
+export interface Redactions {
+  readonly variables: Set<string>;
+  readonly shaped: Set<string>;
+}
+
+export const noRedactions = (): Redactions => ({ variables: new Set(), shaped: new Set() });
+
+/**
+ * report.json's `redactions`: how many distinct values of each kind were taken out. A token cut
+ * short is not counted apart from the whole token when that was found too.
+ */
+export function redactionCounts(redactions: Redactions) {
+  const shaped = [...redactions.shaped];
+  const whole = shaped.filter((value) => !shaped.some((other) => other !== value && other.startsWith(value)));
+  return { environment: redactions.variables.size, secretShaped: whole.length };
+}
 
 /** Longest first, so a text containing another is replaced whole. */
 const longestFirst = (replacements: Iterable<Replacement>) => [...replacements].sort((a, b) => b.find.length - a.find.length);
@@ -22,7 +90,7 @@ export function secretsFrom(env: Readonly<Record<string, string | undefined>>): 
     if (value === undefined || value.length < minimumLength || !secretName.test(name)) continue;
     // The same value as it appears inside JSON text and inside a URL.
     for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
-      if (!secrets.has(form)) secrets.set(form, { find: form, replace: `[redacted:${name}]` });
+      if (!secrets.has(form)) secrets.set(form, { find: form, replace: `[redacted:${name}]`, variable: name });
     }
   }
   return longestFirst(secrets.values());
@@ -45,21 +113,51 @@ export const combine = (...lists: ReadonlyArray<ReadonlyArray<Replacement>>): Re
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-function replaceOne(text: string, { find, replace, path }: Replacement): string {
+function replaceOne(text: string, { find, replace, path, variable }: Replacement, found: Redactions | undefined): string {
   if (!text.includes(find)) return text;
+  if (variable !== undefined) found?.variables.add(variable);
   return path === true ? text.replace(new RegExp(`${escapeRegExp(find)}(?![\\w.-])`, "g"), () => replace) : text.split(find).join(replace);
 }
 
-/** The one redaction of the prover: every text it writes passes through here. */
-export function redact(text: string, replacements: ReadonlyArray<Replacement>): string {
-  return replacements.reduce(replaceOne, text);
+const hasCredentialShape = (text: string) => shapePrefixes.test(text) && credentialShapes.some((shape) => text.search(shape) !== -1);
+
+function replaceShapes(text: string, found: Redactions | undefined): string {
+  if (!shapePrefixes.test(text)) return text;
+  return credentialShapes.reduce(
+    (current, shape) =>
+      current.replace(shape, (match) => {
+        // A private key is one value whether its lines end in newlines or in JSON's `\n`.
+        found?.shaped.add(match.replace(/\\[nrt]|\s/g, ""));
+        return secretShaped;
+      }),
+    text,
+  );
 }
 
-/** The same for bytes (a file inside a trace); returns the input when none of them is in it. */
-export function redactBytes(bytes: Buffer, replacements: ReadonlyArray<Replacement>): Buffer {
-  if (!replacements.some((replacement) => bytes.includes(replacement.find))) return bytes;
+/**
+ * The one redaction of the prover: every text it writes passes through here. The replacements
+ * first (secret values and paths), then every credential-shaped string; what was taken out is
+ * added to `found`.
+ */
+export function redact(text: string, replacements: ReadonlyArray<Replacement>, found?: Redactions): string {
+  return replaceShapes(
+    replacements.reduce((current, replacement) => replaceOne(current, replacement, found), text),
+    found,
+  );
+}
+
+/**
+ * The same for bytes (a file inside a trace); returns the input when none of them is in it.
+ * `shapes: false` leaves credential shapes alone, for an image, whose bytes hold no text.
+ */
+export function redactBytes(bytes: Buffer, replacements: ReadonlyArray<Replacement>, found?: Redactions, shapes = true): Buffer {
+  const hasValue = replacements.some((replacement) => bytes.includes(replacement.find));
+  if (!hasValue && !shapes) return bytes;
   // latin1 maps each byte to one character and back, so UTF-8 text is matched byte for byte.
-  const latin1 = (text: string) => Buffer.from(text).toString("latin1");
+  const text = bytes.toString("latin1");
+  if (!hasValue && !hasCredentialShape(text)) return bytes;
+  const latin1 = (value: string) => Buffer.from(value).toString("latin1");
   const asBytes = replacements.map((replacement) => ({ ...replacement, find: latin1(replacement.find), replace: latin1(replacement.replace) }));
-  return Buffer.from(redact(bytes.toString("latin1"), asBytes), "latin1");
+  const replaced = asBytes.reduce((current, replacement) => replaceOne(current, replacement, found), text);
+  return Buffer.from(shapes ? replaceShapes(replaced, found) : replaced, "latin1");
 }

@@ -37,4 +37,9 @@ export interface ProofReport {
   readonly markdown: string;
   readonly timings: { readonly totalMs: number };
   readonly command: string;
+  /**
+   * What was taken out of the report folder's files, each distinct value counted once: values of
+   * secret-looking environment variables (by variable) and credential-shaped strings.
+   */
+  readonly redactions: { readonly environment: number; readonly secretShaped: number };
 }

@@ -1,9 +1,12 @@
 import { createHash } from "node:crypto";
 import { extname } from "node:path";
-import { redact, redactBytes, type Replacement } from "./redact.ts";
+import { redact, redactBytes, type Redactions, type Replacement } from "./redact.ts";
 import { readZip, writeZip, type ZipEntry } from "./zip.ts";
 
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
+
+/** Entries whose bytes hold no text (a screencast frame, a font): credential shapes are not looked for in them. */
+const binary = /\.(?:jpe?g|png|webp|gif|avif|bmp|ico|woff2?|ttf|otf)$/i;
 
 /** Every source file a trace's call stacks name (`"file":"…"` in its `.trace` entries). */
 function sourceFiles(entries: ReadonlyArray<ZipEntry>): Set<string> {
@@ -35,12 +38,19 @@ function sourceRenames(entries: ReadonlyArray<ZipEntry>, replacements: ReadonlyA
 
 /**
  * A Playwright trace with every replacement applied inside each of its files (secrets out, the
- * machine's paths shown as in the report), its sources still found by the viewer; undefined
+ * machine's paths shown as in the report) and every credential-shaped string taken out of its
+ * texts, what was taken out added to `found`, its sources still found by the viewer; undefined
  * when the trace cannot be read (then it must not be copied as it is).
  */
-export function scrubTrace(zip: Buffer, replacements: ReadonlyArray<Replacement>): Buffer | undefined {
+export function scrubTrace(zip: Buffer, replacements: ReadonlyArray<Replacement>, found?: Redactions): Buffer | undefined {
   const entries = readZip(zip);
   if (entries === undefined) return undefined;
   const renames = sourceRenames(entries, replacements);
-  return writeZip(entries.map((entry) => ({ ...entry, name: renames.get(entry.name) ?? entry.name, content: redactBytes(entry.content, replacements) })));
+  return writeZip(
+    entries.map((entry) => ({
+      ...entry,
+      name: renames.get(entry.name) ?? entry.name,
+      content: redactBytes(entry.content, replacements, found, !binary.test(entry.name)),
+    })),
+  );
 }

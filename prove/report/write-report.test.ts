@@ -19,6 +19,8 @@ afterEach(async () => {
 
 const secret = "sk-live-planted-0123456789";
 const secrets = secretsFrom({ OPENAI_API_KEY: secret });
+/** A token the app itself printed: no variable holds it, its shape gives it away. */
+const printed = "ghp_Printed0By1The2App3Planted4Qz7abcdef";
 
 const png = async (width: number, height: number, colour: string) =>
   (await sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer()).toString("base64");
@@ -42,6 +44,7 @@ async function proofWithEvidence(refs: { readonly base: string; readonly head: s
     `{"type":"log","message":"key ${secret}"}`,
     `{"type":"before","callId":"c1","stack":[{"file":${JSON.stringify(scenarioFile)},"line":18,"column":3}]}`,
     `{"type":"log","message":"app root ${work}/run/base"}`,
+    `{"type":"stdout","text":"deploy token ${printed}\\n"}`,
   ].join("\n");
   await writeFile(
     join(work, "trace.zip"),
@@ -56,7 +59,7 @@ async function proofWithEvidence(refs: { readonly base: string; readonly head: s
       runMs: 9800,
       error: {
         kind: "assertion",
-        message: `Error: expect(locator).toBeHidden() failed | token ${secret}\n    at ${scenarioFile}:18:3`,
+        message: `Error: expect(locator).toBeHidden() failed | token ${secret} | ${printed}\n    at ${scenarioFile}:18:3`,
         location: "scenarios/x.e2e.ts:18",
       },
     },
@@ -67,7 +70,7 @@ async function proofWithEvidence(refs: { readonly base: string; readonly head: s
       ],
       failureScreenshot: { path: join(work, "failed.png") },
       trace: { path: join(work, "trace.zip") },
-      serverLog: { base64: Buffer.from(`listening in ${work}/run/base\nOPENAI_API_KEY=${secret}\n`).toString("base64") },
+      serverLog: { base64: Buffer.from(`listening in ${work}/run/base\nOPENAI_API_KEY=${secret}\nGITHUB=${printed}\n`).toString("base64") },
     },
   };
   const head: ClassifiedAttempt = {
@@ -104,7 +107,7 @@ describe("the report folder", () => {
     const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ProofReport;
     expect(json).toEqual(report);
     expect(Object.keys(json)).toEqual([
-      "schema", "verdict", "exitCode", "reasonCode", "reason", "scenario", "base", "head", "dir", "comparisonImage", "markdown", "timings", "command",
+      "schema", "verdict", "exitCode", "reasonCode", "reason", "scenario", "base", "head", "dir", "comparisonImage", "markdown", "timings", "command", "redactions",
     ]);
     expect([json.schema, json.verdict, json.exitCode, json.reasonCode]).toEqual(["scenario-proof/v1", "proved", 0, "proved"]);
     expect(json.base).toEqual({
@@ -118,7 +121,7 @@ describe("the report folder", () => {
           runMs: 9800,
           error: {
             kind: "assertion",
-            message: "Error: expect(locator).toBeHidden() failed | token [redacted:OPENAI_API_KEY]\n    at scenarios/x.e2e.ts:18:3",
+            message: "Error: expect(locator).toBeHidden() failed | token [redacted:OPENAI_API_KEY] | [redacted:secret-shaped]\n    at scenarios/x.e2e.ts:18:3",
             location: "scenarios/x.e2e.ts:18",
           },
         },
@@ -134,6 +137,8 @@ describe("the report folder", () => {
     expect([json.head.trace, json.head.serverLog]).toEqual([null, null]);
     expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual(["comparison.png", "report.md", { totalMs: 9000 }, "reports/x/aaaaaaa-bbbbbbb"]);
     expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(320);
+    // One variable's value and one printed token, each counted once though each is in several files.
+    expect(json.redactions).toEqual({ environment: 1, secretShaped: 1 });
   });
 
   it("has one row per label in scenario order, 'not reached' where base stopped, and the failure row", async () => {
@@ -179,8 +184,9 @@ describe("the report folder", () => {
       const text = contents.map((content) => Buffer.from(content).toString("latin1")).join("\n");
       expect(text, file).not.toContain(secret);
       expect(text, file).not.toContain("planted-Qz7");
+      expect(text, file).not.toContain("Planted4Qz7");
     }
-    expect(await readFile(join(dir, "base/server.log"), "utf8")).toBe("listening in <base>\nOPENAI_API_KEY=[redacted:OPENAI_API_KEY]\n");
+    expect(await readFile(join(dir, "base/server.log"), "utf8")).toBe("listening in <base>\nOPENAI_API_KEY=[redacted:OPENAI_API_KEY]\nGITHUB=[redacted:secret-shaped]\n");
     expect(work).toContain("planted-Qz7");
   });
 
@@ -188,9 +194,10 @@ describe("the report folder", () => {
     const { dir } = await proofWithEvidence();
     const entries = unzipSync(await readFile(join(dir, "base/trace.zip")));
     expect(Object.keys(entries).sort()).toEqual([`src/${sha1("scenarios/x.e2e.ts")}.ts`, "trace.trace"]);
-    expect(strFromU8(entries["trace.trace"] ?? new Uint8Array()).split("\n").slice(1, 3)).toEqual([
+    expect(strFromU8(entries["trace.trace"] ?? new Uint8Array()).split("\n").slice(1, 4)).toEqual([
       '{"type":"before","callId":"c1","stack":[{"file":"scenarios/x.e2e.ts","line":18,"column":3}]}',
       '{"type":"log","message":"app root <base>"}',
+      '{"type":"stdout","text":"deploy token [redacted:secret-shaped]\\n"}',
     ]);
   });
 });

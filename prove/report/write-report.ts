@@ -8,7 +8,7 @@ import { copySideArtifacts, type SideArtifacts } from "./artifacts.ts";
 import { writeComparison, type ComparisonRow } from "./comparison.ts";
 import { mergeLabels } from "./labels.ts";
 import { renderMarkdown } from "./markdown.ts";
-import { combine, redact, type Replacement } from "./redact.ts";
+import { combine, noRedactions, redact, redactionCounts, type Redactions, type Replacement } from "./redact.ts";
 import type { ProofReport, ReportSide } from "./schema.ts";
 
 export interface SideEvidence {
@@ -42,8 +42,8 @@ function shown(side: SideEvidence): ClassifiedAttempt | undefined {
   return side.attempts.find((attempt) => attempt.attempt.outcome !== "passed") ?? side.attempts[0];
 }
 
-function redactDeep<T>(value: T, replacements: ReadonlyArray<Replacement>): T {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => (typeof item === "string" ? redact(item, replacements) : item)) as T;
+function redactDeep<T>(value: T, replacements: ReadonlyArray<Replacement>, found: Redactions): T {
+  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => (typeof item === "string" ? redact(item, replacements, found) : item)) as T;
 }
 
 function reportSide(side: SideEvidence, artifacts: SideArtifacts): ReportSide {
@@ -65,19 +65,21 @@ const columnTitle = (name: SideName, side: SideEvidence) =>
  * Writes the report folder: screenshots, traces and server logs copied from each side,
  * comparison.png, report.md and report.json. Every text written passes through `redact` once
  * for paths (`dir` and `command` are written relative to the checkout already, and a relative
- * path can end in an absolute one) and, last, for secrets.
+ * path can end in an absolute one) and, last, for secrets and credential-shaped strings; what it
+ * took out is counted in report.json's `redactions`.
  */
 export async function writeReport(input: ReportInput): Promise<ProofReport> {
   const { dir, secrets } = input;
   const replacements = combine(secrets, input.paths);
+  const found = noRedactions();
   await mkdir(dir, { recursive: true });
   await Promise.all(ownEntries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
 
   const noArtifacts: SideArtifacts = { screenshots: [] };
   const baseShown = shown(input.base);
   const headShown = shown(input.head);
-  const baseArtifacts = baseShown === undefined ? noArtifacts : await copySideArtifacts("base", baseShown.artifacts, dir, replacements);
-  const headArtifacts = headShown === undefined ? noArtifacts : await copySideArtifacts("head", headShown.artifacts, dir, replacements);
+  const baseArtifacts = baseShown === undefined ? noArtifacts : await copySideArtifacts("base", baseShown.artifacts, dir, replacements, found);
+  const headArtifacts = headShown === undefined ? noArtifacts : await copySideArtifacts("head", headShown.artifacts, dir, replacements, found);
 
   const rows: ComparisonRow[] = mergeLabels(
     baseArtifacts.screenshots.map((shot) => shot.label),
@@ -91,7 +93,7 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
     rows.push({ caption: "failure screenshot", base: baseArtifacts.failureScreenshot, head: headArtifacts.failureScreenshot });
   }
 
-  const report: ProofReport = {
+  const redacted = {
     ...redactDeep(
       {
         schema: "scenario-proof/v1",
@@ -107,29 +109,33 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
         markdown: "report.md",
         timings: { totalMs: Math.round(input.totalMs) },
         command: "",
-      } satisfies ProofReport,
+      } satisfies Omit<ProofReport, "redactions">,
       replacements,
+      found,
     ),
-    dir: redact(relative(input.root, dir) || ".", secrets),
-    command: redact(input.command, secrets),
+    dir: redact(relative(input.root, dir) || ".", secrets, found),
+    command: redact(input.command, secrets, found),
   };
 
-  if (report.comparisonImage !== null) {
+  if (redacted.comparisonImage !== null) {
     await writeComparison({
       dir,
-      file: join(dir, report.comparisonImage),
-      title: `${report.verdict}: ${report.scenario.title ?? report.scenario.file}`,
-      subtitle: report.reason,
-      columns: [redact(columnTitle("base", input.base), replacements), redact(columnTitle("head", input.head), replacements)],
+      file: join(dir, redacted.comparisonImage),
+      title: `${redacted.verdict}: ${redacted.scenario.title ?? redacted.scenario.file}`,
+      subtitle: redacted.reason,
+      columns: [redact(columnTitle("base", input.base), replacements, found), redact(columnTitle("head", input.head), replacements, found)],
       rows,
     });
   }
 
   const errors = (["base", "head"] as const).flatMap((side) => {
     const error = (side === "base" ? baseShown : headShown)?.attempt.error;
-    return error === undefined ? [] : [{ side, error: redactDeep(error, replacements) }];
+    return error === undefined ? [] : [{ side, error: redactDeep(error, replacements, found) }];
   });
-  await writeFile(join(dir, report.markdown), redact(renderMarkdown({ report, rows, errors }), secrets));
+  // report.md does not show the counts, and its text is redacted too: they are counted once it is.
+  const markdown = redact(renderMarkdown({ report: { ...redacted, redactions: redactionCounts(found) }, rows, errors }), secrets, found);
+  const report: ProofReport = { ...redacted, redactions: redactionCounts(found) };
+  await writeFile(join(dir, report.markdown), markdown);
   await writeFile(join(dir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   return report;
 }

@@ -4,7 +4,7 @@ import { listenHttp } from "../http/listen.ts";
 import { httpFormats } from "../providers/registry.ts";
 import type { HttpProvider } from "../transcript/providers.ts";
 import { recordExchange, type ExchangeContext } from "./record-exchange.ts";
-import { makeRedactor } from "./redact.ts";
+import { makeRedactor, secretValues } from "./redact.ts";
 import { openTranscriptFile, type RecordingCounts } from "./transcript-file.ts";
 
 /** A recording proxy listening until its scope closes. */
@@ -26,9 +26,10 @@ export interface RecordOptions {
 
 /**
  * Records a real provider: a proxy on 127.0.0.1 that forwards each request to `upstream` with
- * the key from `env`, relays the answer to the app as it arrives and appends it to `out` at once.
- * Exchanges run one at a time, the order the replay runtime plays them in. Closing the scope
- * cuts open streams short with a disconnect line, so `out` stays a valid transcript.
+ * the key from `env`, relays the answer to the app as it arrives and appends it to `out` at once,
+ * that key and every other secret-looking value of `env` cut out. Exchanges run one at a time,
+ * the order the replay runtime plays them in. Closing the scope cuts open streams short with a
+ * disconnect line, so `out` stays a valid transcript.
  */
 export const recordProxy = Effect.fn("recordProxy")(function* (
   options: RecordOptions,
@@ -36,7 +37,7 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
   const { credentials } = httpFormats[options.provider];
   const key = options.env[credentials.env];
   if (key === undefined || key === "") return yield* new MissingKeyError({ provider: options.provider, env: credentials.env });
-  const redactor = makeRedactor([key]);
+  const redactor = makeRedactor([key, ...secretValues(options.env)]);
   const file = yield* openTranscriptFile(options.out);
   let metaWritten = false;
   const begin: ExchangeContext["begin"] = (request, userAgent) =>

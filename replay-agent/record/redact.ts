@@ -2,8 +2,9 @@ import { Predicate } from "effect";
 
 /**
  * Keeps credentials out of a recording: headers that carry them are dropped, and key-shaped
- * strings (sk-…, sk-ant-…, ghp_… and other GitHub tokens, Bearer …, `?key=…` and similar
- * query parameters) and the keys the recorder itself was given are cut out of every string
+ * strings (sk-…, sk-ant-…, ghp_… and other GitHub tokens, npm_…, AWS key ids, Slack and Google
+ * keys, Bearer …, `?key=…` and similar query parameters), the key the recorder forwards with and
+ * the values of the secret-looking variables of its environment are cut out of every string
  * that is written.
  */
 
@@ -33,10 +34,19 @@ const keyShapes: ReadonlyArray<{ readonly pattern: RegExp; readonly group: numbe
   { pattern: /\bBearer\s+([A-Za-z0-9._~+/=-]{6,})/gi, group: 1 },
   { pattern: /\b(sk-[A-Za-z0-9_-]{12,})/g, group: 1 },
   { pattern: /\b((?:gh[pousr]_[A-Za-z0-9]{20,})|(?:github_pat_[A-Za-z0-9_]{20,}))/g, group: 1 },
+  { pattern: /\b(npm_[A-Za-z0-9]{36,}|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{35})/g, group: 1 },
   { pattern: /[?&](?:api[_-]?key|key|token|access_token|secret)=([^&#\s"]+)/gi, group: 1 },
 ];
 
 export const redacted = "[redacted]";
+
+/**
+ * Values of the secret-looking variables of an environment (name matching KEY, TOKEN, SECRET, …;
+ * value of 8 or more characters), the rule the prover's report follows: an app being recorded can
+ * send one to the provider (a tool's output of `env`), and the transcript is committed.
+ */
+export const secretValues = (env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> =>
+  Object.entries(env).flatMap(([name, value]) => (value !== undefined && value.length >= 8 && /KEY|TOKEN|SECRET|PASSWORD|AUTH|CREDENTIAL/i.test(name) ? [value] : []));
 
 type Range = readonly [start: number, end: number];
 
