@@ -93,17 +93,30 @@ function printRows(summary: ProofSummary, dir: string): void {
  * asked, then writes GitHub Actions' step summary and outputs when running there. Returns 0, or 2
  * when publishing or writing those files failed (the report stays).
  */
-async function finish(finished: Finished, publish: PublishTarget | undefined, cwd: string, again: boolean): Promise<0 | 2> {
+async function finish(
+  finished: Finished,
+  publish: PublishTarget | undefined,
+  cwd: string,
+  again: boolean,
+  interrupt: Effect.Effect<never, Interrupted> = Effect.never,
+): Promise<0 | 2> {
   let prFile: string | undefined;
   let exitCode: 0 | 2 = 0;
   if (publish !== undefined) {
-    const published = await Effect.runPromise(Effect.result(publishFolder(finished.dir, publish, cwd)).pipe(Effect.provide(layer)));
+    // A stop while publishing stops git and removes publishing's own files; the report stays as it is.
+    const published = await Effect.runPromise(Effect.result(Effect.raceFirst(publishFolder(finished.dir, publish, cwd), interrupt)).pipe(Effect.provide(layer)));
     if (Result.isSuccess(published)) {
       prFile = published.success;
       writeErr(`pr.md: ${prFile}`);
     } else {
-      const later = again ? `\nThe report is in ${finished.dir}; publish it later with \`prove-scenario publish ${relative(cwd, finished.dir) || "."}\`.` : "";
-      writeErr(`${published.failure.message}${later}`);
+      const command = `prove-scenario publish ${relative(cwd, finished.dir) || "."}`;
+      const later = again ? `\nThe report is in ${finished.dir}; publish it later with \`${command}\`.` : "";
+      const failure = published.failure;
+      writeErr(
+        failure instanceof Interrupted
+          ? `publish: stopped by ${failure.signal}; the branch has what git pushed before it, if anything, and nothing after. The report is in ${finished.dir}; publish it with \`${command}\`.`
+          : `${failure.message}${later}`,
+      );
       exitCode = 2;
     }
   }
@@ -117,9 +130,15 @@ async function finish(finished: Finished, publish: PublishTarget | undefined, cw
 }
 
 /** A proof's exit code with what came after it: 2 when that failed, else the verdict's. */
-async function afterProof(exitCode: 0 | 1 | 2, finished: Finished | undefined, publish: PublishTarget | undefined, cwd: string): Promise<number> {
+async function afterProof(
+  exitCode: 0 | 1 | 2,
+  finished: Finished | undefined,
+  publish: PublishTarget | undefined,
+  cwd: string,
+  interrupt?: Effect.Effect<never, Interrupted>,
+): Promise<number> {
   if (finished === undefined) return exitCode;
-  return Math.max(exitCode, await finish(finished, publish, cwd, true));
+  return Math.max(exitCode, await finish(finished, publish, cwd, true, interrupt));
 }
 
 async function prove(options: ProveOptions, cwd: string, interrupt: Effect.Effect<never, Interrupted>): Promise<number> {
@@ -128,13 +147,13 @@ async function prove(options: ProveOptions, cwd: string, interrupt: Effect.Effec
     printSummary(result);
     if (options.json && result.summary !== undefined) await writeOut(`${JSON.stringify(result.summary, null, 2)}\n`);
     const finished = result.summary === undefined ? undefined : { verdict: result.summary.verdict, exitCode: result.exitCode, dir: result.dir };
-    return afterProof(result.exitCode, finished, options.publish, cwd);
+    return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
   }
   const result = await Effect.runPromise(proveScenario(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
   printVerdict(result);
   if (options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
   const finished = result.reportFile === undefined || result.report === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
-  return afterProof(result.exitCode, finished, options.publish, cwd);
+  return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
 }
 
 async function execute(command: Extract<Command, { kind: "prove" | "run" }>, cwd: string): Promise<number> {
@@ -182,7 +201,7 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
       const result = await Effect.runPromise(proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)));
       printVerdict(result);
       const finished = result.report === undefined || result.reportFile === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
-      const exitCode = options.publish === undefined ? result.exitCode : await afterProof(result.exitCode, finished, options.publish, cwd);
+      const exitCode = options.publish === undefined ? result.exitCode : await afterProof(result.exitCode, finished, options.publish, cwd, signals.interrupt);
       rows.push({ bug: bug.id, result: { ...result, exitCode: exitCode === 0 ? 0 : exitCode === 1 ? 1 : 2 }, durationMs: performance.now() - started });
       if (signals.interrupted()) break;
     }
@@ -209,7 +228,12 @@ async function publish(options: PublishOptions, cwd: string): Promise<number> {
     writeErr(`publish: ${dir} holds no report.json or summary.json. Pass the folder a proof wrote (it holds report.md or summary.md).`);
     return 2;
   }
-  return finish(finished, options, cwd, false);
+  const signals = watchSignals();
+  try {
+    return await finish(finished, options, cwd, false, signals.interrupt);
+  } finally {
+    signals.dispose();
+  }
 }
 
 /** `merge <dir>...`: one summary from a proof's shards; exit code as for the proof of all of them. */

@@ -5,8 +5,11 @@ import { BadRef, NotARepository, WorktreeFailed } from "../errors.ts";
 import { Git, type GitShape } from "./git.ts";
 import { withRepoLock } from "./repo-lock.ts";
 
-/** simple-git refuses `-c core.hooksPath` unless told: the prover sets it so no hook runs in a worktree. */
-const client = (baseDir: string): SimpleGit => simpleGit({ baseDir, unsafe: { allowUnsafeHooksPath: true } });
+/**
+ * simple-git refuses `-c core.hooksPath` unless told: the prover sets it so no hook runs in a
+ * worktree. With `abort`, an interrupted proof stops the git command it was waiting for.
+ */
+const client = (baseDir: string, abort?: AbortSignal): SimpleGit => simpleGit({ baseDir, unsafe: { allowUnsafeHooksPath: true }, ...(abort === undefined ? {} : { abort }) });
 
 const detail = (error: unknown) =>
   (error instanceof Error ? error.message : String(error))
@@ -17,27 +20,26 @@ const detail = (error: unknown) =>
 
 const toplevel = Effect.fn("Git.toplevel")(function* (dir: string) {
   return yield* Effect.tryPromise({
-    try: () => client(dir).revparse(["--show-toplevel"]),
+    try: (signal) => client(dir, signal).revparse(["--show-toplevel"]),
     catch: (error) => new NotARepository({ dir, detail: detail(error) }),
   });
 });
 
 const resolveCommit = Effect.fn("Git.resolveCommit")(function* (repo: string, ref: string, flag: BadRef["flag"]) {
-  const git = client(repo);
   const fail = (error: unknown) => new BadRef({ flag, ref, repo, detail: detail(error) });
   if (ref === "" || ref.startsWith("-")) return yield* Effect.fail(fail(new Error("not a ref")));
   const sha = yield* Effect.tryPromise({
-    try: () => git.revparse(["--verify", "--end-of-options", `${ref}^{commit}`]),
+    try: (signal) => client(repo, signal).revparse(["--verify", "--end-of-options", `${ref}^{commit}`]),
     catch: fail,
   }).pipe(
     Effect.catch((error) =>
-      Effect.promise(() => git.revparse(["--is-shallow-repository"]).catch(() => "false")).pipe(
+      Effect.promise((signal) => client(repo, signal).revparse(["--is-shallow-repository"]).catch(() => "false")).pipe(
         Effect.flatMap((shallow) => Effect.fail(new BadRef({ ...error, shallow: shallow.trim() === "true" }))),
       ),
     ),
   );
   const subject = yield* Effect.tryPromise({
-    try: () => git.raw(["log", "-1", "--format=%s", sha]),
+    try: (signal) => client(repo, signal).raw(["log", "-1", "--format=%s", sha]),
     catch: fail,
   });
   return { sha: sha.trim(), subject: subject.trim() };

@@ -30,13 +30,20 @@ const tryTake = (dir: string) =>
     return true;
   });
 
+/** Each try is whole (a lock made is a lock held); the pause between tries can be interrupted. */
 const take = (dir: string): Effect.Effect<void> =>
-  tryTake(dir).pipe(Effect.flatMap((taken) => (taken ? Effect.void : Effect.sleep("25 millis").pipe(Effect.andThen(take(dir))))));
+  Effect.uninterruptible(tryTake(dir)).pipe(
+    Effect.flatMap((taken) => (taken ? Effect.void : Effect.interruptible(Effect.sleep("25 millis")).pipe(Effect.andThen(take(dir))))),
+  );
 
-/** Runs `effect` holding the repository's worktree lock; waiting for it can be interrupted. */
+/**
+ * Runs `effect` holding the repository's worktree lock. Waiting for it can be interrupted even
+ * where `effect` cannot (a worktree being added is a resource's acquisition), so a stopped proof
+ * does not wait its turn to add a worktree only to remove it.
+ */
 export const withRepoLock = <A, E, R>(repo: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.scoped(
-    Effect.acquireRelease(take(lockDir(repo)), () => Effect.promise(() => rm(lockDir(repo), { recursive: true, force: true })), {
-      interruptible: true,
-    }).pipe(Effect.andThen(effect)),
+    Effect.acquireRelease(take(lockDir(repo)), () => Effect.promise(() => rm(lockDir(repo), { recursive: true, force: true }))).pipe(
+      Effect.andThen(effect),
+    ),
   );

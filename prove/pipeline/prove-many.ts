@@ -146,13 +146,16 @@ const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, fa
   const known = yield* Ref.get(facts);
   return yield* progress.step(
     { step: "report", detail: `${mine.length} scenario${mine.length === 1 ? "" : "s"}` },
-    Effect.gen(function* () {
-      const rows: SummaryRow[] = [];
-      for (const [index, scenario] of mine.entries()) {
-        rows.push(yield* writeScenarioReport(input, known, scenario, sideEvidence(baseSide, headSide, index)));
-      }
-      return yield* summarize(input, known, rows);
-    }),
+    // Whole or not at all, as a single proof's report: a stop writes its summary after this one.
+    Effect.uninterruptible(
+      Effect.gen(function* () {
+        const rows: SummaryRow[] = [];
+        for (const [index, scenario] of mine.entries()) {
+          rows.push(yield* writeScenarioReport(input, known, scenario, sideEvidence(baseSide, headSide, index)));
+        }
+        return yield* summarize(input, known, rows);
+      }),
+    ),
   );
 });
 

@@ -141,7 +141,9 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
   const evidence = sideEvidence(baseSide, headSide, 0);
   const decision = decideScenario(options, evidence);
   const known = yield* Ref.get(facts);
-  return yield* progress.step({ step: "report" }, write(input, known, decision, evidence));
+  // Whole or not at all: a stop waits for the report, then writes the interrupted one over it,
+  // rather than two writers mixing their files in one folder.
+  return yield* progress.step({ step: "report" }, Effect.uninterruptible(write(input, known, decision, evidence)));
 });
 
 /** The report of a proof that stopped before a verdict, saying as much as it knew. */

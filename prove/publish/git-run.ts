@@ -62,7 +62,8 @@ export function runGit<E>(
 ): Effect.Effect<string, E> {
   const env = environment(extra);
   return Effect.tryPromise({
-    try: () => simpleGit({ baseDir: repo, allowEnvironment: Object.keys(env), unsafe: trusted }).env(env).raw([...args]),
+    // Aborted when publishing is stopped, so git stops too.
+    try: (abort) => simpleGit({ baseDir: repo, allowEnvironment: Object.keys(env), unsafe: trusted, abort }).env(env).raw([...args]),
     catch: (error) => fail(detailOf(error)),
   });
 }

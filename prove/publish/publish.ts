@@ -64,8 +64,9 @@ function urlBaseOf(destination: Destination, options: PublishOptions) {
 
 const filesText = (count: number) => `${count} file${count === 1 ? "" : "s"}`;
 
+/** Named like a proof's run folder, so one a killed publish left is removed by the next proof. */
 const temporaryFolder = Effect.acquireRelease(
-  Effect.promise(() => mkdtemp(join(tmpdir(), "prove-publish-"))),
+  Effect.promise(() => mkdtemp(join(tmpdir(), `scenario-prover-${process.pid}-publish-`))),
   (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true })),
 );
 

@@ -1,0 +1,254 @@
+import { constants, existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, open, readdir, readFile, rm, watch, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa, type ResultPromise } from "execa";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProofReport } from "../index.ts";
+import { checkout, processesMentioning, repositoryState } from "./support/prover.ts";
+
+/**
+ * The kill matrix: a proof stopped in each phase by each signal. A phase is reached by an event
+ * (a marker file the held command writes, or the report opening a screenshot that is a FIFO)
+ * and held there until the test opens the `release` FIFO, so the signal always lands in it.
+ */
+const fixtures = "prove/test-fixtures/kill-matrix";
+const config = `${fixtures}/scenarios.config.ts`;
+const scenario = `${fixtures}/held.e2e.ts`;
+
+const phases = ["refs", "scenario", "worktree", "install", "build", "boot", "run", "report"] as const;
+type Phase = (typeof phases)[number];
+const stops = ["SIGINT", "SIGTERM", "SIGKILL", "group SIGKILL"] as const;
+type Stop = (typeof stops)[number];
+
+let work: string;
+/** The provers' TMPDIR: their run folders and leftovers, apart from other test files' proofs. */
+let temp: string;
+let repo: string;
+let realGit: string;
+/** Every prover's stderr, in the order they ended: later proofs say which leftovers they removed. */
+const stderrs: string[] = [];
+/** Run folders SIGKILL left behind, by case. */
+const leftovers = new Map<string, string[]>();
+
+const server = `import { createServer } from "node:http";
+import { writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+
+const [phase, markers] = process.argv.slice(2);
+if (phase === "boot") {
+  writeFileSync(join(markers, "reached-boot-" + process.pid), "");
+  await readFile(join(markers, "release"));
+}
+createServer((request, response) => {
+  if (request.url === "/hang") return writeFileSync(join(markers, "reached-run-" + process.pid), "");
+  response.setHeader("content-type", "text/html");
+  response.end("<!doctype html><title>Held</title><h1>Held</h1>");
+}).listen(Number(process.env.PORT), "127.0.0.1");
+`;
+
+/** The invoking checkout's branch, stashes, branches and worktrees (its HEAD and status move with other people's work). */
+const checkoutState = async () => {
+  const { branch, stashes, branches, worktrees } = await repositoryState(checkout);
+  return { branch, stashes, branches, worktrees: worktrees.replace(/^HEAD .*$/gm, "") };
+};
+let checkoutBefore: Awaited<ReturnType<typeof checkoutState>>;
+
+beforeAll(async () => {
+  checkoutBefore = await checkoutState();
+  work = await mkdtemp(join(tmpdir(), "prove-kill-matrix-"));
+  // Short: Chromium's singleton socket under a run's TMPDIR must fit a Unix socket path (108 bytes).
+  temp = await mkdtemp(join(tmpdir(), "km-"));
+  repo = join(work, "held-app");
+  await mkdir(repo);
+  const git = (...args: string[]) => execa("git", args, { cwd: repo });
+  await git("init", "-q", "-b", "main");
+  await writeFile(join(repo, "server.mjs"), server);
+  await git("add", "-A");
+  await git("-c", "user.name=Held Dev", "-c", "user.email=dev@example.com", "commit", "-qm", "A server the test can hold");
+  await git("tag", "held");
+  realGit = (await execa("sh", ["-c", "command -v git"])).stdout.trim();
+});
+
+afterAll(async () => {
+  // What a killed prover's git or listing still waits for (nothing a later proof can know of) goes with the test's folders.
+  for (const pid of [...(await processesMentioning(work)), ...(await processesMentioning(temp))]) process.kill(pid, "SIGKILL");
+  await rm(work, { recursive: true, force: true });
+  await rm(temp, { recursive: true, force: true });
+});
+
+/** Lets every command held in `markers` go on: opening the FIFO for writing ends their wait (none waiting: nothing to do). */
+async function release(markers: string): Promise<void> {
+  const handle = await open(join(markers, "release"), constants.O_WRONLY | constants.O_NONBLOCK).catch(() => undefined);
+  await handle?.close();
+}
+
+/** Resolves when a file whose name starts with `prefix` appears in `dir` (watched from before the prover starts). */
+async function appears(dir: string, prefix: string, signal: AbortSignal): Promise<void> {
+  for await (const event of watch(dir, { signal })) if (event.filename?.startsWith(prefix) === true) return;
+}
+
+/** Resolves when the prover's stderr so far contains `text`. */
+function saysOnStderr(prover: ResultPromise, text: string): Promise<void> {
+  let seen = "";
+  return new Promise((resolve) => {
+    prover.stderr?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) resolve();
+    });
+  });
+}
+
+const gitConfig = () => readFile(join(repo, ".git", "config"), "utf8");
+const runFolders = async (pid: number | undefined) => (await readdir(temp)).filter((name) => name.startsWith(`scenario-prover-${pid}-`));
+
+/** Starts a proof held in `phase`, stops it with `stop` once it is there, and gives what it left. */
+async function stopIn(phase: Phase, stop: Stop) {
+  const markers = await mkdtemp(join(work, `${phase}-${stop.replace(" ", "-")}-`));
+  await execa("mkfifo", [join(markers, "release")]);
+  const out = join(markers, "report");
+  const watching = new AbortController();
+  const reached = appears(markers, phase === "report" ? "report.png" : `reached-${phase}-`, watching.signal);
+  const prover = execa("node", ["bin/prove-scenario.mjs", "--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", out, "--json"], {
+    cwd: checkout,
+    env: { TMPDIR: temp, PATH: `${join(checkout, fixtures, "bin")}:${process.env.PATH ?? ""}`, KILL_MATRIX_PHASE: phase, KILL_MATRIX_DIR: markers, KILL_MATRIX_GIT: realGit },
+    // Its own process group, so "group SIGKILL" kills the prover and every child that did not leave it.
+    detached: true,
+    reject: false,
+    stdin: "ignore",
+  });
+  const handled = saysOnStderr(prover, `${stop}: stopping`);
+  await reached;
+  watching.abort();
+  // The report is held reading base's screenshot, a FIFO: this open ends when the report opens it.
+  const screenshot = phase === "report" ? await open(join(markers, "report.png"), "w") : undefined;
+  const pid = prover.pid ?? 0;
+  const folders = await runFolders(pid);
+  // process.kill, not execa's kill(), which follows a SIGTERM with a SIGKILL after 5 s.
+  process.kill(stop === "group SIGKILL" ? -pid : pid, stop === "group SIGKILL" ? "SIGKILL" : stop);
+  if (stop === "SIGINT" || stop === "SIGTERM") {
+    await handled;
+    await screenshot?.write(await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } }).png().toBuffer());
+    await screenshot?.close();
+    await release(markers);
+  }
+  const result = await prover;
+  if (stop === "SIGKILL" || stop === "group SIGKILL") await screenshot?.close().catch(() => undefined);
+  stderrs.push(result.stderr);
+  return { result, markers, out, folders, pid };
+}
+
+describe("a proof stopped in each phase by each signal", () => {
+  const cases = phases.flatMap((phase) => stops.map((stop) => [phase, stop] as const));
+
+  it.concurrent.each(cases)("in %s, by %s", async (phase, stop) => {
+    const repoBefore = await repositoryState(repo);
+    const configBefore = await gitConfig();
+    const { result, markers, out, folders, pid } = await stopIn(phase, stop);
+
+    // The repository under test is byte for byte what it was: HEAD, branches, stashes, index, .git/config
+    // (its worktrees are the other cases' too, as they run at once).
+    const { worktrees, ...state } = await repositoryState(repo);
+    const { worktrees: _others, ...stateBefore } = repoBefore;
+    expect(state).toEqual(stateBefore);
+    expect(await gitConfig()).toBe(configBefore);
+
+    if (stop === "SIGINT" || stop === "SIGTERM") {
+      expect(result.exitCode).toBe(2);
+      const report = JSON.parse(result.stdout) as ProofReport;
+      expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["could-not-run", 2, "interrupted"]);
+      expect(JSON.parse(await readFile(join(out, "report.json"), "utf8"))).toEqual(report);
+      expect(worktrees).not.toContain(`scenario-prover-${pid}-`);
+      expect(await runFolders(pid)).toEqual([]);
+      // Nothing of the run goes on: git, the listing, the install, the build, the app, Playwright, the browser.
+      expect(await processesMentioning(markers)).toEqual([]);
+    } else {
+      expect(result.signal).toBe("SIGKILL");
+      leftovers.set(`${phase}, ${stop}`, folders.map((name) => join(temp, name)));
+    }
+  });
+});
+
+describe("publishing stopped by each signal", () => {
+  it.concurrent.each(stops)("by %s", async (stop) => {
+    const markers = await mkdtemp(join(work, `publish-${stop.replace(" ", "-")}-`));
+    await execa("mkfifo", [join(markers, "release")]);
+    const remote = join(markers, "remote.git");
+    await execa("git", ["init", "-q", "--bare", remote]);
+    const user = join(markers, "checkout");
+    await execa("git", ["clone", "-q", repo, user]);
+    await execa("git", ["remote", "set-url", "origin", remote], { cwd: user });
+    const reportDir = join(markers, "report");
+    await cp(join(checkout, "docs/demo-report"), reportDir, { recursive: true });
+    const before = await repositoryState(user);
+    const configBefore = await readFile(join(user, ".git", "config"), "utf8");
+
+    const watching = new AbortController();
+    const reached = appears(markers, "reached-publish-", watching.signal);
+    const publisher = execa("node", [join(checkout, "bin/prove-scenario.mjs"), "publish", reportDir, "--image-url", "https://img.example/proofs/"], {
+      cwd: user,
+      env: { TMPDIR: temp, PATH: `${join(checkout, fixtures, "bin")}:${process.env.PATH ?? ""}`, KILL_MATRIX_PHASE: "publish", KILL_MATRIX_DIR: markers, KILL_MATRIX_GIT: realGit },
+      detached: true,
+      reject: false,
+      stdin: "ignore",
+    });
+    const handled = saysOnStderr(publisher, `${stop}: stopping`);
+    await reached;
+    watching.abort();
+    const pid = publisher.pid ?? 0;
+    const folders = await runFolders(pid);
+    expect(folders).toHaveLength(1);
+    process.kill(stop === "group SIGKILL" ? -pid : pid, stop === "group SIGKILL" ? "SIGKILL" : stop);
+    if (stop === "SIGINT" || stop === "SIGTERM") {
+      await handled;
+      await release(markers);
+    }
+    const result = await publisher;
+    stderrs.push(result.stderr);
+
+    // The checkout is untouched, the branch was not pushed, and the report is as it was, without pr.md.
+    expect(await repositoryState(user)).toEqual(before);
+    expect(await readFile(join(user, ".git", "config"), "utf8")).toBe(configBefore);
+    expect((await execa("git", ["branch", "--list"], { cwd: remote })).stdout).toBe("");
+    expect(existsSync(join(reportDir, "pr.md"))).toBe(false);
+    expect(await readFile(join(reportDir, "report.json"), "utf8")).toBe(await readFile(join(checkout, "docs/demo-report/report.json"), "utf8"));
+    if (stop === "SIGINT" || stop === "SIGTERM") {
+      expect(result.exitCode).toBe(2);
+      expect(result.stderr).toContain(`publish: stopped by ${stop}; the branch has what git pushed before it, if anything, and nothing after.`);
+      expect(await runFolders(pid)).toEqual([]);
+      expect(await processesMentioning(markers)).toEqual([]);
+    } else {
+      expect(result.signal).toBe("SIGKILL");
+      leftovers.set(`publish, ${stop}`, folders.map((name) => join(temp, name)));
+    }
+  });
+});
+
+describe("after SIGKILL", () => {
+  it("a later proof removes every leftover and says so: folders, worktrees and processes", async () => {
+    const markers = await mkdtemp(join(work, "next-"));
+    const next = await execa("node", ["bin/prove-scenario.mjs", "--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", join(markers, "report")], {
+      cwd: checkout,
+      env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
+      reject: false,
+      stdin: "ignore",
+    });
+    stderrs.push(next.stderr);
+
+    expect(next.exitCode).toBe(1);
+    // From the worktree phase on, a killed proof had its run folder; each is named as removed by a later proof.
+    const left = [...leftovers.entries()];
+    expect(left.filter(([, folders]) => folders.length > 0).map(([name]) => name).sort()).toEqual(
+      [...phases.slice(phases.indexOf("worktree")), "publish"].flatMap((phase) => [`${phase}, SIGKILL`, `${phase}, group SIGKILL`]).sort(),
+    );
+    for (const folder of left.flatMap(([, folders]) => folders)) {
+      expect(stderrs.some((stderr) => stderr.includes(`removed ${folder}, left by a proof that was killed`))).toBe(true);
+      expect(existsSync(folder)).toBe(false);
+      expect(await processesMentioning(folder)).toEqual([]);
+    }
+    expect((await repositoryState(repo)).worktrees.split("\n\n")).toHaveLength(1);
+    expect(await checkoutState()).toEqual(checkoutBefore);
+  });
+});

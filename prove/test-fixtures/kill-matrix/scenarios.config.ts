@@ -1,0 +1,28 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineScenarioConfig } from "../../../harness/index.ts";
+// @ts-expect-error: a plain JavaScript helper of the fixture, without types.
+import { hold } from "./hold.mjs";
+
+/**
+ * The kill-matrix test's app: a dependency-free server, with the phase under test
+ * (KILL_MATRIX_PHASE) held by the install or build command, the app, or this config while the
+ * prover lists the scenario. Markers and the release FIFO are in KILL_MATRIX_DIR.
+ */
+const phase = process.env.KILL_MATRIX_PHASE ?? "";
+const markers = process.env.KILL_MATRIX_DIR ?? tmpdir();
+const holder = `node ${join(import.meta.dirname, "hold.mjs")}`;
+
+if (phase === "scenario" && process.argv.includes("--list")) await hold("scenario", markers);
+
+export default defineScenarioConfig({
+  testDir: ".",
+  expect: { timeout: 3_000 },
+  app: {
+    root: ".",
+    install: phase === "install" ? `${holder} install ${markers}` : false,
+    ...(phase === "build" ? { build: `${holder} build ${markers}` } : {}),
+    start: `node server.mjs ${phase === "boot" ? "boot" : "-"} ${markers}`,
+    ready: { path: "/" },
+  },
+});
