@@ -127,4 +127,21 @@ describe("fuzzing the transcript reader", () => {
     expect(serveBad.stderr).toContain(message);
     expect(serveBad.stdout).not.toContain("listening");
   });
+
+  it("agrees with `replay-agent stdio`: a damaged jsonrpc-stdio transcript exits 2 with the message and writes nothing on stdout, the protocol's channel", async () => {
+    const file = "replay-agent/fixtures/jsonrpc-stdio/acp-prompt.ndjson";
+    const text = await readFile(join(root, file), "utf8");
+    const judged = await Promise.all((await mutants(file, text)).map(async (mutant) => ({ mutant, outcome: await judge(file, mutant.text) })));
+    const rejected = judged.filter(({ outcome }) => outcome.kind === "rejected");
+    // Each kind of change that was rejected, once: a byte, a cut, a swap, a doubled or dropped line.
+    const kinds = [...new Map(rejected.map((entry) => [entry.mutant.change.split(" ")[0], entry] as const)).values()];
+    expect(kinds.length).toBeGreaterThan(1);
+    for (const [index, { mutant, outcome }] of kinds.entries()) {
+      const bad = join(work, `stdio-${index}.ndjson`);
+      await writeFile(bad, mutant.text);
+      const run = await replayAgent(["stdio", "--transcript", bad]);
+      expect([run.exitCode, run.stdout]).toEqual([2, ""]);
+      expect(run.stderr).toContain(outcome.kind === "rejected" ? outcome.message.replace(`${file}:`, `${bad}:`) : "?");
+    }
+  });
 });
