@@ -226,6 +226,31 @@ describe("publishing stopped by each signal", () => {
   });
 });
 
+describe("a scenario that never ends", () => {
+  it("fails by Playwright's test timeout on both sides, with the timeout in the report, and leaves nothing behind", async () => {
+    const markers = await mkdtemp(join(work, "never-ends-"));
+    const run = execa("node", ["bin/prove-scenario.mjs", "--base", "held", "--head", "held", `${fixtures}/hangs.e2e.ts`, "--repo", repo, "--config", `${fixtures}/hangs.config.ts`, "--out", join(markers, "report"), "--json"], {
+      cwd: checkout,
+      env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
+      reject: false,
+      stdin: "ignore",
+    });
+    const result = await run;
+    stderrs.push(result.stderr);
+
+    expect(result.exitCode).toBe(1);
+    const report = JSON.parse(result.stdout) as ProofReport;
+    expect([report.verdict, report.reasonCode]).toEqual(["not-proved", "fails-on-head"]);
+    for (const side of [report.base, report.head]) {
+      expect(side.attempts.map((attempt) => [attempt.outcome, attempt.error?.kind])).toEqual([["failed", "timeout"]]);
+    }
+    expect(await readFile(join(markers, "report", "report.md"), "utf8")).toContain("Test timeout of 8000ms exceeded");
+    // The apps (their arguments name the markers folder) are gone with everything else of the run.
+    expect(await runFolders(run.pid)).toEqual([]);
+    expect(await processesMentioning(markers)).toEqual([]);
+  });
+});
+
 describe("after SIGKILL", () => {
   it("a later proof removes every leftover and says so: folders, worktrees and processes", async () => {
     const markers = await mkdtemp(join(work, "next-"));
