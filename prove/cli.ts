@@ -281,7 +281,7 @@ async function init(cwd: string): Promise<number> {
 export async function main(argv: ReadonlyArray<string>, cwd: string = process.cwd()): Promise<number> {
   let command: Command;
   try {
-    command = parseCommand(argv);
+    command = parseCommand(argv, (typed) => existsSync(resolve(cwd, typed)));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     writeErr(error.message);

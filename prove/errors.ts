@@ -88,6 +88,16 @@ export class ReportWriteFailed extends Data.TaggedError("ReportWriteFailed")<{ r
   }
 }
 
+/** --out names a folder inside the repository under test that git does not ignore: the report would change the repository's status. */
+export class OutInsideRepo extends Data.TaggedError("OutInsideRepo")<{ readonly out: string; readonly repo: string; readonly suggestion: string }> {
+  override get message(): string {
+    return (
+      `--out ${this.out} is inside the repository under test, ${this.repo}, and git does not ignore it, so the report would show up in its \`git status\`. ` +
+      `Pass --out a folder outside the repository, e.g. --out ${this.suggestion}, or one its .gitignore ignores.`
+    );
+  }
+}
+
 /** A proof that stops before a verdict: exit 2 and, when a report can say why, its reasonCode. */
 export type StopError =
   | UsageError
@@ -98,11 +108,12 @@ export type StopError =
   | AmbiguousScenario
   | ConfigError
   | Interrupted
-  | ReportWriteFailed;
+  | ReportWriteFailed
+  | OutInsideRepo;
 
 export interface CouldNotRun {
   readonly exitCode: 2;
-  /** Undefined when there is nothing to report (bad command line, unwritable report folder). */
+  /** Undefined when there is nothing to report (bad command line, unwritable or refused report folder). */
   readonly reasonCode: ReasonCode | undefined;
   readonly message: string;
 }
@@ -117,6 +128,7 @@ const reasonCodes: { readonly [Tag in StopError["_tag"]]: ReasonCode | undefined
   ConfigError: "config-error",
   Interrupted: "interrupted",
   ReportWriteFailed: undefined,
+  OutInsideRepo: undefined,
 };
 
 export function couldNotRun(error: StopError): CouldNotRun {

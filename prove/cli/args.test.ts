@@ -67,6 +67,11 @@ describe("the command line", () => {
     expect(parseCommand(["--help"])).toEqual({ kind: "help" });
   });
 
+  it("takes a first word that names a scenario folder, not a command", () => {
+    expect(parseCommand(["scenarios", "--base", "a", "--head", "b"], (typed) => typed === "scenarios")).toMatchObject({ kind: "prove", options: { scenarios: ["scenarios"] } });
+    expect(parseCommand(["--base", "a", "--head", "b", "cart"], () => false)).toMatchObject({ kind: "prove", options: { scenarios: ["cart"] } });
+  });
+
   it.each([
     [["--head", "x", "s.e2e.ts"], "--base is required, e.g. --base main."],
     [["--base", "x", "s.e2e.ts"], "--head is required, e.g. --head HEAD."],
@@ -87,10 +92,18 @@ describe("the command line", () => {
     [["demo", "a", "b"], 'demo takes one bug id or "all"; got a b.'],
     [["demo", "--repeat", "0"], '--repeat takes a whole number of runs, 1 or more; got "0".'],
     [["init", "apps/web"], "init takes no arguments; got apps/web. Run it in the app's folder."],
+    [["--base", "a", "--base", "b", "--head", "c", "s.e2e.ts"], 'Give each option once; got --base twice ("a", "b").'],
+    [["--base", "a", "--head=b", "--head", "c", "--head", "d", "s.e2e.ts", "--out", "x", "--out", "y"], 'Give each option once; got --head 3 times ("b", "c", "d") and --out twice ("x", "y").'],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--repo="], "--repo needs a value, e.g. --repo ../my-app."],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--config", ""], "--config needs a value, e.g. --config scenarios.config.ts."],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--grep", ""], '--grep needs a value, e.g. --grep "shows the total".'],
+    [["--base", "a", "--head", "b", "s.e2e.ts", "--out", ""], "--out needs a value, e.g. --out ../reports."],
+    [["run", "--at", "HEAD", "s.e2e.ts", "--config="], "--config needs a value"],
+    [["frobnicate", "--base", "a", "--head", "b", "s.e2e.ts"], 'Unknown command "frobnicate", and there is no scenario file or folder of that name. The commands are init, run, publish, merge, demo'],
   ])("refuses %j, saying what to change", (argv, detail) => {
     let thrown: unknown;
     try {
-      parseCommand(argv);
+      parseCommand(argv, () => false);
     } catch (error) {
       thrown = error;
     }

@@ -85,8 +85,9 @@ export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file-or
   --repeat <n>      run each side n times; proved only if base fails every time and head passes every time
   --expect-timeout <ms>  the runs' expect timeout (default: the config's proof.expectTimeout, else its
                     expect.timeout): base usually fails by waiting one out, so a shorter one is faster
-  --out <dir>       report folder (default: reports/<scenario path>/<base7>-<head7>; for several
-                    scenarios reports/<base7>-<head7>, holding summary.md and a folder per scenario)
+  --out <dir>       report folder, outside the repository under test or in a folder git ignores there
+                    (default: reports/<scenario path>/<base7>-<head7>; for several scenarios
+                    reports/<base7>-<head7>, holding summary.md and a folder per scenario)
   --shard <i>/<n>   prove only the i-th of n slices of the scenarios (one per CI job; see merge)
   --json            print report.json (summary.json for several scenarios) to stdout
   --sequential      run base, then head (default: both at once)
@@ -150,11 +151,39 @@ const mergeFlags = { ...publishFlags, out: { type: "string" }, json: { type: "bo
 const runFlags = { ...scenarioFlags, at: { type: "string" } } as const;
 
 function parse<const Flags extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: Flags) {
+  let parsed;
   try {
-    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw new UsageError({ detail: error instanceof Error ? error.message : String(error) });
   }
+  refuseRepeated(parsed.tokens);
+  return parsed;
+}
+
+/** An option with a value given twice would silently keep the last one (a proof of other refs than meant): refuse it, naming both values. */
+function refuseRepeated(tokens: ReadonlyArray<{ readonly kind: string; readonly name?: string; readonly value?: string | undefined }>): void {
+  const values = new Map<string, string[]>();
+  for (const token of tokens) {
+    if (token.kind !== "option" || token.name === undefined || token.value === undefined) continue;
+    values.set(token.name, [...(values.get(token.name) ?? []), token.value]);
+  }
+  const repeated = [...values].filter(([, given]) => given.length > 1);
+  if (repeated.length === 0) return;
+  const shown = repeated.map(([name, given]) => `--${name} ${given.length === 2 ? "twice" : `${given.length} times`} (${given.map((value) => JSON.stringify(value)).join(", ")})`);
+  throw new UsageError({ detail: `Give each option once; got ${shown.join(" and ")}.` });
+}
+
+/** The commands; a first word that is none of them, and no file or folder either, is a mistyped command rather than a scenario. */
+const commands = ["init", "run", "publish", "merge", "demo"] as const;
+
+function refuseUnknownCommand(first: string | undefined, exists: (typed: string) => boolean): void {
+  if (first === undefined || !/^[A-Za-z][\w-]*$/.test(first) || exists(first)) return;
+  throw new UsageError({
+    detail:
+      `Unknown command ${JSON.stringify(first)}, and there is no scenario file or folder of that name. ` +
+      `The commands are ${commands.join(", ")}; a proof names no command: prove-scenario --base <ref> --head <ref> <scenario-file>.`,
+  });
 }
 
 function required(value: string | undefined, flag: string, example: string): string {
@@ -235,7 +264,7 @@ function output(values: OutputValues): OutputOptions {
   }
   return {
     repeat: repeatCount(values.repeat),
-    out: values.out,
+    out: nonEmpty(values.out, "--out", "../reports"),
     json: values.json === true,
     sequential: values.sequential === true,
     keep: values.keep === true,
@@ -244,8 +273,20 @@ function output(values: OutputValues): OutputOptions {
   };
 }
 
-/** Reads the command line (without `node` and the script). Throws UsageError when it does not fit. */
-export function parseCommand(argv: ReadonlyArray<string>): Command {
+/** --repo, --config and --grep: an empty one would quietly mean the current folder, or every test. */
+function scenarioPaths(values: { repo?: string; config?: string; grep?: string }): Pick<ScenarioOptions, "repo" | "config" | "grep"> {
+  return {
+    repo: nonEmpty(values.repo, "--repo", "../my-app"),
+    config: nonEmpty(values.config, "--config", "scenarios.config.ts"),
+    grep: nonEmpty(values.grep, "--grep", '"shows the total"'),
+  };
+}
+
+/**
+ * Reads the command line (without `node` and the script). Throws UsageError when it does not fit.
+ * `exists` says whether a path as typed exists: a first word that names neither a command nor a path is a mistyped command.
+ */
+export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string) => boolean = () => true): Command {
   const [first, ...rest] = argv;
   if (first === "init") {
     const { values, positionals } = parse(rest, { help: { type: "boolean", short: "h" } });
@@ -272,8 +313,9 @@ export function parseCommand(argv: ReadonlyArray<string>): Command {
     const { values, positionals } = parse(rest, mergeFlags);
     if (values.help === true) return { kind: "help" };
     if (positionals.length === 0) throw new UsageError({ detail: "merge takes the report folders of a proof's shards, e.g. merge shard-1 shard-2 --out reports/all." });
+    const out = nonEmpty(values.out, "--out", "reports/all");
     const { publish } = output(values);
-    return { kind: "merge", options: { dirs: positionals, out: nonEmpty(values.out, "--out", "reports/all"), json: values.json === true, publish } };
+    return { kind: "merge", options: { dirs: positionals, out, json: values.json === true, publish } };
   }
   if (first === "run") {
     const { values, positionals } = parse(rest, runFlags);
@@ -283,9 +325,7 @@ export function parseCommand(argv: ReadonlyArray<string>): Command {
       options: {
         at: required(values.at, "--at", "HEAD"),
         scenario: oneScenario(positionals),
-        repo: values.repo,
-        config: values.config,
-        grep: values.grep,
+        ...scenarioPaths(values),
         keep: values.keep === true,
         expectTimeout: expectTimeoutOf(values["expect-timeout"]),
       },
@@ -293,6 +333,7 @@ export function parseCommand(argv: ReadonlyArray<string>): Command {
   }
   const { values, positionals } = parse(argv, proveFlags);
   if (values.help === true || argv.length === 0) return { kind: "help" };
+  refuseUnknownCommand(first, exists);
   const scenarios = scenarioList(positionals);
   return {
     kind: "prove",
@@ -302,9 +343,7 @@ export function parseCommand(argv: ReadonlyArray<string>): Command {
       scenario: scenarios[0],
       scenarios,
       shard: shardOf(values.shard),
-      repo: values.repo,
-      config: values.config,
-      grep: values.grep,
+      ...scenarioPaths(values),
       ...output(values),
     },
   };

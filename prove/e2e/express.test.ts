@@ -118,8 +118,9 @@ describe("proving a fix in a plain Express repository that does not contain scen
     ["an app that crashes before it is ready on base", ["--base", "boot-crash", "--head", "fix", sumScenario], "base-error", "boot", ["[scenario-harness:boot]", "Check app.start", "SUM_CONFIG is missing"]],
     ["a transcript that cannot be loaded", ["--base", "bug", "--head", "fix", `${fixtures}/bad-transcript.e2e.ts`], "base-error", "transcript", ["[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Fix the line it names"]],
   ])("could not run with %s: exit 2 and a message naming what to change", async (name, args, reasonCode, kind, says) => {
-    // A row's own --repo comes last, so it wins over the sum app's.
-    const { exitCode, report, stderr } = await prove([...against(name.replaceAll(" ", "-")), ...args]);
+    // A row's own --repo replaces the sum app's (an option given twice is refused).
+    const common = against(name.replaceAll(" ", "-")).slice(args.includes("--repo") ? 2 : 0);
+    const { exitCode, report, stderr } = await prove([...common, ...args]);
     const dir = reportDir(report);
     expect([exitCode, report.verdict, report.exitCode, report.reasonCode]).toEqual([2, "could-not-run", 2, reasonCode]);
     const message = kind === undefined ? report.reason : (report.base.attempts[0]?.error?.message ?? "");

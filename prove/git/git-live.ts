@@ -74,10 +74,17 @@ const sameDependencies = Effect.fn("Git.sameDependencies")(function* (repo: stri
   );
 });
 
+const isIgnored = Effect.fn("Git.isIgnored")(function* (repo: string, path: string) {
+  return yield* Effect.tryPromise((signal) => client(repo, signal).checkIgnore([path])).pipe(
+    Effect.map((ignored) => ignored.length > 0),
+    Effect.orElseSucceed(() => false),
+  );
+});
+
 /** Deletes the folder first, outside the lock (a worktree with node_modules takes a while), then prunes its entry. */
 const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, path: string) {
   yield* Effect.promise(() => rm(path, { recursive: true, force: true }));
   yield* prune(repo);
 });
 
-export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune, sameDependencies } satisfies GitShape);
+export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune, sameDependencies, isIgnored } satisfies GitShape);

@@ -22,6 +22,8 @@ export interface GitShape {
    * .npmrc and workspace file, byte for byte); false when git cannot tell.
    */
   readonly sameDependencies: (repo: string, a: string, b: string) => Effect.Effect<boolean>;
+  /** Whether git ignores `path` (absolute, in `repo`'s working tree), so writing it leaves `git status` as it was; false when git cannot tell. */
+  readonly isIgnored: (repo: string, path: string) => Effect.Effect<boolean>;
 }
 
 export class Git extends Context.Service<Git, GitShape>()("prove/Git") {}

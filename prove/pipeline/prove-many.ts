@@ -9,6 +9,7 @@ import { writeReport } from "../report/write-report.ts";
 import type { ProofSummary, SummaryCommit, SummaryRow } from "../summary/schema.ts";
 import { overall, sortRows } from "../summary/summarize.ts";
 import { writeSummary } from "../summary/write-summary.ts";
+import { checkOut } from "./out-folder.ts";
 import { defaultManyOutDir, proverCommand, reproduceCommand, scenarioFolder } from "./paths.ts";
 import { decideScenario, machinePaths, sideEvidence } from "./prove.ts";
 import { findManyPlace, loadScenarios, shardSlice, type ListedScenario, type ManyPlace } from "./scenarios.ts";
@@ -128,6 +129,7 @@ const summarize = Effect.fn("Proof.summary")(function* (input: ManyInput, facts:
 const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, facts: Ref.Ref<Facts>) {
   const { options, cwd } = input;
   const progress = yield* Progress;
+  yield* checkOut(options, cwd);
   const place = yield* findManyPlace(options, cwd);
   yield* Ref.update(facts, (known) => ({ ...known, place }));
   const [base, head] = yield* resolveRefs(options, place.repo);

@@ -10,6 +10,7 @@ import { Progress } from "../progress/progress.ts";
 import { refLabel } from "../outcome/ref-label.ts";
 import { pathsFrom, type Replacement } from "../report/redact.ts";
 import { writeReport, type SideEvidence } from "../report/write-report.ts";
+import { checkOut } from "./out-folder.ts";
 import { defaultOutDir, proverCommand, reproduceCommand } from "./paths.ts";
 import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
 import { sideContext, type SideResult } from "./side.ts";
@@ -127,6 +128,7 @@ const reportFile = (input: ProofInput, facts: Facts, report: ProofReport | undef
 const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>) {
   const { options, cwd } = input;
   const progress = yield* Progress;
+  yield* checkOut(options, cwd);
   const place = yield* findWorkplace(options, cwd);
   yield* Ref.update(facts, (known) => ({ ...known, place }));
   const [base, head] = yield* resolveRefs(options, place.repo);

@@ -14,6 +14,13 @@ export interface ListInput {
   readonly shownFile: string;
 }
 
+/** An error's output without the stack frames of Node and Playwright: the ones left point into the config. */
+const withoutRunnerFrames = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => !/^\s+at .*(node:internal|node_modules)/.test(line))
+    .join("\n");
+
 /**
  * Lists the tests of the scenario files (or folders) with `playwright test --list --reporter=json`, which
  * also prints the config (with the app in its metadata). A config that does not load is a
@@ -33,7 +40,7 @@ export const listScenario = Effect.fn("Playwright.list")(function* (input: ListI
   const report: JsonReport | undefined = parseJsonReport(run.stdout);
   if (report === undefined) {
     return yield* Effect.fail(
-      new ConfigError({ config: input.configFile, detail: `Playwright could not load it:\n${tail(`${run.stderr}\n${run.stdout}`)}` }),
+      new ConfigError({ config: input.configFile, detail: `Playwright could not load it; fix this first:\n${withoutRunnerFrames(tail(`${run.stderr}\n${run.stdout}`))}` }),
     );
   }
   const loadErrors = report.errors.filter((error) => !error.message.includes("No tests found"));

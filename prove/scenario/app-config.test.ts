@@ -20,6 +20,7 @@ describe("the config's app, as the prover reads it", () => {
     ["install: a command", { install: "npm ci --ignore-scripts", build: "npm run build" }, { root: "", install: "npm ci --ignore-scripts", build: "npm run build" }],
     ["root relative to the repository's root, wherever the config is", { root: "apps/web" }, { root: "apps/web", install: "auto", build: undefined }],
     ['root "." is the repository\'s root', { root: "." }, { root: "", install: "auto", build: undefined }],
+    ["variables with placeholders in their values", { env: { APP_URL: "http://127.0.0.1:{port}", _flag2: "1" }, provider: { OPENAI_BASE_URL: "{replay}/v1" } }, { root: "", install: "auto", build: undefined }],
   ])("takes %s", (_case, app, expected) => {
     expect(read(app)).toEqual(expected);
   });
@@ -32,6 +33,8 @@ describe("the config's app, as the prover reads it", () => {
     ["a root outside the repository", { root: "../other" }, 'app.root "../other" is not a folder inside the repository /work/shop; set it to the app\'s folder relative to the repository\'s root (e.g. "." or "apps/web").'],
     ["an absolute root", { root: "/work/shop/apps/web" }, 'app.root "/work/shop/apps/web" is not a folder inside the repository'],
     ["no start", { start: "" }, 'app.start is not set: set it to the command that starts the server, e.g. "npm start".'],
+    ["a placeholder as a variable's name", { env: { "{port}": "x" } }, 'app.env has a variable named "{port}"; rename it to letters, digits and _ (not starting with a digit). Placeholders such as {port} are filled into values, not names: e.g. env: { APP_URL: "http://127.0.0.1:{port}" }.'],
+    ["a provider variable that is no name", { provider: { "OPENAI-BASE-URL": "{replay}/v1" } }, 'app.provider has a variable named "OPENAI-BASE-URL"; rename it to letters, digits and _ (not starting with a digit).'],
   ])("refuses %s, naming the valid values", (_case, app, message) => {
     expect(read(app)).toContain(message);
   });

@@ -39,6 +39,28 @@ const installValue = (value: unknown, config: string): Effect.Effect<string | fa
   );
 };
 
+/** A name the app's environment can hold: letters, digits and _, not starting with a digit. */
+const variableName = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `app.env` and `app.provider` name variables; `{port}` and the other placeholders are filled
+ * into their values only, so a name holding one (or anything but letters, digits and _) would
+ * reach the app as a variable nobody reads.
+ */
+const variableNames = (fields: Record<string, unknown>, config: string): Effect.Effect<void, ConfigError> => {
+  for (const key of ["env", "provider"] as const) {
+    const variables = fields[key];
+    if (typeof variables !== "object" || variables === null) continue;
+    const bad = Object.keys(variables).find((name) => !variableName.test(name));
+    if (bad === undefined) continue;
+    const placeholder = /\{\w+\}/.test(bad) ? ` Placeholders such as {port} are filled into values, not names: e.g. ${key}: { APP_URL: "http://127.0.0.1:{port}" }.` : "";
+    return Effect.fail(
+      new ConfigError({ config, detail: `app.${key} has a variable named ${JSON.stringify(bad)}; rename it to letters, digits and _ (not starting with a digit).${placeholder}` }),
+    );
+  }
+  return Effect.void;
+};
+
 const inside = (parent: string, child: string) => {
   const path = relative(parent, child);
   return !path.startsWith("..") && !isAbsolute(path);
@@ -68,6 +90,7 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
       new ConfigError({ config: configFile, detail: 'app.start is not set: set it to the command that starts the server, e.g. "npm start".' }),
     );
   }
+  yield* variableNames(fields, configFile);
   const root = (yield* optionalString(fields.root, "root", configFile)) ?? ".";
   const appDir = resolve(repoRoot, root);
   if (isAbsolute(root) || !inside(repoRoot, appDir)) {

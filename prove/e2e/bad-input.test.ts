@@ -1,0 +1,208 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
+import { checkout, config, fixtures, processesMentioning, repositoryState, startProver, sumScenario } from "./support/prover.ts";
+
+const badInput = "prove/test-fixtures/bad-input";
+
+/** What a row's command line can point at, known once the repository is made. */
+interface Places {
+  readonly repo: string;
+  /** This row's own report folder, outside both repositories. */
+  readonly out: string;
+  /** A plain folder, in no git repository. */
+  readonly notARepo: string;
+  /** A regular file: no folder can be made below it, not even by root, which chmod does not stop. */
+  readonly aFile: string;
+}
+
+interface ProofArgs {
+  readonly base: string | null;
+  readonly head: string | null;
+  readonly scenario: string | null;
+  readonly repo: string | null;
+  readonly config: string | null;
+  readonly out: string | null;
+}
+
+/** A proof of the sum scenario against the Express repository, with the row's changes; null leaves an option out. */
+function proof(at: Places, change: Partial<ProofArgs> = {}): string[] {
+  const args: ProofArgs = { base: "bug", head: "fix", scenario: sumScenario, repo: at.repo, config, out: at.out, ...change };
+  const flag = (name: string, value: string | null) => (value === null ? [] : [name, value]);
+  return [
+    ...flag("--base", args.base),
+    ...flag("--head", args.head),
+    ...(args.scenario === null ? [] : [args.scenario]),
+    ...flag("--repo", args.repo),
+    ...flag("--config", args.config),
+    ...flag("--out", args.out),
+  ];
+}
+
+interface Row {
+  readonly input: string;
+  readonly args: (at: Places) => ReadonlyArray<string>;
+  /** Pieces of stderr: the input named, and what to change. */
+  readonly says: (at: Places) => ReadonlyArray<string>;
+}
+
+const help = "Run `prove-scenario --help` for the options.";
+
+// Cheap rows first: the command line, then the repository and refs, then the config and the
+// scenario (most of them one `playwright test --list`); the last two get as far as base's run.
+const rows: ReadonlyArray<Row> = [
+  { input: "an unknown option", args: (at) => [...proof(at), "--frobnicate"], says: () => ["Unknown option '--frobnicate'", help] },
+  { input: "an option missing its value", args: (at) => [...proof(at, { config: null }), "--config"], says: () => ["Option '--config <value>' argument missing", help] },
+  { input: "an unknown command", args: (at) => ["frobnicate", ...proof(at)], says: () => ['Unknown command "frobnicate"', "The commands are init, run, publish, merge, demo", help] },
+  { input: "--base empty", args: (at) => proof(at, { base: "" }), says: () => ["--base is required, e.g. --base main.", help] },
+  { input: "no --head", args: (at) => proof(at, { head: null }), says: () => ["--head is required, e.g. --head HEAD.", help] },
+  {
+    input: "--base and --head given twice",
+    args: (at) => [...proof(at), "--base", "noop", "--head", "broken-fix"],
+    says: () => ['Give each option once; got --base twice ("bug", "noop") and --head twice ("fix", "broken-fix").', help],
+  },
+  { input: "--repeat 0", args: (at) => [...proof(at), "--repeat", "0"], says: () => ['--repeat takes a whole number of runs, 1 or more; got "0".', help] },
+  { input: "--repeat abc", args: (at) => [...proof(at), "--repeat", "abc"], says: () => ['--repeat takes a whole number of runs, 1 or more; got "abc".', help] },
+  { input: "--repo empty", args: (at) => proof(at, { repo: "" }), says: () => ["--repo needs a value, e.g. --repo ../my-app.", help] },
+  { input: "--config empty", args: (at) => proof(at, { config: "" }), says: () => ["--config needs a value, e.g. --config scenarios.config.ts.", help] },
+  { input: "--out empty", args: (at) => proof(at, { out: "" }), says: () => ["--out needs a value, e.g. --out ../reports.", help] },
+  {
+    input: "--repo that is not a git repository",
+    args: (at) => proof(at, { repo: at.notARepo }),
+    says: (at) => [`--repo "${at.notARepo}": ${at.notARepo} is not in a git repository`, "Pass the folder of the git repository whose commits you compare", "leave --repo out"],
+  },
+  {
+    input: "a ref that does not exist",
+    args: (at) => proof(at, { base: "no-such-ref" }),
+    says: (at) => [`--base "no-such-ref" does not name a commit in ${at.repo}`, `\`git -C ${at.repo} branch -a\``],
+  },
+  // The tests run as root, whom a folder without write permission does not stop: a regular file on the way stops everyone.
+  {
+    input: "--out below a regular file",
+    args: (at) => proof(at, { out: join(at.aFile, "report") }),
+    says: (at) => [`Could not write the report to ${join(at.aFile, "report")}: ${at.aFile} is a file, not a folder. Pass --out <dir> with a writable folder.`],
+  },
+  {
+    input: "--out inside the repository under test",
+    args: (at) => proof(at, { out: join(at.repo, "proof") }),
+    says: (at) => [`--out ${join(at.repo, "proof")} is inside the repository under test, ${at.repo}`, `Pass --out a folder outside the repository, e.g. --out ${at.repo}-reports`],
+  },
+  {
+    input: "a config file that does not exist",
+    args: (at) => proof(at, { config: `${badInput}/missing.config.ts` }),
+    says: () => [`Scenario config ${badInput}/missing.config.ts: there is no file at`, "Pass --config <file> naming your scenario config."],
+  },
+  {
+    input: "a scenario that does not exist",
+    args: (at) => proof(at, { scenario: `${fixtures}/missing.e2e.ts` }),
+    says: () => [`Scenario ${fixtures}/missing.e2e.ts: there is no file at`, "Check the path; it is relative to"],
+  },
+  {
+    input: "a config that throws on import",
+    args: (at) => proof(at, { config: `${badInput}/throws.config.ts` }),
+    says: () => [`Scenario config ${badInput}/throws.config.ts: Playwright could not load it; fix this first:`, "Error: SUM_APP_SECRET is not set", `${badInput}/throws.config.ts:4`],
+  },
+  {
+    input: "a config exporting no app",
+    args: (at) => proof(at, { config: `${badInput}/no-app.config.ts` }),
+    says: () => [`Scenario config ${badInput}/no-app.config.ts: it names no app. Build it with defineScenarioConfig({ app: { root, start, ready } })`],
+  },
+  {
+    input: "a {port} placeholder as an env variable's name",
+    args: (at) => proof(at, { config: `${badInput}/port-in-env-name.config.ts` }),
+    says: () => [`Scenario config ${badInput}/port-in-env-name.config.ts: app.env has a variable named "{port}"; rename it`, "Placeholders such as {port} are filled into values, not names"],
+  },
+  {
+    input: "a scenario outside the config's testDir",
+    args: (at) => proof(at, { scenario: `${badInput}/outside.e2e.ts` }),
+    says: () => [`Scenario ${badInput}/outside.e2e.ts: the config`, "does not run it (testDir", "Move it under testDir or pass --config for the config that covers it."],
+  },
+  {
+    input: "two tests in one file without --grep",
+    args: (at) => proof(at, { scenario: `${fixtures}/two-tests.e2e.ts` }),
+    says: () => [`Scenario ${fixtures}/two-tests.e2e.ts holds 2 tests; a proof runs exactly one. Pass --grep <text> matching one of these titles:\n  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0`],
+  },
+  {
+    input: "--grep matching two tests",
+    args: (at) => [...proof(at, { scenario: `${fixtures}/two-tests.e2e.ts` }), "--grep", "adding"],
+    says: () => [`Scenario ${fixtures}/two-tests.e2e.ts has, for --grep "adding", 2 tests; a proof runs exactly one. Pass --grep <text>`],
+  },
+  {
+    input: "--grep matching no test",
+    args: (at) => [...proof(at, { scenario: `${fixtures}/two-tests.e2e.ts` }), "--grep", "multiply"],
+    says: () => [`Scenario ${fixtures}/two-tests.e2e.ts: no test title contains --grep "multiply". Its tests are:\n  - adding 1 and 2 shows 3`],
+  },
+  // Nothing to install (install: false) and --sequential, so base fails at once and head never starts.
+  {
+    input: "app.start naming a command that is not installed",
+    args: (at) => [...proof(at, { config: `${badInput}/start-not-found.config.ts` }), "--sequential"],
+    says: () => ["could-not-run (exit 2, base-error)", "[scenario-harness:boot] The app exited with code 127 before it was ready. Check app.start (`definitely-not-a-command-xyz --port "],
+  },
+  {
+    input: "a transcript that cannot be loaded",
+    args: (at) => [...proof(at, { scenario: `${fixtures}/bad-transcript.e2e.ts`, config: `${badInput}/no-install.config.ts` }), "--sequential"],
+    says: () => ["could-not-run (exit 2, base-error)", "[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Write one JSON object per line"],
+  },
+];
+
+let work: string;
+let repo: ExpressRepo;
+let repoBefore: Awaited<ReturnType<typeof repositoryState>>;
+let checkoutBefore: Awaited<ReturnType<typeof checkoutState>>;
+
+/** The invoking checkout as a proof could change it: its branch, stashes, branches, worktrees (its HEAD moves with other people's commits) and reports. */
+async function checkoutState() {
+  const { branch, stashes, branches, worktrees } = await repositoryState(checkout);
+  const reports = (await readdir(join(checkout, "reports"), { recursive: true })).sort();
+  return { branch, stashes, branches, worktrees: worktrees.replace(/^HEAD .*$/gm, ""), reports };
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "prove-bad-input-"));
+  repo = await makeExpressRepo(work);
+  // A developer's checkout in the middle of work: an edit and an untracked file.
+  await writeFile(join(repo.dir, "README.md"), "# Sum\n\nWork in progress.\n");
+  await writeFile(join(repo.dir, "scratch.txt"), "untracked\n");
+  await mkdir(join(work, "not-a-repo"));
+  await writeFile(join(work, "a-file"), "a file, not a folder\n");
+  repoBefore = await repositoryState(repo.dir);
+  checkoutBefore = await checkoutState();
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe("bad inputs: each exits 2 with a message naming what to change, and leaves nothing behind", () => {
+  it.concurrent.for(rows)("$input", async (row, { expect }) => {
+    const at: Places = {
+      repo: repo.dir,
+      out: join(work, "reports", row.input.replace(/[^A-Za-z0-9]+/g, "-")),
+      notARepo: join(work, "not-a-repo"),
+      aFile: join(work, "a-file"),
+    };
+    const prover = startProver(row.args(at));
+    // The run's temporary folder and worktrees are named after its pid.
+    const ownRun = `scenario-prover-${prover.pid ?? "?"}-`;
+    const run = await prover;
+
+    expect(run.exitCode, run.stderr).toBe(2);
+    for (const text of row.says(at)) expect(run.stderr).toContain(text);
+    // A message, not a crash: no stack of Node's or Playwright's, and no "please report this".
+    expect(run.stderr).not.toMatch(/^\s+at .*(node:internal|node_modules)/m);
+    expect(run.stderr).not.toContain("failed unexpectedly");
+
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith(ownRun))).toEqual([]);
+    expect(await processesMentioning(ownRun)).toEqual([]);
+    expect(await repo.git("worktree", "list", "--porcelain")).not.toContain(ownRun);
+    expect(await repo.git("status", "--porcelain", "--untracked-files=all")).toBe(repoBefore.status);
+  });
+
+  it("leaves the repository under test and the invoking checkout as they were, with no process of the app running", async () => {
+    expect(await repositoryState(repo.dir)).toEqual(repoBefore);
+    expect(await checkoutState()).toEqual(checkoutBefore);
+    expect(await processesMentioning(repo.dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,7 @@
+import { expect, test } from "../../../harness/index.ts";
+
+// Outside the express config's testDir (prove/test-fixtures/express): the prover must say so.
+test("the sum page opens", async ({ app, page }) => {
+  await app.open("/app/");
+  await expect(page.getByRole("heading", { name: "Sum" })).toBeVisible();
+});
