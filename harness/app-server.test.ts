@@ -1,12 +1,11 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAppServer } from "./app-server.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import type { ReadyCheck } from "./config.ts";
 import { HarnessError } from "./errors.ts";
-import { freePort } from "./free-port.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {
@@ -39,13 +38,10 @@ async function launch(script: string, ready: ReadyCheck, env: Readonly<Record<st
   const dir = await mkdtemp(join(tmpdir(), "harness-app-server-"));
   scratch.push(dir);
   await writeFile(join(dir, "app.cjs"), script);
-  const port = await freePort();
   const logFile = join(dir, "server.log");
   const started = startAppServer({
-    command: "node app.cjs",
+    launch: (port) => ({ command: "node app.cjs", env: { PATH: process.env.PATH ?? "", PORT: String(port), ...env } }),
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", PORT: String(port), ...env },
-    url: `http://127.0.0.1:${port}`,
     ready,
     logFile,
   });
@@ -107,6 +103,33 @@ describe("an app that does not become ready", () => {
     expect(message).toContain(says);
     expect(message).toContain("\nstarting");
     expect(await alive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
+  });
+});
+
+describe("an app whose port is taken", () => {
+  it("is started again once on another port when it fails with EADDRINUSE, and its log says so", async () => {
+    // Its first start takes its own port before it listens on it, as another program could in the moment after the port was chosen.
+    const { started, logFile } = await launch(
+      `
+      const { existsSync, writeFileSync } = require("node:fs");
+      const serve = () => require("node:http").createServer((request, response) => response.end("the app")).listen(Number(process.env.PORT), "127.0.0.1");
+      if (existsSync("started-once")) serve();
+      else {
+        writeFileSync("started-once", process.env.PORT);
+        require("node:net").createServer().listen(Number(process.env.PORT), "127.0.0.1", serve);
+      }
+      `,
+      { path: "/" },
+    );
+    const server = await started;
+    const first = Number(await readFile(join(dirname(logFile), "started-once"), "utf8"));
+    expect(server.port).not.toBe(first);
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    expect(await (await fetch(server.url)).text()).toBe("the app");
+    await server.stop();
+    const log = await readFile(logFile, "utf8");
+    expect(log).toContain(`EADDRINUSE: address already in use 127.0.0.1:${first}`);
+    expect(log).toContain(`[scenario-harness: port ${first} was in use; starting the app again on port ${server.port}]\n`);
   });
 });
 

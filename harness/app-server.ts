@@ -6,18 +6,21 @@ import { execa, type ResultPromise } from "execa";
 import { defaultReadyTimeoutMs, type ReadyCheck } from "./config.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import { HarnessError } from "./errors.ts";
+import { freePort } from "./free-port.ts";
 import { untilPathAnswers } from "./ready-path.ts";
 
 export interface AppServerOptions {
-  readonly command: string;
+  /** The shell command that starts the app on `port`, and its whole environment. */
+  readonly launch: (port: number) => { readonly command: string; readonly env: Record<string, string> };
   readonly cwd: string;
-  readonly env: Record<string, string>;
-  readonly url: string;
   readonly ready: ReadyCheck | undefined;
   readonly logFile: string;
 }
 
 export interface AppServer {
+  /** The port the app listens on, reserved for it until it stops. */
+  readonly port: number;
+  readonly url: string;
   logs(): string;
   stop(): Promise<void>;
 }
@@ -26,7 +29,7 @@ const logTailLines = 30;
 const stopGraceMs = 5_000;
 /** The app's output kept, and written to its log, at most: its first and its latest half MiB. */
 const logHalf = 512 * 1024;
-/** How much of the latest output a ready line is looked for in. */
+/** How much of the latest output a ready line, or a port in use, is looked for in. */
 const readyWindow = 64 * 1024;
 
 function tail(text: string): string {
@@ -38,21 +41,74 @@ function readyDescription(ready: ReadyCheck | undefined): string {
   return "path" in ready ? `GET ${ready.path} answering` : `a line matching ${String(ready.log)}`;
 }
 
+/** Whether an app's output says it could not listen on `port` because something else holds it. */
+function portWasInUse(output: string, port: number): boolean {
+  return /EADDRINUSE|address already in use|port \d+ is already in use/i.test(output) && new RegExp(`\\b${port}\\b`).test(output);
+}
+
 /**
- * Starts the app's server in its own process group and resolves once it is ready: its ready
- * path answers (its port is tried every few ms, so a quiet server is seen at once however slow
- * its start), or, with a log check, a line of its output matches.
+ * Starts the app's server in its own process group on a free port and resolves once it is ready:
+ * its ready path answers (its port is tried every few ms, so a quiet server is seen at once
+ * however slow its start), or, with a log check, a line of its output matches. An app that fails
+ * because its port was taken in the moment between the port's choice and its own start (another
+ * program on the machine binding it) is started again once on another port, which its log says.
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const output = new BoundedLog(logHalf);
   const logFile = createWriteStream(options.logFile);
   let streamed = 0;
+  let recent = "";
+  const record = (chunk: string) => {
+    output.push(chunk);
+    recent = `${recent}${chunk}`.slice(-readyWindow);
+    // Written as it comes while it fits; past that, the log is written once, bounded, when the app stops.
+    streamed += chunk.length;
+    if (streamed <= 2 * logHalf) logFile.write(chunk);
+  };
+  const logs = () => output.text();
+  const closeLog = async () => {
+    logFile.end();
+    await once(logFile, "close");
+    if (output.truncated) await writeFile(options.logFile, output.text());
+  };
+
+  let previous: number | undefined;
+  for (;;) {
+    const reserved = await freePort();
+    if (previous !== undefined) record(`[scenario-harness: port ${previous} was in use; starting the app again on port ${reserved.port}]\n`);
+    recent = "";
+    const url = `http://127.0.0.1:${reserved.port}`;
+    const { command, env } = options.launch(reserved.port);
+    const app = spawnApp(command, env, options.cwd, record);
+    try {
+      await waitUntilReady({ command, url, ready: options.ready }, app.child, app.exit, logs);
+    } catch (error) {
+      await app.stop();
+      await reserved.release();
+      if (previous === undefined && portWasInUse(recent, reserved.port)) {
+        previous = reserved.port;
+        continue;
+      }
+      await closeLog();
+      throw error;
+    }
+    const stop = async () => {
+      await app.stop();
+      await reserved.release();
+      await closeLog();
+    };
+    return { port: reserved.port, url, logs, stop };
+  }
+}
+
+/** One start of the app's command: the process, its end, and how to stop it and everything it started. */
+function spawnApp(command: string, env: Record<string, string>, cwd: string, record: (chunk: string) => void) {
   // Every process the app starts inherits this, so one that leaves its process group (a daemon) is still found and stopped.
   const runId = randomUUID();
-  const child: ResultPromise = execa(options.command, {
+  const child: ResultPromise = execa(command, {
     shell: true,
-    cwd: options.cwd,
-    env: { ...options.env, [runMarkerEnv]: runId },
+    cwd,
+    env: { ...env, [runMarkerEnv]: runId },
     extendEnv: false,
     detached: true,
     stdin: "ignore",
@@ -61,13 +117,7 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     buffer: false,
   });
   child.all?.setEncoding("utf8");
-  child.all?.on("data", (chunk: string) => {
-    output.push(chunk);
-    // Written as it comes while it fits; past that, the log is written once, bounded, when the app stops.
-    streamed += chunk.length;
-    if (streamed <= 2 * logHalf) logFile.write(chunk);
-  });
-  const logs = () => output.text();
+  child.all?.on("data", record);
 
   let exited = false;
   const exit = child.then((result) => {
@@ -88,18 +138,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
       clearTimeout(timer);
     }
     await killMarked(runId, "SIGKILL");
-    logFile.end();
-    await once(logFile, "close");
-    if (output.truncated) await writeFile(options.logFile, output.text());
   };
-
-  try {
-    await waitUntilReady(options, child, exit, logs);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { logs, stop };
+  return { child, exit, stop };
 }
 
 /** The variable that marks every process of one app's run. */
@@ -136,7 +176,7 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 async function waitUntilReady(
-  options: AppServerOptions,
+  options: { readonly command: string; readonly url: string; readonly ready: ReadyCheck | undefined },
   child: ResultPromise,
   exit: Promise<{ exitCode?: number; signal?: string }>,
   logs: () => string,

@@ -7,7 +7,6 @@ import { execa } from "execa";
 import type { ScenarioAppConfig } from "./config.ts";
 import { appEnvironment, homeFiles, substitute } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
-import { freePort } from "./free-port.ts";
 import { startAppServer, type AppServer } from "./app-server.ts";
 
 export interface CliResult {
@@ -84,27 +83,26 @@ export async function startApp(input: {
     await mkdir(dirname(join(dirs.home, path)), { recursive: true });
     await writeFile(join(dirs.home, path), text);
   }
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const env = appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl, replayCommand: input.replayCommand });
-  const values = { port, home: dirs.appHome, replay: input.replayUrl, replayCommand: input.replayCommand };
+  const start = config.start;
+  const substitutions = (port: number) => ({ port, home: dirs.appHome, replay: input.replayUrl, replayCommand: input.replayCommand });
+  // The command and environment for a port: the app server picks the port, and may pick another when it was taken.
+  const launch = (port: number) => ({
+    command: substitute(start, substitutions(port)),
+    env: appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl, replayCommand: input.replayCommand }),
+  });
 
   let server: AppServer;
   const bootStarted = performance.now();
   try {
-    server = await startAppServer({
-      command: substitute(config.start, values),
-      cwd: root,
-      env,
-      url,
-      ready: config.ready,
-      logFile: join(base, "server.log"),
-    });
+    server = await startAppServer({ launch, cwd: root, ready: config.ready, logFile: join(base, "server.log") });
   } catch (error) {
     await rm(base, { recursive: true, force: true });
     throw error;
   }
   const readyAt = performance.now();
+  const { url } = server;
+  const { env } = launch(server.port);
+  const values = substitutions(server.port);
   // How long the app took to become ready; the prover prints it as the side's "boot" step.
   testInfo.annotations.push({ type: "scenario-harness:boot-ms", description: String(Math.round(readyAt - bootStarted)) });
   // When the harness saw the app ready, in ms since the epoch: the readiness benchmark compares it with when the app listened.

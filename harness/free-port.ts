@@ -1,14 +1,100 @@
-import { createServer } from "node:net";
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
+import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { appTempEnv } from "./environment.ts";
 
-/** A port on 127.0.0.1 that was free a moment ago, chosen by the kernel. */
-export async function freePort(): Promise<number> {
+/** A port handed to one app, reserved for it until released. */
+export interface ReservedPort {
+  readonly port: number;
+  release(): Promise<void>;
+}
+
+/**
+ * Where ports are reserved: one folder for every harness of this user on the machine, in the
+ * prover's temporary folder (SCENARIO_APP_TMPDIR) rather than the Playwright run's own.
+ */
+const reservations = () => join(process.env[appTempEnv] ?? tmpdir(), `scenario-harness-ports-${process.getuid?.() ?? "user"}`);
+
+/** Whether a process with this pid exists (one owned by another user counts). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Reserves `port` for this process: a file named after it, holding the pid, made whole and at
+ * once (a link to a file already written), so no one reads a half-made one. "taken" when a live
+ * process holds it; one whose process died is taken over. "unavailable" when the folder cannot be
+ * written: the port is then used without a reservation, as before there were any.
+ */
+export async function reservePortNumber(port: number): Promise<"reserved" | "taken" | "unavailable"> {
+  const dir = reservations();
+  const file = join(dir, String(port));
+  const mine = join(dir, `${port}.${randomUUID()}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(mine, String(process.pid));
+  } catch {
+    return "unavailable";
+  }
+  try {
+    for (let tries = 0; tries < 2; tries++) {
+      const linked = await link(mine, file).then(() => true, (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)));
+      if (linked) return "reserved";
+      const owner = Number(await readFile(file, "utf8").catch(() => "0"));
+      if (owner > 0 && alive(owner)) return "taken";
+      await unlink(file).catch(() => {});
+    }
+    return "taken";
+  } catch {
+    return "unavailable";
+  } finally {
+    await unlink(mine).catch(() => {});
+  }
+}
+
+async function listening(): Promise<Server> {
   const server = createServer();
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (address === null || typeof address === "string") throw new Error("could not read the free port's address");
-  return address.port;
+  return server;
+}
+
+/**
+ * A port on 127.0.0.1 that no socket holds, chosen by the kernel, and reserved until released.
+ * The kernel never hands out a port an app listens on, but an app binds its port only once it has
+ * started: two harnesses at once (two proofs) could be handed the same port in between, and the
+ * loser's ready check would find the winner's app and test it as its own. The reservation closes
+ * that gap between harnesses; a port reserved by another live harness is skipped, its socket
+ * kept open meanwhile so that the kernel hands out another.
+ */
+export async function freePort(): Promise<ReservedPort> {
+  const held: Server[] = [];
+  try {
+    for (;;) {
+      const server = await listening();
+      held.push(server);
+      const address = server.address();
+      if (address === null || typeof address === "string") throw new Error("could not read the free port's address");
+      const port = address.port;
+      const reservation = await reservePortNumber(port);
+      if (reservation === "taken") continue;
+      const file = join(reservations(), String(port));
+      return { port, release: reservation === "reserved" ? () => unlink(file).catch(() => {}) : async () => {} };
+    }
+  } finally {
+    await Promise.all(
+      held.map((server) => {
+        server.close();
+        return once(server, "close");
+      }),
+    );
+  }
 }

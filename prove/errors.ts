@@ -98,6 +98,13 @@ export class OutInsideRepo extends Data.TaggedError("OutInsideRepo")<{ readonly 
   }
 }
 
+/** --out names a report folder that another proof running now is writing. */
+export class OutBusy extends Data.TaggedError("OutBusy")<{ readonly out: string; readonly pid: number }> {
+  override get message(): string {
+    return `--out ${this.out} is being written by another proof running now (pid ${this.pid}). Pass another --out, or run this proof again once that one has ended.`;
+  }
+}
+
 /** A proof that stops before a verdict: exit 2 and, when a report can say why, its reasonCode. */
 export type StopError =
   | UsageError
@@ -109,7 +116,8 @@ export type StopError =
   | ConfigError
   | Interrupted
   | ReportWriteFailed
-  | OutInsideRepo;
+  | OutInsideRepo
+  | OutBusy;
 
 export interface CouldNotRun {
   readonly exitCode: 2;
@@ -129,6 +137,7 @@ const reasonCodes: { readonly [Tag in StopError["_tag"]]: ReasonCode | undefined
   Interrupted: "interrupted",
   ReportWriteFailed: undefined,
   OutInsideRepo: undefined,
+  OutBusy: undefined,
 };
 
 export function couldNotRun(error: StopError): CouldNotRun {

@@ -1,5 +1,5 @@
 import { join, resolve } from "node:path";
-import { Clock, Effect, Ref } from "effect";
+import { Clock, Effect, Ref, Result, Scope } from "effect";
 import type { ProveOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
@@ -12,6 +12,7 @@ import { writeSummary } from "../summary/write-summary.ts";
 import { checkOut } from "./out-folder.ts";
 import { defaultManyOutDir, proverCommand, reproduceCommand, scenarioFolder } from "./paths.ts";
 import { decideScenario, machinePaths, sideEvidence } from "./prove.ts";
+import { claimReportFolder } from "./report-claim.ts";
 import { findManyPlace, loadScenarios, shardSlice, type ListedScenario, type ManyPlace } from "./scenarios.ts";
 import { sideContext } from "./side.ts";
 import { bothSides, resolveRefs, runFolder } from "./steps.ts";
@@ -22,6 +23,8 @@ interface Facts {
   readonly base?: Commit;
   readonly head?: Commit;
   readonly runDir?: string;
+  /** The summary's folder, once claimed for this proof. */
+  readonly out?: string;
 }
 
 export interface ManyResult {
@@ -44,7 +47,8 @@ interface ManyInput {
 const rootOf = (input: ManyInput, facts: Facts) => facts.place?.root ?? input.cwd;
 
 const outDir = (input: ManyInput, facts: Facts) =>
-  input.options.out === undefined ? defaultManyOutDir(rootOf(input, facts), input.options, facts.base?.sha, facts.head?.sha) : resolve(input.cwd, input.options.out);
+  facts.out ??
+  (input.options.out === undefined ? defaultManyOutDir(rootOf(input, facts), input.options, facts.base?.sha, facts.head?.sha) : resolve(input.cwd, input.options.out));
 
 const commandOf = (input: ManyInput, facts: Facts, options: Parameters<typeof reproduceCommand>[0]) =>
   reproduceCommand(
@@ -125,8 +129,16 @@ const summarize = Effect.fn("Proof.summary")(function* (input: ManyInput, facts:
   return summary;
 });
 
+/** The summary's folder, held until `claims` closes, as a single proof's report folder (see claimReportFolder). */
+const claimOut = Effect.fn("Proof.claimManyOut")(function* (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
+  const known = yield* Ref.get(facts);
+  if (known.out !== undefined) return known;
+  const out = yield* claimReportFolder(outDir(input, known), input.options.out).pipe(Scope.provide(claims));
+  return yield* Ref.updateAndGet(facts, (now) => ({ ...now, out }));
+});
+
 /** The proof of several scenarios, inside one scope: one worktree, install and build per side, every scenario run against it. */
-const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, facts: Ref.Ref<Facts>) {
+const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
   const { options, cwd } = input;
   const progress = yield* Progress;
   yield* checkOut(options, cwd);
@@ -134,6 +146,7 @@ const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, fa
   yield* Ref.update(facts, (known) => ({ ...known, place }));
   const [base, head] = yield* resolveRefs(options, place.repo);
   yield* Ref.update(facts, (known) => ({ ...known, base, head }));
+  yield* claimOut(input, facts, claims);
   const all = yield* loadScenarios(options, place);
   const mine = shardSlice(all, options.shard);
   const shard = options.shard === undefined ? "" : ` in shard ${options.shard.index}/${options.shard.total}`;
@@ -162,11 +175,15 @@ const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, fa
 });
 
 /** A proof that stopped before its verdicts: a summary with no rows, saying why. */
-const stoppedEarly = Effect.fn("Proof.manyStopped")(function* (input: ManyInput, facts: Ref.Ref<Facts>, error: StopError) {
+const stoppedEarly = Effect.fn("Proof.manyStopped")(function* (input: ManyInput, facts: Ref.Ref<Facts>, error: StopError, claims: Scope.Scope) {
   const stopped = couldNotRun(error);
-  const known = yield* Ref.get(facts);
+  if (stopped.reasonCode === undefined) return { exitCode: 2, summary: undefined, dir: outDir(input, yield* Ref.get(facts)), message: stopped.message } satisfies ManyResult;
+  const taken = yield* claimOut(input, facts, claims).pipe(Effect.result);
+  if (Result.isFailure(taken)) {
+    return { exitCode: 2, summary: undefined, dir: outDir(input, yield* Ref.get(facts)), message: `${stopped.message}\n${taken.failure.message}` } satisfies ManyResult;
+  }
+  const known = taken.success;
   const dir = outDir(input, known);
-  if (stopped.reasonCode === undefined) return { exitCode: 2, summary: undefined, dir, message: stopped.message } satisfies ManyResult;
   const summary = yield* summarize(input, known, [], stopped.message).pipe(
     Effect.map((written): ProofSummary | undefined => written),
     Effect.orElseSucceed(() => undefined),
@@ -187,11 +204,14 @@ export const proveMany = Effect.fn("Proof.many")(function* (
 ) {
   const input: ManyInput = { options, cwd, secrets, startedAt: yield* Clock.currentTimeMillis };
   const facts = yield* Ref.make<Facts>({});
-  return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts)), interrupt).pipe(
+  // The summary folder's claim outlives the pipeline's own scope: a stopped proof still writes its summary there.
+  const claims = yield* Scope.make();
+  return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts, claims)), interrupt).pipe(
     Effect.flatMap((summary) =>
       Ref.get(facts).pipe(Effect.map((known): ManyResult => ({ exitCode: summary.exitCode, summary, dir: outDir(input, known), message: undefined }))),
     ),
-    Effect.catch((error: StopError) => stoppedEarly(input, facts, error)),
+    Effect.catch((error: StopError) => stoppedEarly(input, facts, error, claims)),
+    Effect.onExit((exit) => Scope.close(claims, exit)),
   );
 });
 

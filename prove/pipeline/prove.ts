@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { Clock, Effect, Ref } from "effect";
+import { Clock, Effect, Ref, Result, Scope } from "effect";
 import type { ProveOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
@@ -12,6 +12,7 @@ import { pathsFrom, type Replacement } from "../report/redact.ts";
 import { writeReport, type SideEvidence } from "../report/write-report.ts";
 import { checkOut } from "./out-folder.ts";
 import { defaultOutDir, proverCommand, reproduceCommand } from "./paths.ts";
+import { claimReportFolder } from "./report-claim.ts";
 import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
 import { sideContext, type SideResult } from "./side.ts";
 import { bothSides, resolveRefs, runFolder } from "./steps.ts";
@@ -24,6 +25,8 @@ interface Facts {
   readonly scenario?: Scenario;
   /** The run's temporary folder, once made. */
   readonly runDir?: string;
+  /** The report folder, once claimed for this proof. */
+  readonly out?: string;
 }
 
 export interface ProofResult {
@@ -49,6 +52,7 @@ interface ProofInput {
 const rootOf = (input: ProofInput, facts: Facts) => facts.place?.root ?? input.cwd;
 
 const outDir = (input: ProofInput, facts: Facts) => {
+  if (facts.out !== undefined) return facts.out;
   if (input.options.out !== undefined) return resolve(input.cwd, input.options.out);
   const root = rootOf(input, facts);
   const scenario = facts.scenario?.file ?? relative(root, resolve(input.cwd, input.options.scenario));
@@ -124,8 +128,19 @@ const write = Effect.fn("Proof.writeReport")(function* (
 const reportFile = (input: ProofInput, facts: Facts, report: ProofReport | undefined) =>
   report === undefined ? undefined : resolve(rootOf(input, facts), report.dir, report.markdown);
 
+/**
+ * The report folder, held until `claims` closes (after a stopped proof's report too), so that no
+ * other proof writes into it meanwhile: the folder this proof reports into from now on.
+ */
+const claimOut = Effect.fn("Proof.claimOut")(function* (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
+  const known = yield* Ref.get(facts);
+  if (known.out !== undefined) return known;
+  const out = yield* claimReportFolder(outDir(input, known), input.options.out).pipe(Scope.provide(claims));
+  return yield* Ref.updateAndGet(facts, (now) => ({ ...now, out }));
+});
+
 /** The proof itself, inside one scope: every worktree, folder and process is released when it closes. */
-const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>) {
+const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
   const { options, cwd } = input;
   const progress = yield* Progress;
   yield* checkOut(options, cwd);
@@ -135,6 +150,7 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
   yield* Ref.update(facts, (known) => ({ ...known, base, head }));
   const scenario = yield* loadScenario(options, place);
   yield* Ref.update(facts, (known) => ({ ...known, scenario }));
+  yield* claimOut(input, facts, claims);
 
   const runDir = yield* runFolder(place.repo, options.keep);
   yield* Ref.update(facts, (known) => ({ ...known, runDir }));
@@ -149,10 +165,12 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
 });
 
 /** The report of a proof that stopped before a verdict, saying as much as it knew. */
-const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, facts: Ref.Ref<Facts>, error: StopError) {
+const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, facts: Ref.Ref<Facts>, error: StopError, claims: Scope.Scope) {
   const stopped = couldNotRun(error);
   if (stopped.reasonCode === undefined) return { exitCode: 2, report: undefined, reportFile: undefined, message: stopped.message } satisfies ProofResult;
-  const known = yield* Ref.get(facts);
+  const taken = yield* claimOut(input, facts, claims).pipe(Effect.result);
+  if (Result.isFailure(taken)) return { exitCode: 2, report: undefined, reportFile: undefined, message: `${stopped.message}\n${taken.failure.message}` } satisfies ProofResult;
+  const known = taken.success;
   const side = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
   const decision: Decision = { verdict: "could-not-run", exitCode: 2, reasonCode: stopped.reasonCode, reason: stopped.message };
   const report = yield* write(input, known, decision, { base: side(input.options.base, known.base), head: side(input.options.head, known.head) }).pipe(
@@ -177,10 +195,13 @@ export const proveScenario = Effect.fn("Proof.run")(function* (
 ) {
   const input: ProofInput = { options, cwd, secrets, startedAt: yield* Clock.currentTimeMillis, reproduce };
   const facts = yield* Ref.make<Facts>({});
-  return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts)), interrupt).pipe(
+  // The report folder's claim outlives the pipeline's own scope: a stopped proof still writes its report there.
+  const claims = yield* Scope.make();
+  return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts, claims)), interrupt).pipe(
     Effect.flatMap((report) =>
       Ref.get(facts).pipe(Effect.map((known): ProofResult => ({ exitCode: report.exitCode, report, reportFile: reportFile(input, known, report), message: undefined }))),
     ),
-    Effect.catch((error: StopError) => stoppedEarly(input, facts, error)),
+    Effect.catch((error: StopError) => stoppedEarly(input, facts, error, claims)),
+    Effect.onExit((exit) => Scope.close(claims, exit)),
   );
 });

@@ -1,0 +1,68 @@
+import { randomUUID } from "node:crypto";
+import { link, mkdir, readFile, rmdir, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Effect } from "effect";
+import { OutBusy, ReportWriteFailed } from "../errors.ts";
+import { alive } from "../process/alive.ts";
+import { Progress } from "../progress/progress.ts";
+
+/** The file in a report folder naming the proof that is writing it, by its pid. */
+export const claimFile = ".scenario-prover-writing";
+
+/**
+ * Claims `dir` for this process: a file holding the pid, made whole and at once (a link to a
+ * file already written). Undefined when claimed, else the pid of the live proof holding it; a
+ * claim whose proof died is taken over.
+ */
+async function claim(dir: string): Promise<number | undefined> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, claimFile);
+  const mine = join(dir, `${claimFile}.${randomUUID()}`);
+  await writeFile(mine, String(process.pid));
+  try {
+    for (let tries = 0; tries < 2; tries++) {
+      const linked = await link(mine, file).then(() => true, (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)));
+      if (linked) return undefined;
+      const owner = Number(await readFile(file, "utf8").catch(() => "0"));
+      if (owner > 0 && alive(owner)) return owner;
+      await unlink(file).catch(() => {});
+    }
+    throw new Error(`${file} is left by a proof that ended, and could not be removed`);
+  } finally {
+    await unlink(mine).catch(() => {});
+  }
+}
+
+/** Lets the folder go; a folder the proof made and wrote nothing into goes too. */
+async function release(dir: string): Promise<void> {
+  await unlink(join(dir, claimFile)).catch(() => {});
+  await rmdir(dir).catch(() => {});
+}
+
+/** `dir`, then `dir-2`, `dir-3`, …: the folders a proof whose default folder is taken tries in turn. */
+const numbered = (dir: string, n: number) => (n === 1 ? dir : `${dir}-${n}`);
+
+/**
+ * The report folder, held by this proof until the scope closes, so two proofs at once never write
+ * into one folder and mix their files. When another live proof holds the default folder, this
+ * one writes the first free of `<dir>-2`, `<dir>-3`, … and says so; when it holds the folder
+ * --out names (`out`, as typed), this proof stops with OutBusy rather than overwrite it.
+ */
+export const claimReportFolder = Effect.fn("Proof.claimReportFolder")(function* (dir: string, out: string | undefined) {
+  const progress = yield* Progress;
+  let heldBy: number | undefined;
+  for (let n = 1; ; n++) {
+    const candidate = numbered(dir, n);
+    const taken = Effect.tryPromise({
+      try: () => claim(candidate),
+      catch: (error) => new ReportWriteFailed({ dir: candidate, detail: error instanceof Error ? error.message : String(error) }),
+    });
+    const owner = yield* Effect.acquireRelease(taken, (owner) => (owner === undefined ? Effect.promise(() => release(candidate)) : Effect.void));
+    if (owner === undefined) {
+      if (heldBy !== undefined) yield* progress.line(`${dir} is being written by another proof running now (pid ${heldBy}), so this one writes its report to ${candidate}`);
+      return candidate;
+    }
+    if (out !== undefined) return yield* Effect.fail(new OutBusy({ out, pid: owner }));
+    heldBy ??= owner;
+  }
+});
