@@ -14,6 +14,8 @@ export interface ScenarioAppConfig {
   readonly install?: "auto" | false | (string & {});
   /** Optional build command, run by the prover after install. */
   readonly build?: string;
+  /** Check out the repository's git submodules in each worktree before installing (default false). Used by the prover. */
+  readonly submodules?: boolean;
   /** Shell command that starts the server: PORT is in its environment, `{port}` in its text. */
   readonly start: string;
   readonly ready?: ReadyCheck;

@@ -182,11 +182,19 @@ export class RunnerFailed extends Data.TaggedError("RunnerFailed")<{ readonly de
   }
 }
 
-export type SideError = WorktreeFailed | StepFailed | RunnerFailed;
+/** `git submodule update` in a side's worktree failed (app.submodules). */
+export class SubmodulesFailed extends Data.TaggedError("SubmodulesFailed")<{ readonly sha: string; readonly detail: string }> {
+  override get message(): string {
+    return `Could not check out the submodules of ${this.sha.slice(0, 12)}: ${this.detail}. Check the URLs in its .gitmodules and that this machine can clone them (relative URLs are resolved against remote.origin.url), or set app.submodules to false.`;
+  }
+}
+
+export type SideError = WorktreeFailed | SubmodulesFailed | StepFailed | RunnerFailed;
 
 export function attemptErrorOf(error: SideError): AttemptError {
   switch (error._tag) {
     case "WorktreeFailed":
+    case "SubmodulesFailed":
       return { kind: "worktree", message: error.message };
     case "StepFailed":
       return { kind: error.step, message: error.message };

@@ -1,7 +1,7 @@
 import { constants, existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, open, readdir, readFile, rm, watch, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,8 +59,9 @@ let checkoutBefore: Awaited<ReturnType<typeof checkoutState>>;
 beforeAll(async () => {
   checkoutBefore = await checkoutState();
   work = await mkdtemp(join(tmpdir(), "prove-kill-matrix-"));
-  // Short: Chromium's singleton socket under a run's TMPDIR must fit a Unix socket path (108 bytes).
-  temp = await mkdtemp(join(tmpdir(), "km-"));
+  // Long, as on macOS: too long for the socket Chromium makes under TMPDIR, so runs use a short folder in /tmp.
+  temp = join(await mkdtemp(join(tmpdir(), "prove-kill-matrix-tmp-")), "a-temporary-folder-as-long-as-a-mac-one");
+  await mkdir(temp);
   repo = join(work, "held-app");
   await mkdir(repo);
   const git = (...args: string[]) => execa("git", args, { cwd: repo });
@@ -76,7 +77,7 @@ afterAll(async () => {
   // What a killed prover's git or listing still waits for (nothing a later proof can know of) goes with the test's folders.
   for (const pid of [...(await processesMentioning(work)), ...(await processesMentioning(temp))]) process.kill(pid, "SIGKILL");
   await rm(work, { recursive: true, force: true });
-  await rm(temp, { recursive: true, force: true });
+  await rm(dirname(temp), { recursive: true, force: true });
 });
 
 /** Lets every command held in `markers` go on: opening the FIFO for writing ends their wait (none waiting: nothing to do). */
@@ -102,7 +103,27 @@ function saysOnStderr(prover: ResultPromise, text: string): Promise<void> {
 }
 
 const gitConfig = () => readFile(join(repo, ".git", "config"), "utf8");
-const runFolders = async (pid: number | undefined) => (await readdir(temp)).filter((name) => name.startsWith(`scenario-prover-${pid}-`));
+/** The run folders of prover `pid`: in its TMPDIR, and its attempts' short folders in /tmp. */
+const runFolders = async (pid: number | undefined) =>
+  (await Promise.all([temp, "/tmp"].map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${pid}-`)).map((name) => join(root, name))))).flat();
+
+/**
+ * Starts prove-scenario in `cwd` with the phase under test held: the test's git first on PATH,
+ * the markers folder and the phase in its environment, in a process group of its own so a group
+ * SIGKILL kills the prover and every child that did not leave it.
+ */
+function startHeld(args: ReadonlyArray<string>, cwd: string, phase: string, markers: string) {
+  return execa("node", [join(checkout, "bin/prove-scenario.mjs"), ...args], {
+    cwd,
+    env: { TMPDIR: temp, PATH: `${join(checkout, fixtures, "bin")}:${process.env.PATH ?? ""}`, KILL_MATRIX_PHASE: phase, KILL_MATRIX_DIR: markers, KILL_MATRIX_GIT: realGit },
+    detached: true,
+    reject: false,
+    stdin: "ignore",
+  });
+}
+
+/** Sends `stop`: to the prover, or SIGKILL to its whole group. process.kill, not execa's kill(), which follows a SIGTERM with a SIGKILL after 5 s. */
+const send = (stop: Stop, pid: number) => process.kill(stop === "group SIGKILL" ? -pid : pid, stop === "group SIGKILL" ? "SIGKILL" : stop);
 
 /** Starts a proof held in `phase`, stops it with `stop` once it is there, and gives what it left. */
 async function stopIn(phase: Phase, stop: Stop) {
@@ -111,14 +132,7 @@ async function stopIn(phase: Phase, stop: Stop) {
   const out = join(markers, "report");
   const watching = new AbortController();
   const reached = appears(markers, phase === "report" ? "report.png" : `reached-${phase}-`, watching.signal);
-  const prover = execa("node", ["bin/prove-scenario.mjs", "--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", out, "--json"], {
-    cwd: checkout,
-    env: { TMPDIR: temp, PATH: `${join(checkout, fixtures, "bin")}:${process.env.PATH ?? ""}`, KILL_MATRIX_PHASE: phase, KILL_MATRIX_DIR: markers, KILL_MATRIX_GIT: realGit },
-    // Its own process group, so "group SIGKILL" kills the prover and every child that did not leave it.
-    detached: true,
-    reject: false,
-    stdin: "ignore",
-  });
+  const prover = startHeld(["--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", out, "--json"], checkout, phase, markers);
   const handled = saysOnStderr(prover, `${stop}: stopping`);
   await reached;
   watching.abort();
@@ -126,8 +140,7 @@ async function stopIn(phase: Phase, stop: Stop) {
   const screenshot = phase === "report" ? await open(join(markers, "report.png"), "w") : undefined;
   const pid = prover.pid ?? 0;
   const folders = await runFolders(pid);
-  // process.kill, not execa's kill(), which follows a SIGTERM with a SIGKILL after 5 s.
-  process.kill(stop === "group SIGKILL" ? -pid : pid, stop === "group SIGKILL" ? "SIGKILL" : stop);
+  send(stop, pid);
   if (stop === "SIGINT" || stop === "SIGTERM") {
     await handled;
     await screenshot?.write(await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } }).png().toBuffer());
@@ -166,7 +179,7 @@ describe("a proof stopped in each phase by each signal", () => {
       expect(await processesMentioning(markers)).toEqual([]);
     } else {
       expect(result.signal).toBe("SIGKILL");
-      leftovers.set(`${phase}, ${stop}`, folders.map((name) => join(temp, name)));
+      leftovers.set(`${phase}, ${stop}`, folders);
     }
   });
 });
@@ -187,20 +200,14 @@ describe("publishing stopped by each signal", () => {
 
     const watching = new AbortController();
     const reached = appears(markers, "reached-publish-", watching.signal);
-    const publisher = execa("node", [join(checkout, "bin/prove-scenario.mjs"), "publish", reportDir, "--image-url", "https://img.example/proofs/"], {
-      cwd: user,
-      env: { TMPDIR: temp, PATH: `${join(checkout, fixtures, "bin")}:${process.env.PATH ?? ""}`, KILL_MATRIX_PHASE: "publish", KILL_MATRIX_DIR: markers, KILL_MATRIX_GIT: realGit },
-      detached: true,
-      reject: false,
-      stdin: "ignore",
-    });
+    const publisher = startHeld(["publish", reportDir, "--image-url", "https://img.example/proofs/"], user, "publish", markers);
     const handled = saysOnStderr(publisher, `${stop}: stopping`);
     await reached;
     watching.abort();
     const pid = publisher.pid ?? 0;
     const folders = await runFolders(pid);
     expect(folders).toHaveLength(1);
-    process.kill(stop === "group SIGKILL" ? -pid : pid, stop === "group SIGKILL" ? "SIGKILL" : stop);
+    send(stop, pid);
     if (stop === "SIGINT" || stop === "SIGTERM") {
       await handled;
       await release(markers);
@@ -221,7 +228,7 @@ describe("publishing stopped by each signal", () => {
       expect(await processesMentioning(markers)).toEqual([]);
     } else {
       expect(result.signal).toBe("SIGKILL");
-      leftovers.set(`publish, ${stop}`, folders.map((name) => join(temp, name)));
+      leftovers.set(`publish, ${stop}`, folders);
     }
   });
 });

@@ -1,15 +1,22 @@
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { isAbsolute, join, posix, resolve } from "node:path";
 import { Effect, Layer } from "effect";
 import { simpleGit, type SimpleGit } from "simple-git";
-import { BadRef, NotARepository, WorktreeFailed } from "../errors.ts";
+import { BadRef, NotARepository, SubmodulesFailed, WorktreeFailed } from "../errors.ts";
 import { Git, type GitShape } from "./git.ts";
+import { environment, trusted } from "./user-git.ts";
 import { withRepoLock } from "./repo-lock.ts";
 
 /**
- * simple-git refuses `-c core.hooksPath` unless told: the prover sets it so no hook runs in a
- * worktree. With `abort`, an interrupted proof stops the git command it was waiting for.
+ * git as the user runs it: their whole environment (credential helpers, GIT_CONFIG_* and ssh
+ * settings a submodule's clone needs), which simple-git would otherwise strip. With `abort`, an
+ * interrupted proof stops the git command it was waiting for.
  */
-const client = (baseDir: string, abort?: AbortSignal): SimpleGit => simpleGit({ baseDir, unsafe: { allowUnsafeHooksPath: true }, ...(abort === undefined ? {} : { abort }) });
+const client = (baseDir: string, abort?: AbortSignal): SimpleGit => {
+  const env = environment({});
+  return simpleGit({ baseDir, allowEnvironment: Object.keys(env), unsafe: trusted, ...(abort === undefined ? {} : { abort }) }).env(env);
+};
 
 const detail = (error: unknown) =>
   (error instanceof Error ? error.message : String(error))
@@ -52,6 +59,7 @@ const addWorktree = Effect.fn("Git.addWorktree")(function* (repo: string, path: 
       try: () => client(repo).raw(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", path, sha]),
       catch: (error) => new WorktreeFailed({ repo, sha, path, detail: detail(error) }),
     }),
+    { interruptible: true },
   );
 });
 
@@ -59,6 +67,44 @@ const git = (repo: string, args: ReadonlyArray<string>) => Effect.ignore(Effect.
 
 const prune = Effect.fn("Git.prune")(function* (repo: string) {
   yield* withRepoLock(repo, git(repo, ["worktree", "prune"]));
+});
+
+/**
+ * A submodule's URL as git resolves a relative one (`./…`, `../…`): against the superproject's
+ * `base`, its origin's URL (a URL, an scp-like `host:path`, or a folder), else its own folder.
+ */
+export function resolveSubmoduleUrl(url: string, base: string): string {
+  if (!url.startsWith("./") && !url.startsWith("../")) return url;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base)) return new URL(url, base.replace(/\/*$/, "/")).href;
+  const scp = /^([^/:]+):(.*)$/.exec(base);
+  if (scp !== null && !isAbsolute(base)) return `${scp[1]}:${posix.normalize(posix.join(scp[2] ?? "", url))}`;
+  return resolve(base, url);
+}
+
+/**
+ * `git submodule update --init --recursive` in the worktree, with each top-level submodule's URL
+ * given on the command line (`-c submodule.<name>.url=…`): git then takes it as initialised and
+ * writes nothing into the repository's shared .git/config. Nested submodules are initialised in
+ * their own repositories, inside the worktree's git folder, and go with it.
+ */
+const checkoutSubmodules = Effect.fn("Git.checkoutSubmodules")(function* (repo: string, path: string, sha: string) {
+  if (!existsSync(join(path, ".gitmodules"))) return;
+  const fail = (error: unknown) => new SubmodulesFailed({ sha, detail: detail(error) });
+  const listed = yield* Effect.tryPromise({
+    try: (signal) => client(path, signal).raw(["config", "--file", ".gitmodules", "--get-regexp", String.raw`^submodule\..*\.url$`]),
+    catch: fail,
+  });
+  const origin = (yield* Effect.promise((signal) => client(repo, signal).raw(["config", "--get", "remote.origin.url"]).catch(() => ""))).trim();
+  const base = origin === "" ? repo : origin.startsWith("./") || origin.startsWith("../") ? resolve(repo, origin) : origin;
+  const overrides = listed
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .flatMap((line) => {
+      const space = line.indexOf(" ");
+      const name = line.slice("submodule.".length, space - ".url".length);
+      return ["-c", `submodule.${name}.url=${resolveSubmoduleUrl(line.slice(space + 1).trim(), base)}`];
+    });
+  yield* Effect.tryPromise({ try: (signal) => client(path, signal).raw([...overrides, "submodule", "update", "--init", "--recursive"]), catch: fail });
 });
 
 /** The files whose bytes decide what an install puts in node_modules, anywhere in the tree. */
@@ -87,4 +133,4 @@ const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, 
   yield* prune(repo);
 });
 
-export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune, sameDependencies, isIgnored } satisfies GitShape);
+export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune, checkoutSubmodules, sameDependencies, isIgnored } satisfies GitShape);

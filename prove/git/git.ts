@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect";
-import type { BadRef, NotARepository, WorktreeFailed } from "../errors.ts";
+import type { BadRef, NotARepository, SubmodulesFailed, WorktreeFailed } from "../errors.ts";
 
 export interface Commit {
   readonly sha: string;
@@ -17,6 +17,8 @@ export interface GitShape {
   readonly removeWorktree: (repo: string, path: string) => Effect.Effect<void>;
   /** Forgets worktrees whose folders are gone; never fails. */
   readonly prune: (repo: string) => Effect.Effect<void>;
+  /** Checks out the submodules of the worktree at `path` (of `repo`, at `sha`), without writing to the repository's config. */
+  readonly checkoutSubmodules: (repo: string, path: string, sha: string) => Effect.Effect<void, SubmodulesFailed>;
   /**
    * Whether two commits have the same dependency manifests (every package.json, lockfile,
    * .npmrc and workspace file, byte for byte); false when git cannot tell.

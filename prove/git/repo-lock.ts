@@ -15,35 +15,61 @@ const lockDir = (repo: string) => join(tmpdir(), `scenario-prover.lock-${createH
 
 const orphanAfterMs = 10_000;
 
+const olderThanOrphan = async (path: string) => Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > orphanAfterMs;
+
+/** A lock whose owner died, or that never got a pid file (its owner died in between) and is old enough. */
+async function stale(dir: string): Promise<boolean> {
+  const owner = Number(await readFile(join(dir, "pid"), "utf8").catch(() => "0"));
+  return owner > 0 ? !alive(owner) : await olderThanOrphan(dir);
+}
+
+/**
+ * Removes a stale lock while holding `<lock>.takeover` (made with mkdir too), checking again
+ * inside it: of two proofs that saw it stale at once, the second would otherwise remove the lock
+ * the first has just taken. A `.takeover` left by a proof killed right there is an orphan once old.
+ */
+async function takeOver(dir: string): Promise<void> {
+  const guard = `${dir}.takeover`;
+  try {
+    await mkdir(guard);
+  } catch {
+    if (await olderThanOrphan(guard)) await rm(guard, { recursive: true, force: true });
+    return;
+  }
+  try {
+    if (await stale(dir)) await rm(dir, { recursive: true, force: true });
+  } finally {
+    await rm(guard, { recursive: true, force: true });
+  }
+}
+
 const tryTake = (dir: string) =>
   Effect.promise(async () => {
     try {
       await mkdir(dir);
     } catch {
-      const owner = Number(await readFile(join(dir, "pid"), "utf8").catch(() => "0"));
-      // Taken over when its owner died, or when it never got a pid file (its owner died in between).
-      const orphaned = owner === 0 && Date.now() - ((await stat(dir).catch(() => undefined))?.mtimeMs ?? Date.now()) > orphanAfterMs;
-      if (orphaned || (owner > 0 && !alive(owner))) await rm(dir, { recursive: true, force: true });
+      if (await stale(dir)) await takeOver(dir);
       return false;
     }
     await writeFile(join(dir, "pid"), String(process.pid));
     return true;
   });
 
-/** Each try is whole (a lock made is a lock held); the pause between tries can be interrupted. */
-const take = (dir: string): Effect.Effect<void> =>
-  Effect.uninterruptible(tryTake(dir)).pipe(
-    Effect.flatMap((taken) => (taken ? Effect.void : Effect.interruptible(Effect.sleep("25 millis")).pipe(Effect.andThen(take(dir))))),
-  );
+/** Each try is whole (a lock made is a lock held); with `interruptible`, the pause between tries can be interrupted. */
+const take = (dir: string, interruptible: boolean): Effect.Effect<void> => {
+  const pause = interruptible ? Effect.interruptible(Effect.sleep("25 millis")) : Effect.sleep("25 millis");
+  return Effect.uninterruptible(tryTake(dir)).pipe(Effect.flatMap((taken) => (taken ? Effect.void : pause.pipe(Effect.andThen(take(dir, interruptible))))));
+};
 
 /**
- * Runs `effect` holding the repository's worktree lock. Waiting for it can be interrupted even
- * where `effect` cannot (a worktree being added is a resource's acquisition), so a stopped proof
- * does not wait its turn to add a worktree only to remove it.
+ * Runs `effect` holding the repository's worktree lock. With `interruptible`, waiting for it can be
+ * interrupted even where `effect` cannot (a worktree being added is a resource's acquisition), so
+ * a stopped proof does not wait its turn to add a worktree only to remove it. Without it (removing
+ * a worktree, as a stopped proof does), the wait goes on to the end.
  */
-export const withRepoLock = <A, E, R>(repo: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+export const withRepoLock = <A, E, R>(repo: string, effect: Effect.Effect<A, E, R>, options: { readonly interruptible?: boolean } = {}): Effect.Effect<A, E, R> =>
   Effect.scoped(
-    Effect.acquireRelease(take(lockDir(repo)), () => Effect.promise(() => rm(lockDir(repo), { recursive: true, force: true }))).pipe(
+    Effect.acquireRelease(take(lockDir(repo), options.interruptible === true), () => Effect.promise(() => rm(lockDir(repo), { recursive: true, force: true }))).pipe(
       Effect.andThen(effect),
     ),
   );

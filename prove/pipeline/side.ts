@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { Clock, Deferred, Effect, Option, Ref } from "effect";
 import { attemptErrorOf, type SideError } from "../errors.ts";
-import type { Commit } from "../git/git.ts";
+import { Git, type Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";
 import { copyInstalled } from "../install/reuse.ts";
 import { runStep } from "../install/run-step.ts";
@@ -121,6 +121,10 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
     { side: name, step: "worktree", detail: commit.sha.slice(0, 7) },
     worktree(context.repo, join(context.runDir, name), commit.sha, context.keep),
   );
+  if (context.app.submodules) {
+    const git = yield* Git;
+    yield* progress.step({ side: name, step: "worktree", detail: "submodules" }, git.checkoutSubmodules(context.repo, path, commit.sha));
+  }
   const appRoot = join(path, context.app.root);
   const where = (dir: string) => `${relative(path, dir) || "the repository's root"} at ${commit.sha.slice(0, 7)}`;
   const plan = planInstall(context.app.install, appRoot, path);

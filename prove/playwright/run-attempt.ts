@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Clock, Effect } from "effect";
@@ -6,6 +6,8 @@ import { RunnerFailed } from "../errors.ts";
 import { classify } from "../outcome/classify.ts";
 import { tail } from "../outcome/error-text.ts";
 import { runCommand } from "../process/run-command.ts";
+import { killProcessesUnder } from "../process/stray-processes.ts";
+import { shortTempRoot } from "../workspace/run-dir.ts";
 import { escapeRegExp, fileFilter } from "./cli-path.ts";
 import { parseJsonReport } from "./json-report.ts";
 
@@ -32,6 +34,34 @@ export interface AttemptInput {
 const transformCache = join(tmpdir(), process.platform === "win32" ? "playwright-transform-cache" : `playwright-transform-cache-${process.geteuid?.() ?? ""}`);
 
 /**
+ * Chromium makes a Unix socket under its TMPDIR, `org.chromium.Chromium.XXXXXX/SingletonSocket`
+ * 46 bytes further down, and a socket's path holds at most 104 bytes on macOS (108 on Linux):
+ * under a longer TMPDIR the browser dies at launch ("Socket path too long").
+ */
+const longestTemp = 56;
+
+/**
+ * The attempt's TMPDIR: its own folder when that is short enough for Chromium, else a short one
+ * named like a run folder (so one a killed proof left is removed by the next), removed with the
+ * attempt unless --keep.
+ */
+const attemptTemp = (dir: string, keep: boolean) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const inside = join(dir, "tmp");
+      if (inside.length <= longestTemp) return { path: await mkdir(inside, { recursive: true }).then(() => inside), own: false };
+      return { path: await mkdtemp(join(shortTempRoot(), `scenario-prover-${process.pid}-t-`)), own: true };
+    }),
+    (temp) =>
+      temp.own && !keep
+        ? Effect.promise(async () => {
+            await killProcessesUnder(temp.path);
+            await rm(temp.path, { recursive: true, force: true });
+          })
+        : Effect.void,
+  );
+
+/**
  * Runs the one selected test once with Playwright from the invoking checkout, against the
  * side's app, and classifies the attempt from the JSON report. Its temporary files (the app's
  * home among them) go into the attempt's folder so they leave with the run.
@@ -39,8 +69,7 @@ const transformCache = join(tmpdir(), process.platform === "win32" ? "playwright
 export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: AttemptInput) {
   const reportFile = join(input.dir, "report.json");
   const logFile = join(input.dir, "playwright.log");
-  const temp = join(input.dir, "tmp");
-  yield* Effect.promise(() => mkdir(temp, { recursive: true }));
+  const temp = (yield* attemptTemp(input.dir, input.keep)).path;
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   Object.assign(env, {
@@ -52,6 +81,9 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     SCENARIO_APP_TMPDIR: process.env.SCENARIO_APP_TMPDIR ?? tmpdir(),
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     TMPDIR: temp,
+    // Names the attempt's folder in the environment of the runner, its browser and the app, so a
+    // process left by a killed proof is found and stopped by the next (see killProcessesUnder).
+    SCENARIO_ATTEMPT_DIR: input.dir,
     FORCE_COLOR: "0",
     ...(input.keep ? { SCENARIO_KEEP: "1" } : {}),
     ...(input.expectTimeout === undefined ? {} : { SCENARIO_EXPECT_TIMEOUT: String(input.expectTimeout) }),
@@ -85,4 +117,4 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     return yield* Effect.fail(new RunnerFailed({ detail: how, logTail: tail(log) }));
   }
   return classify(report, { root: input.root, scenarioFile: input.scenarioFile, wallMs });
-});
+}, Effect.scoped);

@@ -14,13 +14,14 @@ function read(app: Record<string, unknown>) {
 
 describe("the config's app, as the prover reads it", () => {
   it.each([
-    ["no install: the lockfile decides", {}, { root: "", install: "auto", build: undefined }],
-    ['install: "auto"', { install: "auto" }, { root: "", install: "auto", build: undefined }],
-    ["install: false skips installing", { install: false }, { root: "", install: false, build: undefined }],
-    ["install: a command", { install: "npm ci --ignore-scripts", build: "npm run build" }, { root: "", install: "npm ci --ignore-scripts", build: "npm run build" }],
-    ["root relative to the repository's root, wherever the config is", { root: "apps/web" }, { root: "apps/web", install: "auto", build: undefined }],
-    ['root "." is the repository\'s root', { root: "." }, { root: "", install: "auto", build: undefined }],
-    ["variables with placeholders in their values", { env: { APP_URL: "http://127.0.0.1:{port}", _flag2: "1" }, provider: { OPENAI_BASE_URL: "{replay}/v1" } }, { root: "", install: "auto", build: undefined }],
+    ["no install: the lockfile decides", {}, { root: "", install: "auto", build: undefined, submodules: false }],
+    ['install: "auto"', { install: "auto" }, { root: "", install: "auto", build: undefined, submodules: false }],
+    ["install: false skips installing", { install: false }, { root: "", install: false, build: undefined, submodules: false }],
+    ["install: a command", { install: "npm ci --ignore-scripts", build: "npm run build" }, { root: "", install: "npm ci --ignore-scripts", build: "npm run build", submodules: false }],
+    ["root relative to the repository's root, wherever the config is", { root: "apps/web" }, { root: "apps/web", install: "auto", build: undefined, submodules: false }],
+    ['root "." is the repository\'s root', { root: "." }, { root: "", install: "auto", build: undefined, submodules: false }],
+    ["submodules: true", { submodules: true }, { root: "", install: "auto", build: undefined, submodules: true }],
+    ["variables with placeholders in their values", { env: { APP_URL: "http://127.0.0.1:{port}", _flag2: "1" }, provider: { OPENAI_BASE_URL: "{replay}/v1" } }, { root: "", install: "auto", build: undefined, submodules: false }],
   ])("takes %s", (_case, app, expected) => {
     expect(read(app)).toEqual(expected);
   });
@@ -32,6 +33,7 @@ describe("the config's app, as the prover reads it", () => {
     ['install: "none"', { install: "none" }, 'app.install "none" would run a command called none; to skip installing, set install: false.'],
     ["a root outside the repository", { root: "../other" }, 'app.root "../other" is not a folder inside the repository /work/shop; set it to the app\'s folder relative to the repository\'s root (e.g. "." or "apps/web").'],
     ["an absolute root", { root: "/work/shop/apps/web" }, 'app.root "/work/shop/apps/web" is not a folder inside the repository'],
+    ["submodules: a string", { submodules: "yes" }, 'app.submodules is "yes"; set it to true to check out the repository\'s git submodules in each worktree, or leave it out.'],
     ["no start", { start: "" }, 'app.start is not set: set it to the command that starts the server, e.g. "npm start".'],
     ["a placeholder as a variable's name", { env: { "{port}": "x" } }, 'app.env has a variable named "{port}"; rename it to letters, digits and _ (not starting with a digit). Placeholders such as {port} are filled into values, not names: e.g. env: { APP_URL: "http://127.0.0.1:{port}" }.'],
     ["a provider variable that is no name", { provider: { "OPENAI-BASE-URL": "{replay}/v1" } }, 'app.provider has a variable named "OPENAI-BASE-URL"; rename it to letters, digits and _ (not starting with a digit).'],

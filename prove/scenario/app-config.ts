@@ -9,6 +9,8 @@ export interface AppConfig {
   /** "auto", a shell command, or false to skip installing. */
   readonly install: string | false;
   readonly build: string | undefined;
+  /** Check out the submodules in each worktree. */
+  readonly submodules: boolean;
 }
 
 const optionalString = (value: unknown, key: string, config: string): Effect.Effect<string | undefined, ConfigError> => {
@@ -61,6 +63,14 @@ const variableNames = (fields: Record<string, unknown>, config: string): Effect.
   return Effect.void;
 };
 
+/** `app.submodules`: true or false (the default). */
+const submodulesValue = (value: unknown, config: string): Effect.Effect<boolean, ConfigError> =>
+  value === undefined || typeof value === "boolean"
+    ? Effect.succeed(value === true)
+    : Effect.fail(
+        new ConfigError({ config, detail: `app.submodules is ${JSON.stringify(value)}; set it to true to check out the repository's git submodules in each worktree, or leave it out.` }),
+      );
+
 const inside = (parent: string, child: string) => {
   const path = relative(parent, child);
   return !path.startsWith("..") && !isAbsolute(path);
@@ -105,6 +115,7 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
     root: normalize(relative(repoRoot, appDir)).replace(/^\.$/, ""),
     install: yield* installValue(fields.install, configFile),
     build: yield* optionalString(fields.build, "build", configFile),
+    submodules: yield* submodulesValue(fields.submodules, configFile),
   } satisfies AppConfig;
 });
 

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,12 @@ export interface RunDir {
 }
 
 const prefix = "scenario-prover-";
+
+/** A short folder for temporary files whose paths must stay short (a browser's socket): /tmp where TMPDIR is longer. */
+export const shortTempRoot = () => (existsSync("/tmp") && tmpdir().length > "/tmp".length ? "/tmp" : tmpdir());
+
+/** Where runs make their folders: TMPDIR, and the short root. */
+const runRoots = () => [...new Set([tmpdir(), shortTempRoot()])];
 const ownerFile = "owner.json";
 
 interface Owner {
@@ -36,11 +43,11 @@ async function readOwner(dir: string): Promise<Owner | undefined> {
  * process still working in one) and their worktrees' entries in the repositories they used.
  * A folder is another run's until the pid in its name is dead; `--keep` folders are kept.
  */
-export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root: string = tmpdir()) {
+export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (roots: ReadonlyArray<string> = runRoots()) {
   const git = yield* Git;
-  const names = yield* Effect.promise(() => readdir(root).catch(() => []));
   const removed: string[] = [];
-  for (const name of names) {
+  const found = yield* Effect.promise(() => Promise.all(roots.map(async (root) => (await readdir(root).catch(() => [])).map((name) => [root, name] as const))));
+  for (const [root, name] of found.flat()) {
     const pid = Number(/^scenario-prover-(\d+)-/.exec(name)?.[1]);
     if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
     const dir = join(root, name);

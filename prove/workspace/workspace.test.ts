@@ -96,7 +96,7 @@ describe("worktrees and the run folder", () => {
     const running = await folder(live, false);
     const kept = await folder(dead, true);
 
-    const removed = await Effect.runPromise(cleanLeftovers(temp).pipe(Effect.provide(GitLive)));
+    const removed = await Effect.runPromise(cleanLeftovers([temp]).pipe(Effect.provide(GitLive)));
 
     expect(removed).toEqual([killed]);
     expect([existsSync(killed), existsSync(running), existsSync(kept)]).toEqual([false, true, true]);

@@ -1,0 +1,42 @@
+import type { SimpleGitOptions } from "simple-git";
+
+/**
+ * simple-git guards against untrusted arguments and environment: it strips or rejects GIT_*
+ * variables, and rejects PAGER, EDITOR, GIT_SSH_COMMAND or GIT_CONFIG_GLOBAL as "unsafe". Here the
+ * arguments are this module's own and the environment is the user's, which git must see whole
+ * (their ssh command, credential helper and config), so every guard is lifted; the compiler keeps
+ * this list complete.
+ */
+export const trusted: Required<Omit<NonNullable<SimpleGitOptions["unsafe"]>, "allowUnsafeCustomBinary" | "allowAbbreviatedOptions">> = {
+  allowUnsafeAlias: true,
+  allowUnsafeAskPass: true,
+  allowUnsafeCommandBinaries: true,
+  allowUnsafeConfigPaths: true,
+  allowUnsafeConfigEnvCount: true,
+  allowUnsafeCredentialHelper: true,
+  allowUnsafeEditor: true,
+  allowUnsafeMergeDriver: true,
+  allowUnsafePager: true,
+  allowUnsafeProtocolOverride: true,
+  allowUnsafePack: true,
+  allowUnsafeSshCommand: true,
+  allowUnsafeGitProxy: true,
+  allowUnsafeExec: true,
+  allowUnsafeHooksPath: true,
+  allowUnsafeDiffExternal: true,
+  allowUnsafeDiffTextConv: true,
+  allowUnsafeFilter: true,
+  allowUnsafeFsMonitor: true,
+  allowUnsafeGpgProgram: true,
+  allowUnsafeTemplateDir: true,
+  allowUnsafeInclude: true,
+  allowUnsafeSubmodule: true,
+  allowUnsafeUrlRewrite: true,
+};
+
+/** The whole environment plus `extra`; GIT_TERMINAL_PROMPT=0 so a missing credential fails instead of waiting for a person. */
+export function environment(extra: Readonly<Record<string, string>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return { ...env, GIT_TERMINAL_PROMPT: "0", ...extra };
+}

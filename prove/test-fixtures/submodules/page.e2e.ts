@@ -1,0 +1,7 @@
+import { expect, test } from "../../../harness/index.ts";
+
+test("the page from the submodule is served", async ({ app, page }) => {
+  await app.open("/");
+  await expect(page.getByRole("heading")).toHaveText("From the submodule");
+  await app.screenshot("page");
+});
