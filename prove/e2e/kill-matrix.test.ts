@@ -132,7 +132,9 @@ async function stopIn(phase: Phase, stop: Stop) {
   const out = join(markers, "report");
   const watching = new AbortController();
   const reached = appears(markers, phase === "report" ? "report.png" : `reached-${phase}-`, watching.signal);
-  const prover = startHeld(["--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", out, "--json"], checkout, phase, markers);
+  // Held in boot or run, one side is enough: with --sequential, head's Playwright and browser do not start beside base's.
+  const sequential = phase === "boot" || phase === "run" ? ["--sequential"] : [];
+  const prover = startHeld(["--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", out, "--json", ...sequential], checkout, phase, markers);
   const handled = saysOnStderr(prover, `${stop}: stopping`);
   await reached;
   watching.abort();
