@@ -1,6 +1,9 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { Deferred, Effect, Layer, Result } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import { parseCommand, usage, type Command, type DemoOptions, type MergeOptions, type ProveOptions, type PublishOptions, type PublishTarget } from "./cli/args.ts";
 import { githubFiles, publishFolder, readFinished, type Finished } from "./cli/finish.ts";
 import { demoTable, type DemoRow } from "./cli/demo-table.ts";

@@ -1,4 +1,4 @@
-import { Data } from "effect";
+import * as Data from "effect/Data";
 import type { AttemptError, ReasonCode } from "./outcome/types.ts";
 
 /**

@@ -1,4 +1,7 @@
-import { Cause, Deferred, Effect, Exit } from "effect";
+import * as Cause from "effect/Cause";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import { describeHttpRequest, describeMessage, formatRecordSummary, formatServeSummary, formatTranscriptSummary, fullyPlayed } from "./cli/format.ts";
 import { parseCommand, usage, type Command } from "./cli/parse-args.ts";
 import { UsageError } from "./errors.ts";

@@ -1,4 +1,4 @@
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 
 /** Why a transcript line was rejected; stable codes a caller can branch on. */
 export const TranscriptErrorCode = Schema.Literals([

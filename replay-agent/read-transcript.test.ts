@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { fixture } from "./fixtures/fixture.ts";
 import { loadTranscript, TranscriptError, validateTranscript } from "./index.ts";

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { TranscriptReadError, type TranscriptError } from "./errors.ts";
 import { framingOf } from "./providers/registry.ts";
 import { parseTranscript } from "./transcript/parse.ts";

@@ -1,4 +1,5 @@
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import type { ListenError, WrongTransportError } from "./errors.ts";
 import { handleRequest } from "./http/handle-request.ts";
 import { listenHttp } from "./http/listen.ts";

@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Deferred, Duration, Effect, Exit, identity, Predicate, Scope } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import { identity } from "effect/Function";
+import * as Predicate from "effect/Predicate";
+import * as Scope from "effect/Scope";
 import { NotPausedError, PauseNotReachedError, PeerNotRunningError } from "./errors.ts";
 import { listenHttp } from "./http/listen.ts";
 import { stdioFormatFor } from "./providers/registry.ts";

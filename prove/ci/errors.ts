@@ -1,4 +1,4 @@
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** Errors of the GitHub Actions integration; each message names what to change. */
 

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { writeGithubFiles } from "../ci/github.ts";
 import { Git } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";

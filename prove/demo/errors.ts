@@ -1,4 +1,4 @@
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** Errors of the demo sandbox; each message says what to change. */
 

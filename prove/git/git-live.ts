@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { isAbsolute, join, posix, resolve } from "node:path";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { simpleGit, type SimpleGit } from "simple-git";
 import { BadRef, NotARepository, SubmodulesFailed, WorktreeFailed } from "../errors.ts";
 import { Git, type GitShape } from "./git.ts";

@@ -1,4 +1,4 @@
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** Errors of `prove-scenario init`; each message says what to change. Neither leaves a file written. */
 

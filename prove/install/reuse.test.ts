@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { copyInstalled } from "./reuse.ts";

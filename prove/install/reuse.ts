@@ -1,6 +1,6 @@
 import { readdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { execa } from "execa";
 
 /** Every node_modules folder under `root` that an install made (not those inside another, nor in .git). */

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { StepFailed } from "../errors.ts";
 import { tail } from "../outcome/error-text.ts";
 import { runCommand } from "../process/run-command.ts";

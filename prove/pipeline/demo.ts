@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { parseCommand, type OutputOptions } from "../cli/args.ts";
 import { BrokenBug, createDemoSandbox, proofArguments, SandboxFailed, UnknownBug, type DemoSandbox, type ZooBug } from "../demo/index.ts";
 import type { Interrupted } from "../errors.ts";

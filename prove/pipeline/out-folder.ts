@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { access, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ScenarioOptions } from "../cli/args.ts";
 import { OutInsideRepo, ReportWriteFailed } from "../errors.ts";
 import { Git } from "../git/git.ts";

@@ -1,5 +1,9 @@
 import { join, resolve } from "node:path";
-import { Clock, Effect, Ref, Result, Scope } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Ref from "effect/Ref";
+import * as Result from "effect/Result";
+import * as Scope from "effect/Scope";
 import type { ProveOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";

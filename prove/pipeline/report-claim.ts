@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { link, mkdir, readFile, rmdir, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { OutBusy, ReportWriteFailed } from "../errors.ts";
 import { alive } from "../process/alive.ts";
 import { Progress } from "../progress/progress.ts";

@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { RunOptions } from "../cli/args.ts";
 import { couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ScenarioOptions } from "../cli/args.ts";
 import { BadRepo, ConfigError, ScenarioNotFound } from "../errors.ts";
 import { Git } from "../git/git.ts";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ProveOptions, Shard } from "../cli/args.ts";
 import { ScenarioNotFound } from "../errors.ts";
 import { Git } from "../git/git.ts";

@@ -1,6 +1,10 @@
 import { mkdir } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { Clock, Deferred, Effect, Option, Ref } from "effect";
+import * as Clock from "effect/Clock";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import * as Ref from "effect/Ref";
 import { attemptErrorOf, type SideError } from "../errors.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ConfigError } from "../errors.ts";
 
 /**

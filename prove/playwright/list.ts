@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { execa } from "execa";
 import { ConfigError, ScenarioNotFound } from "../errors.ts";
 import { cleanMessage, tail } from "../outcome/error-text.ts";

@@ -1,6 +1,7 @@
 import { spawn as spawnChild, type ChildProcess } from "node:child_process";
 import { closeSync, openSync } from "node:fs";
-import { Duration, Effect } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
 
 export interface CommandSpec {
   /** A program and its arguments, or a shell command line when `args` is undefined. */

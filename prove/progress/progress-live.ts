@@ -1,4 +1,7 @@
-import { Clock, Effect, Exit, Layer } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
 import { formatDuration } from "../outcome/durations.ts";
 import { Progress, type ProgressShape, type StepLabel } from "./progress.ts";
 

@@ -1,4 +1,5 @@
-import { Context, type Effect } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
 
 export type StepName = "sandbox" | "refs" | "scenario" | "worktree" | "install" | "build" | "boot" | "run" | "stopped" | "report" | "publish" | "cleanup";
 

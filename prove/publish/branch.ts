@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { BranchMoved, FetchFailed, GitFailed, PushFailed } from "./errors.ts";
 import { runGit } from "./git-run.ts";
 

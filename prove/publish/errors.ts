@@ -1,4 +1,4 @@
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /**
  * Errors of `prove-scenario publish`. Each names what to change. None of them holds a remote URL

@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { simpleGit } from "simple-git";
 import { environment, trusted } from "../git/user-git.ts";
 import { withoutCredentials } from "./remote-url.ts";

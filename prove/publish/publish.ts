@@ -1,7 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect, Schedule } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schedule from "effect/Schedule";
 import { Progress } from "../progress/progress.ts";
 import { buildTree, commitTree, fetchTree, identity, push, remoteTip, writeBlobs, type Destination } from "./branch.ts";
 import { BadImageUrl, BranchKeptMoving, GitFailed, ImageUrlNeeded, PrWriteFailed, UnknownRemote, type PublishError } from "./errors.ts";

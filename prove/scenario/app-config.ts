@@ -1,5 +1,5 @@
 import { isAbsolute, normalize, relative, resolve } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { ConfigError } from "../errors.ts";
 
 /** What the prover needs of the config's `app` (stored by defineScenarioConfig in `metadata.scenarioApp`). */

@@ -1,4 +1,5 @@
-import { Effect, Exit } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import { describe, expect, it } from "vitest";
 import type { JsonSpec } from "../playwright/json-report.ts";
 import { selectTest } from "./select.ts";

@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { AmbiguousScenario, ScenarioNotFound } from "../errors.ts";
 import { fullTitle, type JsonSpec } from "../playwright/json-report.ts";
 

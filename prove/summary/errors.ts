@@ -1,4 +1,4 @@
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** `merge` was given folders that do not make one proof; the message names them and what to pass instead. */
 export class MergeRefused extends Data.TaggedError("MergeRefused")<{ readonly detail: string }> {

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { Git } from "../git/git.ts";
 import { killProcessesUnder } from "../process/stray-processes.ts";
 import { alive } from "../process/alive.ts";

@@ -1,4 +1,4 @@
-import { Predicate } from "effect";
+import * as Predicate from "effect/Predicate";
 import type { HttpRequest } from "../http/read-request.ts";
 import type { RecordingCounts } from "../record/transcript-file.ts";
 import type { RuntimeStatus } from "../runtime/replay-runtime.ts";

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Cause, Effect } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
 import type { ReplayMismatchError } from "../errors.ts";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
 import { httpAnswerSink, type HttpRun } from "../wire/http-answer.ts";

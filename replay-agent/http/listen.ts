@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Effect, FiberSet, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import * as FiberSet from "effect/FiberSet";
+import type * as Scope from "effect/Scope";
 import { ListenError } from "../errors.ts";
 
 /** Handles one request as an Effect; it runs with the services of the scope that opened the server (Clock included). */

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 /** A request as expect_outbound patterns see it; `body` is the parsed JSON body (raw text if it is not JSON, undefined if empty). */
 export interface HttpRequest {

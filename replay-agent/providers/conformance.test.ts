@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { TestClock } from "effect/testing";
 import OpenAI from "openai";
 import { describe, expect, it, onTestFinished } from "vitest";

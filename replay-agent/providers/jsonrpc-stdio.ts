@@ -1,4 +1,4 @@
-import { Predicate } from "effect";
+import * as Predicate from "effect/Predicate";
 import { TranscriptError, type ReplayMismatchError } from "../errors.ts";
 import { matchPattern } from "../runtime/pattern.ts";
 import type { Transcript } from "../transcript/transcript.ts";

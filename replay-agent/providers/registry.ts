@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { WrongTransportError } from "../errors.ts";
 import { isHttpProvider, type HttpProvider, type StdioProvider } from "../transcript/providers.ts";
 import type { Transcript } from "../transcript/transcript.ts";

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Effect, Predicate } from "effect";
+import * as Effect from "effect/Effect";
+import * as Predicate from "effect/Predicate";
 import { UpstreamError, type RecordOutputError } from "../errors.ts";
 import { nodeResponseWriter } from "../http/node-response.ts";
 import { parseBody, readBody } from "../http/read-request.ts";

@@ -1,4 +1,8 @@
-import { DateTime, Effect, Predicate, Semaphore, type Scope } from "effect";
+import * as DateTime from "effect/DateTime";
+import * as Effect from "effect/Effect";
+import * as Predicate from "effect/Predicate";
+import * as Semaphore from "effect/Semaphore";
+import type * as Scope from "effect/Scope";
 import { MissingKeyError, type ListenError, type RecordOutputError } from "../errors.ts";
 import { listenHttp } from "../http/listen.ts";
 import { httpFormats } from "../providers/registry.ts";

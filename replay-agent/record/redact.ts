@@ -1,4 +1,4 @@
-import { Predicate } from "effect";
+import * as Predicate from "effect/Predicate";
 
 /**
  * Keeps credentials out of a recording: headers that carry them are dropped, and key-shaped

@@ -1,6 +1,6 @@
 import { accessSync, constants, existsSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { RecordOutputError } from "../errors.ts";
 import { formatNdjsonLine } from "../wire/ndjson.ts";
 

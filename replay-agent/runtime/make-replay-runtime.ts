@@ -1,4 +1,9 @@
-import { Deferred, Duration, Effect, PubSub, Stream, type Scope } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as PubSub from "effect/PubSub";
+import * as Stream from "effect/Stream";
+import type * as Scope from "effect/Scope";
 import { NotPausedError, PauseNotReachedError, ReplayMismatchError } from "../errors.ts";
 import { describeEntry } from "../transcript/describe.ts";
 import type { ExpectOutbound } from "../transcript/schema.ts";

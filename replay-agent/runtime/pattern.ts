@@ -1,4 +1,4 @@
-import { Predicate } from "effect";
+import * as Predicate from "effect/Predicate";
 
 /**
  * Patterns of `expect_outbound` lines, as DESIGN.md defines them: objects match as a

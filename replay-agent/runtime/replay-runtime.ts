@@ -1,4 +1,5 @@
-import type { Effect, Stream } from "effect";
+import type * as Effect from "effect/Effect";
+import type * as Stream from "effect/Stream";
 import type { NotPausedError, PauseNotReachedError, ReplayMismatchError } from "../errors.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import type { ResponseSink } from "./response-sink.ts";

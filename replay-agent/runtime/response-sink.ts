@@ -1,4 +1,4 @@
-import type { Effect } from "effect";
+import type * as Effect from "effect/Effect";
 import type { AnswerEntry } from "../transcript/transcript.ts";
 
 /** Consecutive answer lines with no pause, delay or expect_outbound between them: what a transport may write at once. */

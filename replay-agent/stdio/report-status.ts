@@ -1,5 +1,7 @@
 import { request as httpRequest, type ClientRequest } from "node:http";
-import { Effect, Stream, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
+import type * as Scope from "effect/Scope";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
 import { formatNdjsonLine } from "../wire/ndjson.ts";
 

@@ -1,7 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
-import { Deferred, Effect, Exit, FiberSet, identity, type Scope } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as FiberSet from "effect/FiberSet";
+import { identity } from "effect/Function";
+import type * as Scope from "effect/Scope";
 import type { ListenError, WrongTransportError } from "../errors.ts";
 import { controlPrefix, handleControl } from "../http/control.ts";
 import { listenHttp } from "../http/listen.ts";

@@ -1,7 +1,10 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { Cause, Effect, Exit, Random } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Random from "effect/Random";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replayAgent } from "../fixtures/cli-process.ts";
 import { validateTranscript } from "../read-transcript.ts";

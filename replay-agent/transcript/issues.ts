@@ -1,4 +1,4 @@
-import { SchemaIssue } from "effect";
+import * as SchemaIssue from "effect/SchemaIssue";
 
 const leafHook: SchemaIssue.LeafHook = (issue) => {
   switch (issue._tag) {

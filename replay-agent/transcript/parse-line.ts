@@ -1,4 +1,7 @@
-import { Effect, Predicate, Result, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Predicate from "effect/Predicate";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { TranscriptError } from "../errors.ts";
 import { validatePattern, formatDifferences } from "../runtime/pattern.ts";
 import { writeItLike } from "./examples.ts";

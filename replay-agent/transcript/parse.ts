@@ -1,4 +1,5 @@
-import { Effect, Predicate } from "effect";
+import * as Effect from "effect/Effect";
+import * as Predicate from "effect/Predicate";
 import { TranscriptError } from "../errors.ts";
 import { writeItLike } from "./examples.ts";
 import { parseLine } from "./parse-line.ts";

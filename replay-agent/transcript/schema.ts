@@ -1,4 +1,4 @@
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import { providers } from "./providers.ts";
 
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown);

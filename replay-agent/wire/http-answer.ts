@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { AnswerRun, ResponseSink } from "../runtime/response-sink.ts";
 import type { AnswerEntry } from "../transcript/transcript.ts";
 import type { HttpResponseWriter } from "./http-response.ts";

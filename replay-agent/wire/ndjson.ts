@@ -1,5 +1,5 @@
 import type { Writable } from "node:stream";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 /** One value as a line of newline-delimited JSON. */
 export const formatNdjsonLine = (value: unknown): string => `${JSON.stringify(value)}\n`;

@@ -1,4 +1,4 @@
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { HttpResponseWriter } from "./http-response.ts";
 
 /** One server-sent event as text: an optional `event:` name and its `data:` payload. */
