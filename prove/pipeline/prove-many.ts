@@ -16,7 +16,7 @@ import { writeSummary } from "../summary/write-summary.ts";
 import { checkOut } from "./out-folder.ts";
 import { defaultManyOutDir, proverCommand, reproduceCommand, scenarioFolder } from "./paths.ts";
 import { decideScenario, machinePaths, sideEvidence } from "./prove.ts";
-import { claimReportFolder } from "./report-claim.ts";
+import { claimOnce } from "./report-claim.ts";
 import { findManyPlace, loadScenarios, shardSlice, type ListedScenario, type ManyPlace } from "./scenarios.ts";
 import { sideContext } from "./side.ts";
 import { bothSides, resolveRefs, runFolder } from "./steps.ts";
@@ -133,13 +133,8 @@ const summarize = Effect.fn("Proof.summary")(function* (input: ManyInput, facts:
   return summary;
 });
 
-/** The summary's folder, held until `claims` closes, as a single proof's report folder (see claimReportFolder). */
-const claimOut = Effect.fn("Proof.claimManyOut")(function* (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
-  const known = yield* Ref.get(facts);
-  if (known.out !== undefined) return known;
-  const out = yield* claimReportFolder(outDir(input, known), input.options.out).pipe(Scope.provide(claims));
-  return yield* Ref.updateAndGet(facts, (now) => ({ ...now, out }));
-});
+/** The summary's folder, held as a single proof's report folder (see claimOnce). */
+const claimOut = (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) => claimOnce(facts, (known) => outDir(input, known), input.options.out, claims);
 
 /** The proof of several scenarios, inside one scope: one worktree, install and build per side, every scenario run against it. */
 const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {

@@ -16,7 +16,7 @@ import { pathsFrom, type Replacement } from "../report/redact.ts";
 import { writeReport, type SideEvidence } from "../report/write-report.ts";
 import { checkOut } from "./out-folder.ts";
 import { defaultOutDir, proverCommand, reproduceCommand } from "./paths.ts";
-import { claimReportFolder } from "./report-claim.ts";
+import { claimOnce } from "./report-claim.ts";
 import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./scenario.ts";
 import { sideContext, type SideResult } from "./side.ts";
 import { bothSides, resolveRefs, runFolder } from "./steps.ts";
@@ -132,16 +132,8 @@ const write = Effect.fn("Proof.writeReport")(function* (
 const reportFile = (input: ProofInput, facts: Facts, report: ProofReport | undefined) =>
   report === undefined ? undefined : resolve(rootOf(input, facts), report.dir, report.markdown);
 
-/**
- * The report folder, held until `claims` closes (after a stopped proof's report too), so that no
- * other proof writes into it meanwhile: the folder this proof reports into from now on.
- */
-const claimOut = Effect.fn("Proof.claimOut")(function* (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
-  const known = yield* Ref.get(facts);
-  if (known.out !== undefined) return known;
-  const out = yield* claimReportFolder(outDir(input, known), input.options.out).pipe(Scope.provide(claims));
-  return yield* Ref.updateAndGet(facts, (now) => ({ ...now, out }));
-});
+/** The report folder, held so that no other proof writes into it meanwhile (see claimOnce). */
+const claimOut = (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) => claimOnce(facts, (known) => outDir(input, known), input.options.out, claims);
 
 /** The proof itself, inside one scope: every worktree, folder and process is released when it closes. */
 const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { link, mkdir, readFile, rmdir, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
+import * as Ref from "effect/Ref";
+import * as Scope from "effect/Scope";
 import { OutBusy, ReportWriteFailed } from "../errors.ts";
 import { alive } from "../process/alive.ts";
 import { Progress } from "../progress/progress.ts";
@@ -38,6 +40,18 @@ async function release(dir: string): Promise<void> {
   await unlink(join(dir, claimFile)).catch(() => {});
   await rmdir(dir).catch(() => {});
 }
+
+/**
+ * A proof's report (or summary) folder, claimed once into its `facts` and held until `claims`
+ * closes, after a stopped proof's report too: the folder it reports into from then on.
+ */
+export const claimOnce = <F extends { readonly out?: string }>(facts: Ref.Ref<F>, dirOf: (known: F) => string, out: string | undefined, claims: Scope.Scope) =>
+  Effect.gen(function* () {
+    const known = yield* Ref.get(facts);
+    if (known.out !== undefined) return known;
+    const claimed = yield* claimReportFolder(dirOf(known), out).pipe(Scope.provide(claims));
+    return yield* Ref.updateAndGet(facts, (now) => ({ ...now, out: claimed }));
+  });
 
 /** `dir`, then `dir-2`, `dir-3`, …: the folders a proof whose default folder is taken tries in turn. */
 const numbered = (dir: string, n: number) => (n === 1 ? dir : `${dir}-${n}`);
