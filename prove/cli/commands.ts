@@ -1,0 +1,295 @@
+// The commands past parsing: loaded by cli.ts only once the command line is valid, so a usage
+// error or --help does not wait for the whole pipeline to load.
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import { type Command, type DemoOptions, type MergeOptions, type ProveOptions, type PublishOptions, type PublishTarget } from "./args.ts";
+import { githubFiles, publishFolder, readFinished, type Finished } from "./finish.ts";
+import { demoTable, type DemoRow } from "./demo-table.ts";
+import { BrokenBug, defaultBugId, findBug, listBugs, NoZoo, UnknownBug, type ZooBug } from "../demo/index.ts";
+import { Interrupted } from "../errors.ts";
+import { InitFailed, InitRefused, initScenarios } from "../init/index.ts";
+import { Git } from "../git/git.ts";
+import { GitLive } from "../git/git-live.ts";
+import { proveDemo } from "../pipeline/demo.ts";
+import { runAt } from "../pipeline/run-at.ts";
+import { proveScenario, type ProofResult } from "../pipeline/prove.ts";
+import { isMany, proveMany, type ManyResult } from "../pipeline/prove-many.ts";
+import { MergeRefused } from "../summary/errors.ts";
+import type { ProofSummary } from "../summary/schema.ts";
+import { mergeSummaries } from "../summary/merge.ts";
+import { readSummary } from "../summary/write-summary.ts";
+import { packageRoot } from "../package-root.ts";
+import { progressLayer } from "../progress/progress-live.ts";
+import { secrets, writeErr, writeOut } from "./output.ts";
+
+/**
+ * Turns SIGINT and SIGTERM into an Interrupted failure for the pipeline. The handlers stay
+ * installed until the command ends, so a second Ctrl-C cannot cut the cleanup short.
+ */
+function watchSignals() {
+  const stop = Deferred.makeUnsafe<never, Interrupted>();
+  let interrupted = false;
+  const handler = (signal: NodeJS.Signals) => {
+    interrupted = true;
+    if (Deferred.doneUnsafe(stop, Effect.fail(new Interrupted({ signal })))) writeErr(`${signal}: stopping, removing worktrees and temporary files…`);
+    else writeErr(`${signal}: still cleaning up, one moment…`);
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
+  return {
+    interrupt: Deferred.await(stop),
+    interrupted: () => interrupted,
+    dispose: () => {
+      process.off("SIGINT", handler);
+      process.off("SIGTERM", handler);
+    },
+  };
+}
+
+const layer = Layer.mergeAll(GitLive, progressLayer(writeErr));
+
+/** This package's root: the zoo, its scenarios and their config, wherever prove-scenario is run from. */
+const zooRoot = packageRoot;
+
+/** The last lines of a proof: the verdict, then the report's path. */
+function printVerdict(result: ProofResult): void {
+  const report = result.report;
+  if (report === undefined) {
+    writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
+    return;
+  }
+  writeErr(`${report.verdict} (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`);
+  writeErr(`report: ${result.reportFile ?? join(report.dir, report.markdown)}`);
+}
+
+// A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
+function printUnexpected(error: unknown): void {
+  writeErr(`prove-scenario failed unexpectedly; worktrees and temporary files were released. Please report this:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+}
+
+/** The last lines of a proof of several scenarios: each scenario's verdict, the overall one, then the summary's path. */
+function printSummary(result: ManyResult): void {
+  const summary = result.summary;
+  if (summary === undefined) {
+    writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
+    return;
+  }
+  printRows(summary, result.dir);
+}
+
+/** Each scenario's verdict, the overall one, then the summary's path: the last lines of a proof of several scenarios or a merge. */
+function printRows(summary: ProofSummary, dir: string): void {
+  for (const row of summary.scenarios) writeErr(`${row.verdict.padEnd(13)} ${row.file}${row.title === null ? "" : ` › ${row.title}`}`);
+  writeErr(`${summary.verdict} (exit ${summary.exitCode}): ${summary.reason}`);
+  writeErr(`summary: ${join(dir, summary.markdown)}`);
+}
+
+/**
+ * After a proof or a merge (`again`: say how to publish later), or for `publish`: publishes when
+ * asked, then writes GitHub Actions' step summary and outputs when running there. Returns 0, or 2
+ * when publishing or writing those files failed (the report stays).
+ */
+async function finish(
+  finished: Finished,
+  publish: PublishTarget | undefined,
+  cwd: string,
+  again: boolean,
+  interrupt: Effect.Effect<never, Interrupted> = Effect.never,
+): Promise<0 | 2> {
+  let prFile: string | undefined;
+  let exitCode: 0 | 2 = 0;
+  if (publish !== undefined) {
+    // A stop while publishing stops git and removes publishing's own files; the report stays as it is.
+    const published = await Effect.runPromise(Effect.result(Effect.raceFirst(publishFolder(finished.dir, publish, cwd), interrupt)).pipe(Effect.provide(layer)));
+    if (Result.isSuccess(published)) {
+      prFile = published.success;
+      writeErr(`pr.md: ${prFile}`);
+    } else {
+      const command = `prove-scenario publish ${relative(cwd, finished.dir) || "."}`;
+      const later = again ? `\nThe report is in ${finished.dir}; publish it later with \`${command}\`.` : "";
+      const failure = published.failure;
+      writeErr(
+        failure instanceof Interrupted
+          ? `publish: stopped by ${failure.signal}; the branch has what git pushed before it, if anything, and nothing after. The report is in ${finished.dir}; publish it with \`${command}\`.`
+          : `${failure.message}${later}`,
+      );
+      exitCode = 2;
+    }
+  }
+  try {
+    for (const file of await githubFiles(finished, prFile)) writeErr(`wrote ${file}`);
+  } catch (error) {
+    writeErr(error instanceof Error ? error.message : String(error));
+    exitCode = 2;
+  }
+  return exitCode;
+}
+
+/** A proof's exit code with what came after it: 2 when that failed, else the verdict's. */
+async function afterProof(
+  exitCode: 0 | 1 | 2,
+  finished: Finished | undefined,
+  publish: PublishTarget | undefined,
+  cwd: string,
+  interrupt?: Effect.Effect<never, Interrupted>,
+): Promise<number> {
+  if (finished === undefined) return exitCode;
+  return Math.max(exitCode, await finish(finished, publish, cwd, true, interrupt));
+}
+
+async function prove(options: ProveOptions, cwd: string, interrupt: Effect.Effect<never, Interrupted>): Promise<number> {
+  if (isMany(options, (path) => existsSync(resolve(cwd, path)) && statSync(resolve(cwd, path)).isDirectory())) {
+    const result = await Effect.runPromise(proveMany(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
+    printSummary(result);
+    if (options.json && result.summary !== undefined) await writeOut(`${JSON.stringify(result.summary, null, 2)}\n`);
+    const finished = result.summary === undefined ? undefined : { verdict: result.summary.verdict, exitCode: result.exitCode, dir: result.dir };
+    return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
+  }
+  const result = await Effect.runPromise(proveScenario(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
+  printVerdict(result);
+  if (options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
+  const finished = result.reportFile === undefined || result.report === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
+  return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
+}
+
+async function execute(command: Extract<Command, { kind: "prove" | "run" }>, cwd: string): Promise<number> {
+  const signals = watchSignals();
+  try {
+    if (command.kind === "run") return await Effect.runPromise(runAt(command.options, cwd, signals.interrupt).pipe(Effect.provide(layer)));
+    return await prove(command.options, cwd, signals.interrupt);
+  } catch (error) {
+    printUnexpected(error);
+    return command.kind === "run" ? 125 : 2;
+  } finally {
+    signals.dispose();
+  }
+}
+
+/** The bugs `demo` proves: every one for "all", else the one named (the default when none is). */
+async function demoBugs(bugId: string | undefined): Promise<ReadonlyArray<ZooBug> | undefined> {
+  try {
+    return bugId === "all" ? await listBugs(zooRoot) : [await findBug(zooRoot, bugId ?? defaultBugId)];
+  } catch (error) {
+    if (!(error instanceof UnknownBug || error instanceof BrokenBug || error instanceof NoZoo)) throw error;
+    writeErr(error.message);
+    return undefined;
+  }
+}
+
+/**
+ * `demo [<bug-id>|all]`: proves each bug's fix in its own sandbox, one after the other, with the
+ * output options of any proof; for "all" prints a table of the verdicts (on stderr with --json,
+ * which prints the report, or for "all" the array of reports). Exits 0 only when every fix was
+ * proved, else with the worst code.
+ */
+async function demo(options: DemoOptions, cwd: string): Promise<number> {
+  const bugs = await demoBugs(options.bugId);
+  if (bugs === undefined) return 2;
+  const all = options.bugId === "all";
+  const signals = watchSignals();
+  const rows: DemoRow[] = [];
+  try {
+    for (const bug of bugs) {
+      if (all) writeErr(`demo ${bug.id}: ${bug.title}`);
+      const out = options.out === undefined ? undefined : all ? join(options.out, bug.id) : options.out;
+      const started = performance.now();
+      const output = { ...options, out };
+      const result = await Effect.runPromise(proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)));
+      printVerdict(result);
+      const finished = result.report === undefined || result.reportFile === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
+      const exitCode = options.publish === undefined ? result.exitCode : await afterProof(result.exitCode, finished, options.publish, cwd, signals.interrupt);
+      rows.push({ bug: bug.id, result: { ...result, exitCode: exitCode === 0 ? 0 : exitCode === 1 ? 1 : 2 }, durationMs: performance.now() - started });
+      if (signals.interrupted()) break;
+    }
+  } catch (error) {
+    printUnexpected(error);
+    return 2;
+  } finally {
+    signals.dispose();
+  }
+  if (all && options.json) writeErr(demoTable(rows));
+  else if (all) await writeOut(`${demoTable(rows)}\n`);
+  if (options.json) {
+    const reports = rows.flatMap((row) => (row.result.report === undefined ? [] : [row.result.report]));
+    await writeOut(`${JSON.stringify(all ? reports : reports[0] ?? null, null, 2)}\n`);
+  }
+  return rows.length < bugs.length ? 2 : Math.max(0, ...rows.map((row) => row.result.exitCode));
+}
+
+/** `publish <dir>`: publishes a report folder a proof wrote and writes its pr.md. */
+async function publish(options: PublishOptions, cwd: string): Promise<number> {
+  const dir = resolve(cwd, options.dir);
+  const finished = await readFinished(dir);
+  if (finished === undefined) {
+    writeErr(`publish: ${dir} holds no report.json or summary.json. Pass the folder a proof wrote (it holds report.md or summary.md).`);
+    return 2;
+  }
+  const signals = watchSignals();
+  try {
+    return await finish(finished, options, cwd, false, signals.interrupt);
+  } finally {
+    signals.dispose();
+  }
+}
+
+/** `merge <dir>...`: one summary from a proof's shards; exit code as for the proof of all of them. */
+async function merge(options: MergeOptions, cwd: string): Promise<number> {
+  try {
+    const dirs = options.dirs.map((dir) => resolve(cwd, dir));
+    const first = await readSummary(dirs[0] ?? cwd);
+    const toplevel = Effect.gen(function* () {
+      const git = yield* Git;
+      return yield* git.toplevel(cwd);
+    });
+    const root = await Effect.runPromise(toplevel.pipe(Effect.orElseSucceed(() => cwd), Effect.provide(layer)));
+    const out =
+      options.out === undefined
+        ? join(root, "reports", `${first?.base.sha?.slice(0, 7) ?? "base"}-${first?.head.sha?.slice(0, 7) ?? "head"}`)
+        : resolve(cwd, options.out);
+    const summary = await mergeSummaries(dirs, out);
+    printRows(summary, out);
+    if (options.json) await writeOut(`${JSON.stringify(summary, null, 2)}\n`);
+    return afterProof(summary.exitCode, { verdict: summary.verdict, exitCode: summary.exitCode, dir: out }, options.publish, cwd);
+  } catch (error) {
+    if (!(error instanceof MergeRefused)) throw error;
+    writeErr(error.message);
+    return 2;
+  }
+}
+
+/** `init`: writes a starter config and scenario for the app in cwd, and says what it found and what is next. */
+async function init(cwd: string): Promise<number> {
+  try {
+    const result = await initScenarios(cwd);
+    for (const line of result.detected) writeErr(`detected: ${line}`);
+    for (const file of result.written) writeErr(`wrote ${file}`);
+    for (const note of result.notes) writeErr(`note: ${note}`);
+    writeErr(`next: run the example against your app with \`npx playwright test -c scenarios.config.ts\`, make it reproduce your bug, then prove the fix:\n  ${result.proveCommand}`);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof InitRefused || error instanceof InitFailed)) throw error;
+    writeErr(error.message);
+    return 2;
+  }
+}
+
+
+/** Runs a parsed command other than help; returns the exit code. */
+export function runCommand(command: Exclude<Command, { kind: "help" }>, cwd: string): Promise<number> {
+  switch (command.kind) {
+    case "demo":
+      return demo(command.options, cwd);
+    case "init":
+      return init(cwd);
+    case "publish":
+      return publish(command.options, cwd);
+    case "merge":
+      return merge(command.options, cwd);
+    default:
+      return execute(command, cwd);
+  }
+}
