@@ -10,7 +10,8 @@ import { attachWebSocket } from "./ws.ts";
 
 const publicDir = fileURLToPath(new URL("../public", import.meta.url));
 
-function start(config: ServerConfig): void {
+async function start(config: ServerConfig): Promise<void> {
+  const provider = await createProvider(config.provider);
   const log = new EventLog(config.home);
   log.repairTornTail();
   const store = new Store(log);
@@ -18,7 +19,7 @@ function start(config: ServerConfig): void {
   store.record({ type: "server.started" });
   const stopWatching = log.watch(() => store.sync());
 
-  const chat = new Chat(store, createProvider(config.provider));
+  const chat = new Chat(store, provider);
   const server = createServer(createRequestHandler(publicDir));
   const wss = attachWebSocket(server, store, chat);
 
@@ -45,7 +46,7 @@ function start(config: ServerConfig): void {
 }
 
 try {
-  start(readServerConfig(process.env));
+  await start(readServerConfig(process.env));
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`agent-chat: ${error.message}`);

@@ -1,13 +1,14 @@
 import type { ModelProvider, ProviderName, ProviderSettings } from "../provider.ts";
-import { anthropicProvider } from "./anthropic.ts";
-import { openaiProvider } from "./openai.ts";
 
 // Every provider name has its module here, so a new name fails type-checking until it has one.
-const providers: Record<ProviderName, (settings: ProviderSettings) => ModelProvider> = {
-  openai: openaiProvider,
-  anthropic: anthropicProvider,
+// Each module is imported only when its provider is chosen: an SDK takes a good part of the
+// server's start to load, and a server talks to one provider.
+const providers: Record<ProviderName, () => Promise<(settings: ProviderSettings) => ModelProvider>> = {
+  openai: async () => (await import("./openai.ts")).openaiProvider,
+  anthropic: async () => (await import("./anthropic.ts")).anthropicProvider,
 };
 
-export function createProvider(settings: ProviderSettings): ModelProvider {
-  return providers[settings.name](settings);
+export async function createProvider(settings: ProviderSettings): Promise<ModelProvider> {
+  const create = await providers[settings.name]();
+  return create(settings);
 }
