@@ -68,7 +68,7 @@ function proofExpectTimeout(): number | undefined {
 
 export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConfig<object, ScenarioWorkerOptions> {
   const { app, proof, use, metadata, ...rest } = config;
-  const browser = resolveChromium();
+  const browser = resolveChromium(process.env, use?.headless !== false);
   const expectTimeout = proofExpectTimeout();
   return defineConfig<object, ScenarioWorkerOptions>({
     testMatch: "**/*.e2e.ts",

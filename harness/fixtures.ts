@@ -2,7 +2,7 @@ import { dirname, resolve } from "node:path";
 import { test as base } from "@playwright/test";
 import type { ScenarioAgent } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
-import { resolveChromium } from "./chromium.ts";
+import { headlessShell, resolveChromium } from "./chromium.ts";
 import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
 
@@ -36,6 +36,20 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   scenarioApp: [{ start: "" } satisfies ScenarioAppConfig, { option: true, scope: "worker" }],
   transcript: [undefined, { option: true }],
   appEnv: [{}, { option: true }],
+
+  // A headed run (--headed, --debug) cannot use the headless shell the config picked for a headless
+  // one: it gets the browser a headed run would. The project's `use` holds the command line's
+  // headless: false, which the config, loaded before, could not see.
+  launchOptions: [
+    async ({ launchOptions }, use, workerInfo) => {
+      if (workerInfo.project.use.headless !== false || launchOptions.executablePath !== headlessShell) return use(launchOptions);
+      const choice = resolveChromium(process.env, false);
+      if (!choice.found) throw new HarnessError("browser", choice.problem);
+      const { executablePath: _shell, ...rest } = launchOptions;
+      return use(choice.executablePath === undefined ? rest : { ...rest, executablePath: choice.executablePath });
+    },
+    { scope: "worker" },
+  ],
 
   scenarioBrowserCheck: [
     async ({ browserName }, use) => {
