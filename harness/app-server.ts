@@ -137,7 +137,7 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
       await exit;
       clearTimeout(timer);
     }
-    await killMarked(runId, "SIGKILL");
+    await untilGone(await killMarked(runId, "SIGKILL"));
   };
   return { child, exit, stop };
 }
@@ -149,22 +149,44 @@ const runMarkerEnv = "SCENARIO_APP_RUN";
  * Signals every process whose environment marks it as of run `runId`: the app's processes that
  * left its process group. Linux's /proc only; elsewhere the process group is all there is.
  */
-async function killMarked(runId: string, signal: NodeJS.Signals): Promise<void> {
+async function killMarked(runId: string, signal: NodeJS.Signals): Promise<ReadonlyArray<number>> {
   const marker = `${runMarkerEnv}=${runId}`;
   const pids = await readdir("/proc").catch(() => []);
-  await Promise.all(
+  const signalled = await Promise.all(
     pids
       .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
       .map(async (pid) => {
         const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
-        if (!environ.split("\0").includes(marker)) return;
+        if (!environ.split("\0").includes(marker)) return [];
         try {
           process.kill(Number(pid), signal);
+          return [Number(pid)];
         } catch {
-          // Gone already.
+          return []; // Gone already.
         }
       }),
   );
+  return signalled.flat();
+}
+
+/** Whether process `pid` still runs: neither gone nor a zombie waiting to be reaped. */
+async function running(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  return stat !== undefined && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+}
+
+/**
+ * Waits (at most a second) until the processes sent SIGKILL have died: a signal is only delivered
+ * once the process is next scheduled, which on a busy machine is after kill() returns, and a
+ * stopped app must not still be running when stop() resolves. Processes that are not the
+ * harness's children are not its to wait for, so /proc is read until they are gone.
+ */
+async function untilGone(pids: ReadonlyArray<number>): Promise<void> {
+  for (let waited = 0; waited < 1000; waited += 10) {
+    const left = (await Promise.all(pids.map(running))).some(Boolean);
+    if (!left) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 function killGroup(pid: number, signal: NodeJS.Signals): void {
