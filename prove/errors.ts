@@ -27,7 +27,7 @@ export class BadRepo extends Data.TaggedError("BadRepo")<{ readonly repo: string
 }
 
 export class BadRef extends Data.TaggedError("BadRef")<{
-  readonly flag: "--base" | "--head" | "--at";
+  readonly flag: "--base" | "--head" | "--at" | "--old" | "--new";
   readonly ref: string;
   readonly repo: string;
   readonly detail: string;

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { candidateCommits, type End } from "./commits.ts";
+import { candidateCommits, commitDetails, type End } from "./commits.ts";
 
 let root = "";
 let repo = "";
@@ -20,6 +20,7 @@ const git = async (...args: string[]) =>
         GIT_AUTHOR_EMAIL: "dev@example.com",
         GIT_COMMITTER_NAME: "dev",
         GIT_COMMITTER_EMAIL: "dev@example.com",
+        GIT_AUTHOR_DATE: "2026-11-30T12:00:00+01:00",
         GIT_CONFIG_GLOBAL: join(root, "gitconfig"),
         GIT_CONFIG_NOSYSTEM: "1",
       },
@@ -83,6 +84,14 @@ describe("the commits a bisection probes", () => {
     const error = await failure("S1", "C");
     expect(error._tag).toBe("NoCommitsBetween");
     expect(error.message).toContain(`Pass as --old a commit of \`git -C ${repo} log --first-parent --oneline main\``);
+  });
+
+  it("are described by subject, author and date, in the order asked", async () => {
+    const shas = [sha.C ?? "", sha.A ?? ""];
+    expect(await Effect.runPromise(commitDetails(repo, shas))).toEqual([
+      { sha: sha.C, subject: "C", author: "dev", date: "2026-11-30T12:00:00+01:00" },
+      { sha: sha.A, subject: "A", author: "dev", date: "2026-11-30T12:00:00+01:00" },
+    ]);
   });
 
   it("fail with git's message when a commit is missing", async () => {

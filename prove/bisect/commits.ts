@@ -110,3 +110,29 @@ export const candidateCommits = Effect.fn("Bisect.candidateCommits")(function* (
   if (commits.length === 0) return yield* Effect.fail(new NoCommitsBetween(ends));
   return commits;
 });
+
+/** What a report says of a commit. */
+export interface CommitDetails {
+  readonly sha: string;
+  readonly subject: string;
+  readonly author: string;
+  /** The author date, ISO 8601 with the author's offset. */
+  readonly date: string;
+}
+
+/** Each commit's subject, author and date, in the order given. */
+export const commitDetails = Effect.fn("Bisect.commitDetails")(function* (repo: string, shas: ReadonlyArray<string>) {
+  if (shas.length === 0) return [];
+  const args = ["show", "--no-patch", "--format=%H%x1f%s%x1f%an%x1f%aI", ...shas];
+  const shown = yield* Effect.tryPromise({
+    try: (abort) => client(repo, abort).raw(args),
+    catch: failed(repo, "read the commits' subjects and authors", args),
+  });
+  const found = new Map(
+    shown
+      .split("\n")
+      .map((line) => line.split("\x1f"))
+      .flatMap(([sha, subject, author, date]) => (sha === undefined || date === undefined ? [] : [[sha, { sha, subject: subject ?? "", author: author ?? "", date }] as const])),
+  );
+  return shas.map((sha): CommitDetails => found.get(sha) ?? { sha, subject: "", author: "", date: "" });
+});

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../errors.ts";
+import { defaultThreshold } from "../report/diff-defaults.ts";
 
 /** What every command that runs a scenario needs. Paths are as typed, resolved against cwd later. */
 export interface ScenarioOptions {
@@ -57,6 +58,27 @@ export interface RunOptions extends ScenarioOptions {
   readonly at: string;
 }
 
+/** `bisect`: the two ends as typed, and how each commit is run and reported. */
+export interface BisectOptions extends ScenarioOptions {
+  readonly old: string;
+  readonly new: string;
+  /** Runs per commit: an outcome counts only when every run agrees. */
+  readonly repeat: number;
+  readonly out: string | undefined;
+  readonly json: boolean;
+}
+
+/** `compare`: both sides' screenshots of one scenario, label by label, with a difference image each. */
+export interface CompareOptions extends ScenarioOptions {
+  readonly base: string;
+  readonly head: string;
+  readonly out: string | undefined;
+  readonly json: boolean;
+  readonly sequential: boolean;
+  /** --threshold: the share of changed pixels at or below which a label is unchanged; undefined for the default. */
+  readonly threshold: number | undefined;
+}
+
 /** The options a proof's output takes, the same for `demo`. */
 export type OutputOptions = Pick<ProveOptions, "repeat" | "out" | "json" | "sequential" | "keep" | "publish" | "expectTimeout">;
 
@@ -72,6 +94,8 @@ export type Command =
   | { readonly kind: "init" }
   | { readonly kind: "prove"; readonly options: ProveOptions }
   | { readonly kind: "run"; readonly options: RunOptions }
+  | { readonly kind: "compare"; readonly options: CompareOptions }
+  | { readonly kind: "bisect"; readonly options: BisectOptions }
   | { readonly kind: "publish"; readonly options: PublishOptions }
   | { readonly kind: "merge"; readonly options: MergeOptions }
   | { readonly kind: "demo"; readonly options: DemoOptions };
@@ -102,6 +126,20 @@ prove-scenario merge <dir>... [--out <dir>] [--json] [--publish ...]
                     then with --publish published as \`publish\` does
 prove-scenario init                              write scenarios.config.ts and scenarios/example.e2e.ts for the app in cwd
 prove-scenario run --at <ref> <scenario-file>    one side: 0 pass, 1 fail, 125 could not run (git bisect run)
+prove-scenario bisect --old <ref> --new <ref> <scenario-file> [options]
+                    the first commit after --old whose outcome differs from --old's (the one that
+                    introduced or fixed the bug), in temporary worktrees; commits that cannot run are
+                    skipped. Takes --repo, --config, --grep, --repeat (per commit), --expect-timeout,
+                    --out (default: reports/<scenario path>/bisect-<old7>-<new7>), --json, --keep.
+                    Exit 0 one commit found; 1 both ends have the same outcome; 2 could not run, or
+                    skipped commits left a range of candidates
+prove-scenario compare --base <ref> --head <ref> <scenario-file> [--threshold <share>] [options]
+                    for a visual change: both sides' screenshot of each label and a difference image
+                    (changed pixels in magenta), each label changed or unchanged; --threshold is the
+                    share of changed pixels at or below which a label is unchanged (default ${defaultThreshold},
+                    one pixel in a thousand). Takes --repo, --config, --grep, --expect-timeout, --out
+                    (default: reports/<scenario path>/<base7>-<head7>-compare), --json (compare.json),
+                    --sequential, --keep. Exit 0 when it ran, whatever changed; 2 when it could not run
 prove-scenario demo [<bug-id>|all] [options]     prove a seeded fix of the bundled app (in a clone of scenario-prover);
                                                  takes --out, --json, --repeat, --sequential, --keep, --publish,
                                                  --expect-timeout
@@ -150,6 +188,18 @@ const mergeFlags = { ...publishFlags, out: { type: "string" }, json: { type: "bo
 
 const runFlags = { ...scenarioFlags, at: { type: "string" } } as const;
 
+const compareFlags = {
+  ...scenarioFlags,
+  base: { type: "string" },
+  head: { type: "string" },
+  out: { type: "string" },
+  json: { type: "boolean" },
+  sequential: { type: "boolean" },
+  threshold: { type: "string" },
+} as const;
+
+const bisectFlags = { ...scenarioFlags, old: { type: "string" }, new: { type: "string" }, repeat: { type: "string" }, out: { type: "string" }, json: { type: "boolean" } } as const;
+
 function parse<const Flags extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: Flags) {
   let parsed;
   try {
@@ -175,7 +225,7 @@ function refuseRepeated(tokens: ReadonlyArray<{ readonly kind: string; readonly 
 }
 
 /** The commands; a first word that is none of them, and no file or folder either, is a mistyped command rather than a scenario. */
-const commands = ["init", "run", "publish", "merge", "demo"] as const;
+const commands = ["init", "run", "publish", "merge", "demo", "bisect", "compare"] as const;
 
 function refuseUnknownCommand(first: string | undefined, exists: (typed: string) => boolean): void {
   if (first === undefined || !/^[A-Za-z][\w-]*$/.test(first) || exists(first)) return;
@@ -191,11 +241,11 @@ function required(value: string | undefined, flag: string, example: string): str
   return value;
 }
 
-function oneScenario(positionals: ReadonlyArray<string>): string {
+function oneScenario(positionals: ReadonlyArray<string>, command: "run" | "bisect" = "run"): string {
   const [scenario, ...extra] = positionals;
   if (scenario === undefined) throw new UsageError({ detail: "Name the scenario file, e.g. scenarios/my-bug.e2e.ts." });
   if (extra.length > 0) {
-    throw new UsageError({ detail: `run takes one scenario file; also got ${extra.join(" ")}. Use --grep to pick one test of a file.` });
+    throw new UsageError({ detail: `${command} takes one scenario file; also got ${extra.join(" ")}. Use --grep to pick one test of a file.` });
   }
   return scenario;
 }
@@ -235,6 +285,20 @@ function expectTimeoutOf(value: string | undefined): number | undefined {
   const ms = Number(value);
   if (!/^\d+$/.test(value) || ms < 1) throw new UsageError({ detail: `--expect-timeout takes milliseconds, a whole number of 1 or more, e.g. --expect-timeout 3000; got ${JSON.stringify(value)}.` });
   return ms;
+}
+
+/** --threshold: a share of pixels from 0 to 1, as a plain number (0.5 % is 0.005). */
+function thresholdOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const share = Number(value);
+  if (!/^(?:\d+(?:\.\d*)?|\.\d+)$/.test(value) || share > 1) {
+    throw new UsageError({
+      detail:
+        `--threshold takes the share of changed pixels, from 0 to 1, at or below which a label counts as unchanged, ` +
+        `e.g. --threshold 0.005 for half a percent (default ${defaultThreshold}); got ${JSON.stringify(value)}.`,
+    });
+  }
+  return share;
 }
 
 function repeatCount(value: string | undefined): number {
@@ -331,9 +395,51 @@ export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string
       },
     };
   }
+  if (first === "bisect") {
+    const { values, positionals } = parse(rest, bisectFlags);
+    if (values.help === true) return { kind: "help" };
+    return {
+      kind: "bisect",
+      options: {
+        old: required(values.old, "--old", "v1.4.0"),
+        new: required(values.new, "--new", "HEAD"),
+        scenario: oneScenario(positionals, "bisect"),
+        ...scenarioPaths(values),
+        keep: values.keep === true,
+        expectTimeout: expectTimeoutOf(values["expect-timeout"]),
+        repeat: repeatCount(values.repeat),
+        out: nonEmpty(values.out, "--out", "../reports"),
+        json: values.json === true,
+      },
+    };
+  }
+  if (first === "compare") {
+    const { values, positionals } = parse(rest, compareFlags);
+    if (values.help === true) return { kind: "help" };
+    const [scenario, ...extra] = positionals;
+    if (scenario === undefined || extra.length > 0) {
+      throw new UsageError({ detail: `compare takes one scenario file, e.g. scenarios/checkout.e2e.ts${extra.length > 0 ? `; got ${positionals.join(" ")}. Use --grep to pick one test of a file` : ""}.` });
+    }
+    return {
+      kind: "compare",
+      options: {
+        base: required(values.base, "--base", "main"),
+        head: required(values.head, "--head", "HEAD"),
+        scenario,
+        ...scenarioPaths(values),
+        keep: values.keep === true,
+        expectTimeout: expectTimeoutOf(values["expect-timeout"]),
+        out: nonEmpty(values.out, "--out", "../reports"),
+        json: values.json === true,
+        sequential: values.sequential === true,
+        threshold: thresholdOf(values.threshold),
+      },
+    };
+  }
+  // Before the proof's options are read: a mistyped command with its own options (`bisec --old …`) is named as such, not as an unknown option.
+  refuseUnknownCommand(first, exists);
   const { values, positionals } = parse(argv, proveFlags);
   if (values.help === true || argv.length === 0) return { kind: "help" };
-  refuseUnknownCommand(first, exists);
   const scenarios = scenarioList(positionals);
   return {
     kind: "prove",

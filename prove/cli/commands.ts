@@ -6,9 +6,12 @@ import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import { type Command, type DemoOptions, type MergeOptions, type ProveOptions, type PublishOptions, type PublishTarget } from "./args.ts";
+import { type BisectOptions, type Command, type DemoOptions, type MergeOptions, type ProveOptions, type PublishOptions, type PublishTarget } from "./args.ts";
 import { githubFiles, publishFolder, readFinished, type Finished } from "./finish.ts";
+import type { CompareOptions } from "./args.ts";
+import { compareScenario } from "../compare/compare.ts";
 import { demoTable, type DemoRow } from "./demo-table.ts";
+import { bisectScenario } from "../bisect/bisect.ts";
 import { BrokenBug, defaultBugId, findBug, listBugs, NoZoo, UnknownBug, type ZooBug } from "../demo/index.ts";
 import { Interrupted } from "../errors.ts";
 import { InitFailed, InitRefused, initScenarios } from "../init/index.ts";
@@ -169,6 +172,45 @@ async function execute(command: Extract<Command, { kind: "prove" | "run" }>, cwd
   }
 }
 
+/** `bisect`: its answer and bisect.md's path last on stderr, bisect.json on stdout with --json. */
+async function bisect(options: BisectOptions, cwd: string): Promise<number> {
+  const signals = watchSignals();
+  try {
+    const result = await Effect.runPromise(bisectScenario(options, cwd, secrets, signals.interrupt).pipe(Effect.provide(layer)));
+    const report = result.report;
+    if (report === undefined) writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
+    else writeErr(`${report.result} (exit ${report.exitCode}): ${report.reason}\nbisect: ${result.reportFile ?? join(report.dir, report.markdown)}`);
+    if (options.json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
+    return result.exitCode;
+  } catch (error) {
+    printUnexpected(error);
+    return 2;
+  } finally {
+    signals.dispose();
+  }
+}
+
+/** `compare`: the summary and compare.md's path last on stderr, compare.json on stdout with --json. */
+async function compare(options: CompareOptions, cwd: string): Promise<number> {
+  const signals = watchSignals();
+  try {
+    const result = await Effect.runPromise(compareScenario(options, cwd, secrets, signals.interrupt).pipe(Effect.provide(layer)));
+    const report = result.report;
+    if (report === undefined) writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
+    else {
+      writeErr(report.exitCode === 0 ? `compared (exit 0): ${report.reason}` : `could not run (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`);
+      writeErr(`compare: ${result.reportFile ?? join(report.dir, report.markdown)}`);
+    }
+    if (options.json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
+    return result.exitCode;
+  } catch (error) {
+    printUnexpected(error);
+    return 2;
+  } finally {
+    signals.dispose();
+  }
+}
+
 /** The bugs `demo` proves: every one for "all", else the one named (the default when none is). */
 async function demoBugs(bugId: string | undefined): Promise<ReadonlyArray<ZooBug> | undefined> {
   try {
@@ -289,6 +331,10 @@ export function runCommand(command: Exclude<Command, { kind: "help" }>, cwd: str
       return publish(command.options, cwd);
     case "merge":
       return merge(command.options, cwd);
+    case "bisect":
+      return bisect(command.options, cwd);
+    case "compare":
+      return compare(command.options, cwd);
     default:
       return execute(command, cwd);
   }

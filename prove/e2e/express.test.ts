@@ -60,11 +60,12 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const markdown = await readFile(join(dir, "report.md"), "utf8");
     const rows = markdown.split("\n").filter((line) => line.startsWith("| **"));
     expect(rows.map((row) => row.split(" | ").map((cell) => /src="([^"]+)"/.exec(cell)?.[1] ?? cell.replace(/^\| |\*\*| \|$/g, "")))).toEqual([
-      ["filled in", "images/base-filled-in.png", "images/head-filled-in.png"],
-      ["after add", "images/base-after-add.png", "images/head-after-add.png"],
-      ["total checked", "not reached", "images/head-total-checked.png"],
-      ["failure screenshot", "images/failure-base.png", "no failure"],
+      ["filled in", "images/base-filled-in.png", "images/head-filled-in.png", "images/diff-filled-in.png"],
+      ["after add", "images/base-after-add.png", "images/head-after-add.png", "images/diff-after-add.png"],
+      ["total checked", "images/failure-base.png", "images/head-total-checked.png", "—"],
     ]);
+    // The total is the one thing that differs between the two sides' screenshots, once added.
+    expect(report.differences.labels.map((difference) => [difference.label, difference.changedPixels > 0])).toEqual([["filled in", false], ["after add", true]]);
     expect(markdown).toContain(`**Base: assertion** at \`${sumScenario}:11\``);
     expect(markdown).toContain(`(fix) Add numbers, not strings — passed (run ${runLine?.[1]}, of which the test ${runLine?.[2]})`);
 

@@ -93,10 +93,16 @@ async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, re
   expect(baseLabels.length).toBeGreaterThan(0);
   expect(headLabels.length).toBeGreaterThan(baseLabels.length);
   expect(headLabels.slice(0, baseLabels.length)).toEqual(baseLabels);
-  expect(await markdownRows(out)).toEqual([
-    ...report.head.screenshots.map((head) => [head.label, report.base.screenshots.find((base) => base.label === head.label)?.path ?? "not reached", head.path]),
-    ["failure screenshot", "images/failure-base.png", "no failure"],
-  ]);
+  // Each label base reached has a difference; base's failure sits beside head's first label base did not reach, in no row of its own.
+  expect(report.differences.labels.map((difference) => [difference.label, difference.path])).toEqual(
+    report.base.screenshots.map((base) => [base.label, base.path.replace("images/base-", "images/diff-")]),
+  );
+  expect(await markdownRows(out)).toEqual(
+    report.head.screenshots.map((head, index) => {
+      if (index < baseLabels.length) return [head.label, report.base.screenshots[index]?.path, head.path, report.differences.labels[index]?.path];
+      return [head.label, index === baseLabels.length ? "images/failure-base.png" : "not reached", head.path, "—"];
+    }),
+  );
   const markdown = await readFile(join(out, "report.md"), "utf8");
   expect(markdown).toContain(`**Base: ${failure?.error?.kind}** at \`${failure?.error?.location}\``);
   expect(markdown).toContain("```sh\n" + report.command + "\n```");

@@ -19,7 +19,7 @@ export function scenarioFolder(scenario: string, grep: string | undefined): stri
 const short = (sha: string | undefined, ref: string) => sha?.slice(0, 7) ?? (ref.replace(/[^A-Za-z0-9._-]+/g, "_") || "ref");
 
 /** `reports/<scenario path>/<base7>-<head7>` under the invoking checkout; `scenario` is relative to it. */
-export function defaultOutDir(root: string, scenario: string, options: ProveOptions, baseSha: string | undefined, headSha: string | undefined): string {
+export function defaultOutDir(root: string, scenario: string, options: Pick<ProveOptions, "base" | "head" | "grep">, baseSha: string | undefined, headSha: string | undefined): string {
   return join(root, "reports", scenarioFolder(scenario, options.grep), `${short(baseSha, options.base)}-${short(headSha, options.head)}`);
 }
 
@@ -36,7 +36,8 @@ export function proverCommand(root: string): string {
   return "npx prove-scenario";
 }
 
-const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
+/** An argument as a shell reads it back: quoted when it holds anything but safe characters. */
+export const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
 
 /** What a reproduce command repeats of a proof's options. */
 export type ReproduceOptions = Pick<ProveOptions, "base" | "head" | "scenarios" | "repo" | "config" | "grep" | "repeat" | "expectTimeout">;

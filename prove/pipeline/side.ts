@@ -22,11 +22,14 @@ import type { Scenario, Workplace } from "./scenario.ts";
 export type SideScenario = Pick<AttemptInput, "scenarioFile" | "test">;
 
 /**
- * Base's install, handed to head when both commits have the same dependency manifests: base
- * installs, head waits and hard-links base's node_modules instead of installing again. Fails
- * (and head installs for itself) when base got no install.
+ * One side's install, handed to the others when their commits have the same dependency manifests:
+ * the side named `by` (base in a proof) installs, the others wait and hard-link its node_modules
+ * instead of installing again. Fails (and the others install for themselves) when `by` got no
+ * install. A bisection hands an earlier step's worktree on this way, already succeeded.
  */
 export interface SharedInstall {
+  readonly by: string;
+  /** The worktree of `by`, once installed. */
   readonly installed: Deferred.Deferred<string, void>;
 }
 
@@ -104,17 +107,18 @@ const errorAttempt = (error: SideError, durationMs: number, runMs: number | null
 const describeAttempt = ({ attempt }: ClassifiedAttempt) =>
   `${attempt.error === undefined ? attempt.outcome : `${attempt.outcome} (${attempt.error.kind})`}: ${describeDurations(attempt)}`;
 
-/** Head's install from base's, when base installed and head may reuse it: true when it did. */
-const reuseBaseInstall = Effect.fn("Side.reuseInstall")(function* (name: string, path: string, context: SideContext) {
+/** This side's install from the shared one, when there is one made by another side: true when it was reused. */
+const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: string, path: string, context: SideContext) {
   const progress = yield* Progress;
-  if (name !== "head" || context.shared === undefined) return false;
+  const shared = context.shared;
+  if (shared === undefined || name === shared.by) return false;
   const start = yield* Clock.currentTimeMillis;
-  const from = yield* Deferred.await(context.shared.installed).pipe(Effect.option);
+  const from = yield* Deferred.await(shared.installed).pipe(Effect.option);
   if (Option.isNone(from)) return false;
   const copied = yield* copyInstalled(from.value, path);
   if (copied === 0) return false;
   const end = yield* Clock.currentTimeMillis;
-  yield* progress.done({ side: name, step: "install", detail: `base's, hard-linked (the same dependency manifests)` }, end - start);
+  yield* progress.done({ side: name, step: "install", detail: `${shared.by}'s, hard-linked (the same dependency manifests)` }, end - start);
   return true;
 });
 
@@ -133,9 +137,9 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
   const where = (dir: string) => `${relative(path, dir) || "the repository's root"} at ${commit.sha.slice(0, 7)}`;
   const plan = planInstall(context.app.install, appRoot, path);
   if (plan.kind === "skip") yield* progress.done({ side: name, step: "install", detail: `skipped (${plan.reason})` }, 0);
-  else if (!(yield* reuseBaseInstall(name, path, context))) {
+  else if (!(yield* reuseSharedInstall(name, path, context))) {
     yield* progress.step({ side: name, step: "install", detail: plan.label }, runStep("install", plan, join(out, "install.log"), where(plan.cwd)));
-    if (name === "base" && context.shared !== undefined) yield* Deferred.succeed(context.shared.installed, path);
+    if (context.shared !== undefined && name === context.shared.by) yield* Deferred.succeed(context.shared.installed, path);
   }
   const build = context.app.build;
   if (build !== undefined && build !== "") {
@@ -203,8 +207,8 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
   const work = Effect.gen(function* () {
     const start = yield* Clock.currentTimeMillis;
     const prepared = yield* prepare(name, commit, context, out).pipe(
-      // Base that got no install (a failure, an interrupt, nothing to install) lets head install for itself.
-      Effect.ensuring(name === "base" && context.shared !== undefined ? Deferred.fail(context.shared.installed, undefined) : Effect.void),
+      // The installing side that got no install (a failure, an interrupt, nothing to install) lets the others install for themselves.
+      Effect.ensuring(context.shared !== undefined && name === context.shared.by ? Deferred.fail(context.shared.installed, undefined) : Effect.void),
       Effect.map((appRoot) => ({ appRoot, failed: undefined })),
       Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) })))),
     );

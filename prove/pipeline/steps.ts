@@ -48,7 +48,7 @@ export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, k
 export const bothSides = Effect.fn("Proof.bothSides")(function* (options: Pick<ProveOptions, "base" | "head" | "sequential">, base: Commit, head: Commit, context: SideContext) {
   const git = yield* Git;
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
-  const shared = same ? { installed: yield* Deferred.make<string, void>() } : undefined;
+  const shared = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
   const sides = { ...context, shared, decided: yield* makeDecided };
   return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], { concurrency: options.sequential ? 1 : 2 });
 });

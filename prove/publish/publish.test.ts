@@ -307,6 +307,7 @@ describe("publish", () => {
       head: { ref: "fix", sha: shas.headSha, subject: "Fix", attempts: [], screenshots: [], trace: null, serverLog: null },
       dir: "reports/bad-ref",
       comparisonImage: null,
+      differences: { threshold: 0.001, tolerance: 16, labels: [] },
       markdown: "report.md",
       timings: { totalMs: 10 },
       command: "pnpm prove-scenario --base nope --head fix scenarios/chat/stop.e2e.ts",

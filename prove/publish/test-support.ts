@@ -47,6 +47,7 @@ export function sampleReport(proof: SampleProof): { readonly report: ProofReport
     head: side("head", proof.headSha, true),
     dir: "reports/x",
     comparisonImage: "comparison.png",
+    differences: { threshold: 0.001, tolerance: 16, labels: [] },
     markdown: "report.md",
     timings: { totalMs: 5000 },
     command: `pnpm prove-scenario --base main --head fix ${proof.file}`,

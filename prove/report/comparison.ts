@@ -1,12 +1,10 @@
 import { join } from "node:path";
 import sharp, { type OverlayOptions } from "sharp";
+import { emptyCell, failureNote, type ComparisonRow } from "./rows.ts";
 import type { ReportScreenshot } from "./schema.ts";
+import { describeDifference } from "./share.ts";
 
-export interface ComparisonRow {
-  readonly caption: string;
-  readonly base: ReportScreenshot | undefined;
-  readonly head: ReportScreenshot | undefined;
-}
+export type { ComparisonRow } from "./rows.ts";
 
 export interface ComparisonInput {
   /** The report folder the screenshots' paths are relative to. */
@@ -18,7 +16,8 @@ export interface ComparisonInput {
   readonly rows: ReadonlyArray<ComparisonRow>;
 }
 
-const cellWidth = 640;
+/** Two columns of 640 pixels; with the difference column, three that fill the same width, so the text is as large in a PR. */
+const twoColumnWidth = 640;
 const pad = 16;
 const captionHeight = 34;
 const lineHeight = 22;
@@ -50,7 +49,7 @@ function textBlock(lines: ReadonlyArray<string>, width: number, size: number, we
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${spans}</svg>`);
 }
 
-function placeholder(height: number, text: string): Buffer {
+function placeholder(cellWidth: number, height: number, text: string): Buffer {
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${cellWidth}" height="${height}">` +
       `<rect x="0.5" y="0.5" width="${cellWidth - 1}" height="${height - 1}" fill="#f6f8fa" stroke="#d0d7de" stroke-dasharray="6 4"/>` +
@@ -59,16 +58,31 @@ function placeholder(height: number, text: string): Buffer {
 }
 
 /** A thin outline, so a white page does not melt into the white canvas. */
-const frame = (height: number) =>
+const frame = (cellWidth: number, height: number) =>
   Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${cellWidth}" height="${height}"><rect x="0.5" y="0.5" width="${cellWidth - 1}" height="${height - 1}" fill="none" stroke="#d0d7de"/></svg>`,
   );
 
-const scaledHeight = (shot: ReportScreenshot) => Math.max(1, Math.round((shot.height * cellWidth) / shot.width));
+const scaledHeight = (shot: ReportScreenshot, cellWidth: number) => Math.max(1, Math.round((shot.height * cellWidth) / shot.width));
 
-/** One image with every row, base left and head right, each captioned: to drop into a PR comment. */
+/** A row's caption: its label, and what its difference or a failure screenshot in it is. */
+function rowCaption(row: ComparisonRow): string {
+  const notes = [
+    ...(row.failure === undefined ? [] : [`${row.failure}: ${failureNote}`]),
+    ...(row.difference === undefined ? [] : [`difference: ${describeDifference(row.difference)}`]),
+  ];
+  return [row.caption, ...notes].join(" · ");
+}
+
+/**
+ * One image with every row, base left and head right, each captioned: to drop into a PR comment.
+ * When a row has a difference image, a third column holds them, and all three share the width two had.
+ */
 export async function writeComparison(input: ComparisonInput): Promise<{ width: number; height: number }> {
-  const width = pad * 3 + cellWidth * 2;
+  const width = pad * 3 + twoColumnWidth * 2;
+  const withDifferences = input.rows.some((row) => row.difference !== undefined);
+  const columns = withDifferences ? [...input.columns, "difference: changed pixels in magenta"] : [...input.columns];
+  const cellWidth = Math.floor((width - pad * (columns.length + 1)) / columns.length);
   const layers: OverlayOptions[] = [];
   let y = pad;
   const titleLines = wrap(input.title, 70, 2);
@@ -77,24 +91,30 @@ export async function writeComparison(input: ComparisonInput): Promise<{ width: 
   const subtitleLines = wrap(input.subtitle, 120, 4);
   layers.push({ input: textBlock(subtitleLines, width - 2 * pad, 15, "normal", "#424a53"), top: y, left: pad });
   y += subtitleLines.length * 23 + 6 + pad;
-  for (const [index, column] of input.columns.entries()) {
-    layers.push({ input: textBlock(wrap(column, 56, 1), cellWidth, 17, "bold"), top: y, left: pad + index * (cellWidth + pad) });
+  // A narrower column gets a second line, so its title still shows the ref after the SHA.
+  const titles = columns.map((column) => wrap(column, Math.floor(cellWidth / 11.4), withDifferences ? 2 : 1));
+  for (const [index, lines] of titles.entries()) {
+    layers.push({ input: textBlock(lines, cellWidth, 17, "bold"), top: y, left: pad + index * (cellWidth + pad) });
   }
-  y += lineHeight + 14;
+  y += lineHeight + 14 + (Math.max(...titles.map((lines) => lines.length)) - 1) * 25;
 
   for (const row of input.rows) {
-    layers.push({ input: textBlock(wrap(row.caption, 110, 1), width - 2 * pad, 16, "bold", "#0969da"), top: y, left: pad });
+    layers.push({ input: textBlock(wrap(rowCaption(row), 110, 1), width - 2 * pad, 16, "bold", "#0969da"), top: y, left: pad });
     y += captionHeight;
-    const shots = [row.base, row.head];
-    const rowHeight = Math.max(...shots.map((shot) => (shot === undefined ? 0 : scaledHeight(shot))), 0) || placeholderHeight;
-    for (const [index, shot] of shots.entries()) {
+    const cells: ReadonlyArray<{ readonly shot: ReportScreenshot | undefined; readonly missing: string }> = [
+      { shot: row.base, missing: emptyCell(row, "base") },
+      { shot: row.head, missing: emptyCell(row, "head") },
+      ...(withDifferences ? [{ shot: row.difference, missing: "not compared" }] : []),
+    ];
+    const rowHeight = Math.max(...cells.map(({ shot }) => (shot === undefined ? 0 : scaledHeight(shot, cellWidth))), 0) || Math.round((placeholderHeight * cellWidth) / twoColumnWidth);
+    for (const [index, { shot, missing }] of cells.entries()) {
       const left = pad + index * (cellWidth + pad);
       const image =
         shot === undefined
-          ? placeholder(rowHeight, row.caption === "failure screenshot" ? "no failure" : "not reached")
-          : await sharp(join(input.dir, shot.path)).resize({ width: cellWidth, height: scaledHeight(shot), fit: "fill" }).png().toBuffer();
+          ? placeholder(cellWidth, rowHeight, missing)
+          : await sharp(join(input.dir, shot.path)).resize({ width: cellWidth, height: scaledHeight(shot, cellWidth), fit: "fill" }).png().toBuffer();
       layers.push({ input: image, top: y, left });
-      if (shot !== undefined) layers.push({ input: frame(scaledHeight(shot)), top: y, left });
+      if (shot !== undefined) layers.push({ input: frame(cellWidth, scaledHeight(shot, cellWidth)), top: y, left });
     }
     y += rowHeight + pad;
   }

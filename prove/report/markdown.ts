@@ -2,12 +2,13 @@ import { markdownTable } from "markdown-table";
 import { describeDurations } from "../outcome/durations.ts";
 import { isShaOf } from "../outcome/ref-label.ts";
 import type { AttemptError, SideName, Verdict } from "../outcome/types.ts";
-import type { ComparisonRow } from "./comparison.ts";
+import { emptyCell, failureNote, type ComparisonRow } from "./rows.ts";
 import type { ProofReport, ReportScreenshot, ReportSide } from "./schema.ts";
+import { describeDifference } from "./share.ts";
 
 export interface MarkdownInput {
   readonly report: ProofReport;
-  /** Screenshot rows in scenario order, then the failure screenshot row when there is one. */
+  /** Screenshot rows in scenario order, then the failure screenshot row when there is one (see screenshotRows). */
   readonly rows: ReadonlyArray<ComparisonRow>;
   /** The error of each side that did not pass, from the attempt the report shows. */
   readonly errors: ReadonlyArray<{ readonly side: SideName; readonly error: AttemptError }>;
@@ -20,7 +21,9 @@ export const headlines: Readonly<Record<Verdict, string>> = {
   "could-not-run": "⚠️ Could not run",
 };
 
+/** A thumbnail's width with two columns; with the difference column three fit the width two had, so a PR shows the row without scrolling. */
 const thumbnailWidth = 400;
+const narrowThumbnailWidth = 260;
 
 const cellText = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
 const short = (sha: string | null) => (sha === null ? "?" : sha.slice(0, 7));
@@ -32,15 +35,55 @@ export function fenced(text: string, info = ""): string {
   return `${fence}${info}\n${text}\n${fence}`;
 }
 
-function image(shot: ReportScreenshot | undefined, side: SideName, missing: string): string {
-  if (shot === undefined) return missing;
-  return `<a href="${shot.path}"><img src="${shot.path}" width="${thumbnailWidth}" alt="${side}: ${cellText(shot.label).replace(/"/g, "&quot;")}"></a>`;
+/** A thumbnail linking to the full image. */
+function thumbnail(shot: ReportScreenshot, alt: string, width: number): string {
+  return `<a href="${shot.path}"><img src="${shot.path}" width="${width}" alt="${cellText(alt).replace(/"/g, "&quot;")}"></a>`;
+}
+
+function sideCell(row: ComparisonRow, side: SideName, width: number): string {
+  const shot = row[side];
+  if (shot === undefined) return cellText(emptyCell(row, side));
+  const image = thumbnail(shot, `${side}: ${shot.label}`, width);
+  return row.failure === side ? `${image}<br>${failureNote}` : image;
+}
+
+/** The difference column's cell: the difference image with the verdict and share, or `none` when the row compares nothing. */
+export function differenceCell(row: ComparisonRow, width: number, none: string): string {
+  const difference = row.difference;
+  if (difference === undefined) return none;
+  return `${thumbnail(difference, `difference: ${difference.label}`, width)}<br>${describeDifference(difference)}`;
+}
+
+/**
+ * The screenshot table: base | head, and a difference column when any label was reached by both.
+ * `differenceOf` writes a row's difference cell (compare.md says for each row why it has none).
+ */
+export function screenshotTable(
+  columns: { readonly base: string; readonly head: string },
+  rows: ReadonlyArray<ComparisonRow>,
+  differenceOf: (row: ComparisonRow, width: number) => string = (row, width) => differenceCell(row, width, "—"),
+  withDifferences = rows.some((row) => row.difference !== undefined),
+): string {
+  const width = withDifferences ? narrowThumbnailWidth : thumbnailWidth;
+  return markdownTable(
+    [
+      ["", columns.base, columns.head, ...(withDifferences ? ["difference"] : [])],
+      ...rows.map((row) => [
+        `**${cellText(row.caption)}**`,
+        sideCell(row, "base", width),
+        sideCell(row, "head", width),
+        ...(withDifferences ? [differenceOf(row, width)] : []),
+      ]),
+    ],
+    { alignDelimiters: false },
+  );
 }
 
 /** The ref after the SHA, unless the ref is the SHA itself. */
 const refAfterSha = (side: ReportSide, shown: (ref: string) => string) => (isShaOf(side.ref, side.sha) ? "" : ` ${shown(side.ref)}`);
 
-function column(name: SideName, side: ReportSide): string {
+/** A side's column title: its name, short SHA and ref. */
+export function column(name: SideName, side: ReportSide): string {
   return `${name} \`${short(side.sha)}\`${refAfterSha(side, cellText)}`;
 }
 
@@ -49,7 +92,8 @@ function outcomes(side: ReportSide): string {
   return side.attempts.map((attempt) => `${attempt.outcome} (${describeDurations(attempt)})`).join(", ");
 }
 
-function commitLine(name: SideName, side: ReportSide): string {
+/** A side's line under Commits: short SHA, ref, subject and each attempt's outcome. */
+export function commitLine(name: SideName, side: ReportSide): string {
   const subject = side.subject === null ? "" : ` ${side.subject}`;
   return `- ${name}: \`${short(side.sha)}\`${refAfterSha(side, (ref) => `(${ref})`)}${subject} — ${outcomes(side)}`;
 }
@@ -59,19 +103,7 @@ export function renderMarkdown({ report, rows, errors }: MarkdownInput): string 
   const title = report.scenario.title ?? report.scenario.file;
   const parts: string[] = [`## ${headlines[report.verdict]}: ${title}`, "", `**${report.reasonCode}** — ${report.reason}`];
 
-  if (rows.length > 0) {
-    const table = markdownTable(
-      [
-        ["", column("base", report.base), column("head", report.head)],
-        ...rows.map((row) => {
-          const missing = row.caption === "failure screenshot" ? "no failure" : "not reached";
-          return [`**${cellText(row.caption)}**`, image(row.base, "base", missing), image(row.head, "head", missing)];
-        }),
-      ],
-      { alignDelimiters: false },
-    );
-    parts.push("", table);
-  }
+  if (rows.length > 0) parts.push("", screenshotTable({ base: column("base", report.base), head: column("head", report.head) }, rows));
 
   for (const { side, error } of errors) {
     const where = error.location === undefined ? "" : ` at \`${error.location}\``;

@@ -10,6 +10,31 @@ export interface ReportScreenshot {
   readonly height: number;
 }
 
+/** Base's and head's screenshots of one label compared pixel by pixel: the difference image and how much changed. */
+export interface ReportDifference {
+  readonly label: string;
+  /** `images/diff-<label>.png`, relative to the report folder: head dimmed to grey, every changed pixel magenta. */
+  readonly path: string;
+  /** The difference image's size: the larger width and the larger height of the two screenshots. */
+  readonly width: number;
+  readonly height: number;
+  readonly changedPixels: number;
+  /** changedPixels over width × height, 0..1. */
+  readonly changedShare: number;
+  /** Whether changedShare is above the threshold. */
+  readonly changed: boolean;
+}
+
+/** Every label both sides reached, compared, with the settings that decided changed or unchanged. */
+export interface ReportDifferences {
+  /** The share of changed pixels at or below which a label counts as unchanged. */
+  readonly threshold: number;
+  /** How far (0..255) a pixel's channel may move before the pixel counts as changed. */
+  readonly tolerance: number;
+  /** In the table's order; empty when no label was reached by both sides. */
+  readonly labels: ReadonlyArray<ReportDifference>;
+}
+
 export interface ReportSide {
   readonly ref: string;
   /** Null when the ref did not resolve. */
@@ -34,6 +59,8 @@ export interface ProofReport {
   readonly dir: string;
   /** Null when neither side took a screenshot. */
   readonly comparisonImage: string | null;
+  /** Added within v1: each label both sides reached, base against head. */
+  readonly differences: ReportDifferences;
   readonly markdown: string;
   readonly timings: { readonly totalMs: number };
   readonly command: string;

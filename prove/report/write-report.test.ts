@@ -101,13 +101,20 @@ async function proofWithEvidence(refs: { readonly base: string; readonly head: s
   return { work, dir, report };
 }
 
+/** report.md's table rows, each cell with its thumbnails replaced by their paths. */
+const tableRows = (markdown: string) =>
+  markdown
+    .split("\n")
+    .filter((line) => line.startsWith("| **"))
+    .map((row) => row.replace(/^\| | \|$/g, "").split(" | ").map((cell) => cell.replace(/<a href="[^"]*"><img src="([^"]+)"[^>]*><\/a>/g, "$1")));
+
 describe("the report folder", () => {
   it("holds report.json with the contract's fields, the images, the trace and the server log", async () => {
     const { dir, report } = await proofWithEvidence();
     const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ProofReport;
     expect(json).toEqual(report);
     expect(Object.keys(json)).toEqual([
-      "schema", "verdict", "exitCode", "reasonCode", "reason", "scenario", "base", "head", "dir", "comparisonImage", "markdown", "timings", "command", "redactions",
+      "schema", "verdict", "exitCode", "reasonCode", "reason", "scenario", "base", "head", "dir", "comparisonImage", "differences", "markdown", "timings", "command", "redactions",
     ]);
     expect([json.schema, json.verdict, json.exitCode, json.reasonCode]).toEqual(["scenario-proof/v1", "proved", 0, "proved"]);
     expect(json.base).toEqual({
@@ -137,20 +144,30 @@ describe("the report folder", () => {
     expect([json.head.trace, json.head.serverLog]).toEqual([null, null]);
     expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual(["comparison.png", "report.md", { totalMs: 9000 }, "reports/x/aaaaaaa-bbbbbbb"]);
     expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(320);
+    // The labels both sides reached, compared: opened is the same grey on both, streaming another colour on head.
+    expect(json.differences).toEqual({
+      threshold: 0.001,
+      tolerance: 16,
+      labels: [
+        { label: "opened", path: "images/diff-opened.png", width: 640, height: 360, changedPixels: 0, changedShare: 0, changed: false },
+        { label: "streaming", path: "images/diff-streaming.png", width: 640, height: 360, changedPixels: 640 * 360, changedShare: 1, changed: true },
+      ],
+    });
+    expect(await sharp(join(dir, "images/diff-streaming.png")).metadata()).toMatchObject({ width: 640, height: 360 });
     // One variable's value and one printed token, each counted once though each is in several files.
     expect(json.redactions).toEqual({ environment: 1, secretShaped: 1 });
   });
 
-  it("has one row per label in scenario order, 'not reached' where base stopped, and the failure row", async () => {
+  it("has one row per label in scenario order, a difference where both sides reached it, and base's failure beside head's first label base did not reach", async () => {
     const { dir } = await proofWithEvidence();
     const markdown = await readFile(join(dir, "report.md"), "utf8");
-    const rows = markdown.split("\n").filter((line) => line.startsWith("| **"));
-    expect(rows.map((row) => row.split(" | ").map((cell) => /src="([^"]+)"/.exec(cell)?.[1] ?? cell.replace(/^\| /, "").replace(/ \|$/, "")))).toEqual([
-      ["**opened**", "images/base-opened.png", "images/head-opened.png"],
-      ["**streaming**", "images/base-streaming.png", "images/head-streaming.png"],
-      ["**finished**", "not reached", "images/head-finished.png"],
-      ["**failure screenshot**", "images/failure-base.png", "no failure"],
+    expect(tableRows(markdown)).toEqual([
+      ["**opened**", "images/base-opened.png", "images/head-opened.png", "images/diff-opened.png<br>unchanged, 0 % of pixels"],
+      ["**streaming**", "images/base-streaming.png", "images/head-streaming.png", "images/diff-streaming.png<br>changed, 100 % of pixels"],
+      ["**finished**", "images/failure-base.png<br>failure screenshot: failed before this step", "images/head-finished.png", "—"],
     ]);
+    expect(markdown).toContain("| | base `aaaaaaa` main | head `bbbbbbb` fix | difference |");
+    expect(markdown).toContain('<img src="images/diff-opened.png" width="260" alt="difference: opened">');
     expect(markdown.split("\n")[0]).toBe("## ✅ Proved: Stop button goes away");
     expect(markdown).toContain("**Base: assertion** at `scenarios/x.e2e.ts:18`");
     expect(markdown).toContain("pnpm prove-scenario --base main --head fix scenarios/x.e2e.ts");
@@ -169,11 +186,16 @@ describe("the report folder", () => {
     expect(markdown.replace(/```sh\n.*\n```/, "")).not.toMatch(/[0-9a-f]{12}/);
   });
 
-  it("has comparison.png with both columns and every row", async () => {
+  it("has comparison.png with base, head and difference columns in the width two had, and every row", async () => {
     const { dir } = await proofWithEvidence();
-    const { width, height } = await sharp(join(dir, "comparison.png")).metadata();
-    expect(width).toBe(16 * 3 + 640 * 2);
-    expect(height).toBeGreaterThan(4 * 360);
+    const { data, info } = await sharp(join(dir, "comparison.png")).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    expect(info.width).toBe(16 * 3 + 640 * 2);
+    const cell = Math.floor((info.width - 16 * 4) / 3);
+    expect(info.height).toBeGreaterThan(3 * Math.round((360 * cell) / 640));
+    // streaming's difference image, all of it changed, is a magenta cell in the third column.
+    let magenta = 0;
+    for (let pixel = 0; pixel < data.length; pixel += 3) if (data[pixel] === 255 && data[pixel + 1] === 0 && data[pixel + 2] === 255) magenta++;
+    expect(magenta).toBeGreaterThan(0.9 * cell * Math.round((360 * cell) / 640));
   });
 
   it("never holds the value of a secret-looking environment variable or a path of this machine, in any file", async () => {

@@ -1,0 +1,269 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import * as Clock from "effect/Clock";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import type { BisectOptions } from "../cli/args.ts";
+import { Interrupted, ReportWriteFailed, type StopError } from "../errors.ts";
+import { Git, type Commit } from "../git/git.ts";
+import { checkOut } from "../pipeline/out-folder.ts";
+import { proverCommand } from "../pipeline/paths.ts";
+import { claimReportFolder } from "../pipeline/report-claim.ts";
+import { findWorkplace, loadScenario, type Workplace } from "../pipeline/scenario.ts";
+import { sideContext, type SideContext } from "../pipeline/side.ts";
+import { runFolder } from "../pipeline/steps.ts";
+import { isShaOf } from "../outcome/ref-label.ts";
+import { Progress } from "../progress/progress.ts";
+import { pathsFrom, type Replacement } from "../report/redact.ts";
+import { candidateCommits, commitDetails, type CommitDetails, type CommitsError } from "./commits.ts";
+import { bisectCommand, defaultBisectDir } from "./paths.ts";
+import { writeBisectReport, type BisectFacts, type RunEvidence } from "./report.ts";
+import { makeInstalls, settle, startRun, type CommitRun, type Installs } from "./run-commit.ts";
+import type { BisectEnd, BisectReport, BisectStep, Direction } from "./schema.ts";
+import { describeStep, findFirstChange, maxSteps, type Outcome, type SearchResult, type StepProgress } from "./search.ts";
+
+export interface BisectResult {
+  readonly exitCode: 0 | 1 | 2;
+  /** Undefined when it stopped before both ends ran (bad input, interrupted). */
+  readonly report: BisectReport | undefined;
+  /** bisect.md's absolute path, when there is a report. */
+  readonly reportFile: string | undefined;
+  /** Why it stopped, when there is no report. */
+  readonly message: string | undefined;
+}
+
+interface BisectInput {
+  readonly options: BisectOptions;
+  readonly cwd: string;
+  readonly secrets: ReadonlyArray<Replacement>;
+  readonly startedAt: number;
+}
+
+/** Where a bisection runs and what it knows once both ends are resolved. */
+interface Setting {
+  readonly input: BisectInput;
+  readonly place: Workplace;
+  readonly old: Commit;
+  readonly new: Commit;
+  /** The commits after old up to new, oldest first. */
+  readonly commits: ReadonlyArray<string>;
+  readonly dir: string;
+  readonly runDir: string;
+  readonly context: SideContext;
+  readonly installs: Installs;
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+const short = (sha: string) => sha.slice(0, 7);
+/** An end as a sentence names it: "--old v1.2 (1a2b3c4)", or "--old 1a2b3c4" when a SHA was typed. */
+const endName = (flag: "old" | "new", ref: string, sha: string) => (isShaOf(ref, sha) ? `--${flag} ${short(sha)}` : `--${flag} ${ref} (${short(sha)})`);
+const verb = (outcome: Outcome) => (outcome === "pass" ? "passes" : "fails");
+
+/** An end's outcome in the report: `error` or `flaky` when its runs gave none. */
+const endOutcome = (run: CommitRun): BisectEnd["outcome"] => (run.judged.outcome !== "skip" ? run.judged.outcome : run.judged.flaky ? "flaky" : "error");
+
+const attemptsOf = (run: CommitRun) => (run.result.attempts[0] ?? []).map((classified) => classified.attempt);
+const evidence = (run: CommitRun, commit: CommitDetails): RunEvidence => ({ commit, attempts: run.result.attempts[0] ?? [] });
+
+/** Both ends at once, as a proof's two sides: when their dependency manifests are the same, old installs and new hard-links it. */
+const runEnds = Effect.fn("Bisect.ends")(function* (setting: Setting) {
+  const git = yield* Git;
+  const { context, installs, input } = setting;
+  const same = yield* git.sameDependencies(context.repo, setting.old.sha, setting.new.sha);
+  const shared = same ? { by: "old", installed: yield* Deferred.make<string, void>() } : undefined;
+  const [old, neu] = yield* Effect.all(
+    [startRun("old", input.options.old, setting.old, context, installs, shared), startRun("new", input.options.new, setting.new, context, installs, shared)],
+    { concurrency: 2 },
+  );
+  yield* settle(old, context, installs);
+  yield* settle(neu, context, installs);
+  return [old.run, neu.run] as const;
+});
+
+/** Why a bisection cannot start from these ends: each end that gave no outcome, and why. */
+function endsReason(ends: ReadonlyArray<{ readonly name: string; readonly run: CommitRun }>): string {
+  const problems = ends.flatMap(({ name, run }) => (run.judged.outcome === "skip" ? [`The scenario gave no outcome at ${name}: ${(run.judged.why ?? "no run was made").replace(/\.?$/, ".")}`] : []));
+  return `${problems.join(" ")} A bisection needs the scenario's outcome at both ends: make it run there, or pass as that end a commit where it does.`;
+}
+
+/** Finds the first commit whose outcome differs from old's, probing in worktrees; records each step. */
+const search = Effect.fn("Bisect.search")(function* (setting: Setting, oldOutcome: Outcome, newOutcome: Outcome, runs: Map<string, CommitRun>, known: Map<string, CommitDetails>) {
+  const progress = yield* Progress;
+  const { place, context, installs } = setting;
+  const steps: BisectStep[] = [];
+  let count = 0;
+  const probe = (sha: string) =>
+    Effect.gen(function* () {
+      count += 1;
+      const [details] = yield* commitDetails(place.repo, [sha]);
+      const commit = details ?? { sha, subject: "", author: "", date: "" };
+      known.set(sha, commit);
+      const started = yield* startRun(`step${count}`, sha, { sha, subject: commit.subject }, context, installs);
+      yield* settle(started, context, installs);
+      runs.set(sha, started.run);
+      return started.run.judged.outcome;
+    });
+  const onStep = (step: StepProgress) =>
+    Effect.gen(function* () {
+      const run = runs.get(step.sha);
+      const commit = known.get(step.sha) ?? { sha: step.sha, subject: "", author: "", date: "" };
+      const why = run?.judged.why ?? null;
+      steps.push({ ...commit, step: step.step, outcome: step.outcome, why, attempts: run === undefined ? [] : attemptsOf(run), commitsLeft: step.commitsLeft, stepsLeft: step.stepsLeft });
+      yield* progress.line(`${describeStep(step)}: ${commit.subject}${why === null ? "" : ` (${why})`}`);
+    });
+  const result = yield* findFirstChange({ old: setting.old.sha, commits: setting.commits, oldOutcome, newOutcome, probe, onStep });
+  return { result, steps };
+});
+
+/** The answer of a search as the report states it. */
+function answer(setting: Setting, result: SearchResult, outcomes: { readonly old: Outcome; readonly new: Outcome }, details: (sha: string) => CommitDetails) {
+  const changed = outcomes.old === "pass" ? "introduced the failure" : "fixed it";
+  const lastOld = details(result.lastOld);
+  if (result.kind === "found") {
+    const commit = details(result.first);
+    const reason =
+      `${short(commit.sha)} "${commit.subject}" by ${commit.author} (${commit.date}) ${changed}: the scenario ${verb(outcomes.old)} ` +
+      `at ${short(lastOld.sha)}, the commit before it, and ${verb(outcomes.new)} at ${short(commit.sha)}.`;
+    return { result: "found" as const, exitCode: 0 as const, commit, candidates: [commit], reason, firstNew: result.first };
+  }
+  const candidates = result.candidates.map(details);
+  const last = candidates.at(-1)?.sha ?? setting.new.sha;
+  const unknown = candidates.slice(0, -1).map((commit) => short(commit.sha));
+  const reason =
+    `One of ${plural(candidates.length, "commit")} ${changed}: ${candidates.map((commit) => short(commit.sha)).join(", ")}. ` +
+    `The scenario ${verb(outcomes.old)} at ${short(lastOld.sha)} and ${verb(outcomes.new)} at ${short(last)}, but could not run at ${unknown.join(", ")} ` +
+    "between them (see the skipped commits for why), so the search cannot tell which.";
+  return { result: "range" as const, exitCode: 2 as const, commit: null, candidates, reason, firstNew: last };
+}
+
+/** Writes the report (whole or not at all: a stop waits for it) and returns the bisection's result. */
+const report = Effect.fn("Bisect.report")(function* (setting: Setting, facts: BisectFacts, pair: { readonly lastOld: RunEvidence; readonly firstNew: RunEvidence } | undefined) {
+  const progress = yield* Progress;
+  const { input, place } = setting;
+  const command = bisectCommand(input.options, { cwd: input.cwd, root: place.root, prover: proverCommand(place.root) }, { old: setting.old.sha, new: setting.new.sha, repo: place.repo });
+  const paths = pathsFrom([
+    [setting.runDir, "<run>"],
+    [place.root, "."],
+    [process.env.HOME ?? homedir(), "~"],
+  ]);
+  const write = Effect.tryPromise({
+    try: () => writeBisectReport({ dir: setting.dir, root: place.root, facts, pair, command, secrets: input.secrets, paths }),
+    catch: (error) => new ReportWriteFailed({ dir: setting.dir, detail: error instanceof Error ? error.message : String(error) }),
+  });
+  const written = yield* progress.step({ step: "report" }, Effect.uninterruptible(write));
+  return { exitCode: written.exitCode, report: written, reportFile: join(setting.dir, written.markdown), message: undefined } satisfies BisectResult;
+});
+
+/** The bisection inside one scope: every worktree, folder and process is released when it closes. */
+const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
+  const { options, cwd } = input;
+  const git = yield* Git;
+  const progress = yield* Progress;
+  yield* checkOut(options, cwd);
+  const place = yield* findWorkplace(options, cwd);
+  const [old, neu] = yield* progress.step(
+    { step: "refs", detail: `${options.old}..${options.new}` },
+    Effect.all([git.resolveCommit(place.repo, options.old, "--old"), git.resolveCommit(place.repo, options.new, "--new")]),
+  );
+  const commits = yield* candidateCommits({ repo: place.repo, old: { ref: options.old, sha: old.sha }, new: { ref: options.new, sha: neu.sha } });
+  const scenario = yield* loadScenario(options, place);
+  const dir = yield* claimReportFolder(options.out === undefined ? defaultBisectDir(place.root, scenario.file, options.grep, old.sha, neu.sha) : resolve(cwd, options.out), options.out);
+  const runDir = yield* runFolder(place.repo, options.keep);
+  const context = sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat });
+  const setting: Setting = { input, place, old, new: neu, commits, dir, runDir, context, installs: yield* makeInstalls };
+  const oldName = endName("old", options.old, old.sha);
+  const newName = endName("new", options.new, neu.sha);
+  const plan = commits.length === 1 ? "the only one is --new, so both ends are all there is to run" : `both ends run first, then at most ${plural(maxSteps(commits.length, 0), "step")} and one per skipped commit`;
+  yield* progress.line(`bisect: ${plural(commits.length, "commit")} after ${oldName} up to ${newName}; ${plan}`);
+
+  const [oldRun, newRun] = yield* runEnds(setting);
+  const [oldDetails, newDetails] = yield* commitDetails(place.repo, [old.sha, neu.sha]);
+  const known = new Map<string, CommitDetails>([oldDetails, newDetails].flatMap((details) => (details === undefined ? [] : [[details.sha, details] as const])));
+  const details = (sha: string): CommitDetails => known.get(sha) ?? { sha, subject: "", author: "", date: "" };
+  const endOf = (ref: string, run: CommitRun, sha: string): BisectEnd => ({ ...details(sha), ref, outcome: endOutcome(run), why: run.judged.why, attempts: attemptsOf(run) });
+  const ends = { old: endOf(options.old, oldRun, old.sha), new: endOf(options.new, newRun, neu.sha) };
+  /** The report's facts in the order bisect.json lists them. */
+  const factsOf = (verdict: Pick<BisectFacts, "result" | "exitCode" | "direction" | "reason">, found: Pick<BisectFacts, "commit" | "lastOld" | "candidates" | "steps" | "skipped">) =>
+    Clock.currentTimeMillis.pipe(
+      Effect.map(
+        (end): BisectFacts => ({
+          schema: "scenario-bisect/v1",
+          ...verdict,
+          scenario: { file: scenario.file, title: scenario.test.title, sha256: scenario.sha256 },
+          ...ends,
+          commit: found.commit,
+          lastOld: found.lastOld,
+          candidates: found.candidates,
+          commits: commits.length,
+          maxSteps: maxSteps(commits.length, found.skipped.length),
+          repeat: options.repeat,
+          steps: found.steps,
+          skipped: found.skipped,
+          timings: { totalMs: Math.round(end - input.startedAt) },
+        }),
+      ),
+    );
+  const nothingFound = { commit: null, lastOld: null, candidates: [], steps: [], skipped: [] };
+
+  const oldOutcome = oldRun.judged.outcome;
+  const newOutcome = newRun.judged.outcome;
+  if (oldOutcome === "skip" || newOutcome === "skip") {
+    const reason = endsReason([
+      { name: oldName, run: oldRun },
+      { name: newName, run: newRun },
+    ]);
+    return yield* report(setting, yield* factsOf({ result: "could-not-run", exitCode: 2, direction: null, reason }, nothingFound), undefined);
+  }
+  yield* progress.line(`bisect: the scenario ${verb(oldOutcome)} at ${oldName} and ${verb(newOutcome)} at ${newName}`);
+  if (oldOutcome === newOutcome) {
+    const reason =
+      `The scenario ${verb(oldOutcome)} at both ends, ${oldName} and ${newName}, so there is no change to find between them. ` +
+      (oldOutcome === "pass"
+        ? "To find the commit that broke it, pass as --new a commit where it fails."
+        : "To find the commit that broke it, pass as --old an earlier commit where it passes; to find one that fixed it, pass as --new a commit where it passes.");
+    return yield* report(setting, yield* factsOf({ result: "unchanged", exitCode: 1, direction: null, reason }, nothingFound), undefined);
+  }
+
+  const direction: Direction = oldOutcome === "pass" ? "introduced" : "fixed";
+  const outcomes = { old: oldOutcome, new: newOutcome };
+  const runs = new Map<string, CommitRun>([
+    [old.sha, oldRun],
+    [neu.sha, newRun],
+  ]);
+  const { result, steps } = yield* search(setting, oldOutcome, newOutcome, runs, known);
+  const found = answer(setting, result, outcomes, details);
+  const skipped = result.skipped.map((sha) => ({ ...details(sha), why: runs.get(sha)?.judged.why ?? "could not run" }));
+  const lastOldRun = runs.get(result.lastOld);
+  const firstNewRun = runs.get(found.firstNew);
+  const pair =
+    lastOldRun === undefined || firstNewRun === undefined
+      ? undefined
+      : { lastOld: evidence(lastOldRun, details(result.lastOld)), firstNew: evidence(firstNewRun, details(found.firstNew)) };
+  const facts = yield* factsOf(
+    { result: found.result, exitCode: found.exitCode, direction, reason: found.reason },
+    { commit: found.commit, lastOld: details(result.lastOld), candidates: found.candidates, steps, skipped },
+  );
+  return yield* report(setting, facts, pair);
+});
+
+type BisectStop = StopError | CommitsError;
+
+const stopMessage = (error: BisectStop) =>
+  error instanceof Interrupted ? `Interrupted by ${error.signal}; worktrees and temporary files were removed. Run the bisection again to get an answer.` : error.message;
+
+/**
+ * `bisect`: runs the scenario at --old and --new, then searches the commits between them for the
+ * first whose outcome differs from old's, each in a temporary worktree, and writes bisect.md and
+ * bisect.json. `interrupt` fails when the user stops it; everything it holds is then released.
+ */
+export const bisectScenario = Effect.fn("Bisect.run")(function* (
+  options: BisectOptions,
+  cwd: string,
+  secrets: ReadonlyArray<Replacement>,
+  interrupt: Effect.Effect<never, Interrupted>,
+) {
+  const startedAt = yield* Clock.currentTimeMillis;
+  return yield* Effect.raceFirst(Effect.scoped(pipeline({ options, cwd, secrets, startedAt })), interrupt).pipe(
+    Effect.catch((error: BisectStop) => Effect.succeed<BisectResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: stopMessage(error) })),
+  );
+});

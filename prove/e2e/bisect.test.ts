@@ -1,0 +1,216 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BisectReport } from "../bisect/schema.ts";
+import { defaultBugId, findBug } from "../demo/index.ts";
+import { brokenSubject, bugAuthor, makeBisectRepo, unbrokenSubject, type BisectRepo } from "./support/bisect-repo.ts";
+import { checkout, processesMentioning, repositoryState, startProver } from "./support/prover.ts";
+
+const bug = await findBug(checkout, defaultBugId);
+
+/**
+ * 32 commits after v1: the bug comes in with commit 21, and commits 8, 16 and 24 do not install
+ * (each undone by the next). The search probes 16 (skipped) then 17, 24 (skipped, not even
+ * installed: 16's manifests failed) then 25, then 21, 19 and 20: the answer is 21, and no skipped
+ * commit sits right before it, so it is a single commit.
+ */
+const history = { length: 32, bug: 21, broken: [8, 16, 24] };
+
+// The failing runs wait out an assertion; half the config's 10 s is still ample for the passing ones.
+const expectTimeout = ["--expect-timeout", "5000"];
+
+interface Bisection {
+  readonly exitCode: number | undefined;
+  readonly stderr: string;
+  readonly stdout: string;
+  readonly pid: number | undefined;
+  /** bisect.json as written, when there is one. */
+  readonly report: BisectReport | undefined;
+  readonly out: string;
+}
+
+let work = "";
+let repo: BisectRepo;
+let before: Awaited<ReturnType<typeof repositoryState>>;
+let found: Bisection;
+let unchanged: Bisection;
+let newEndBroken: Bisection;
+let badRef: Bisection;
+let interrupted: Bisection;
+
+/** Runs `prove-scenario bisect … --json` against the sandbox, into its own folder under `work`. */
+async function bisect(name: string, args: ReadonlyArray<string>): Promise<Bisection> {
+  const out = join(work, name);
+  const prover = startProver(["bisect", "--repo", repo.dir, "--config", "playwright.config.ts", ...expectTimeout, bug.scenario, "--out", out, "--json", ...args]);
+  const run = await prover;
+  const json = join(out, "bisect.json");
+  const report = existsSync(json) ? (JSON.parse(await readFile(json, "utf8")) as BisectReport) : undefined;
+  return { exitCode: run.exitCode, stderr: run.stderr, stdout: run.stdout, pid: prover.pid, report, out };
+}
+
+/**
+ * A bisection stopped by Ctrl-C (SIGINT) once its first step's Playwright run has started: a
+ * step's worktree, the ends' kept install, a browser and an app server are all live then.
+ */
+async function interruptedAtFirstStep(name: string, args: ReadonlyArray<string>): Promise<Bisection> {
+  const out = join(work, name);
+  const prover = startProver(["bisect", "--repo", repo.dir, "--config", "playwright.config.ts", ...expectTimeout, bug.scenario, "--out", out, "--json", ...args]);
+  let seen = "";
+  const running = new Promise<boolean>((resolve) => {
+    prover.stderr?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (/^step1 run +…$/m.test(seen)) resolve(true);
+    });
+  });
+  if (await Promise.race([running, prover.then(() => false)])) prover.kill("SIGINT");
+  const run = await prover;
+  return { exitCode: run.exitCode, stderr: run.stderr, stdout: run.stdout, pid: prover.pid, report: undefined, out };
+}
+
+/** What each bisection left behind: its temporary folders (named after its pid) and any process working in the sandbox. */
+async function leftovers(run: Bisection) {
+  const roots = [...new Set([tmpdir(), "/tmp"])];
+  const folders = (await Promise.all(roots.map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${run.pid}-`))))).flat();
+  return { folders, processes: await processesMentioning(repo.dir) };
+}
+
+const sha = (commit: number) => repo.shas[commit] ?? "";
+const short = (commit: number) => sha(commit).slice(0, 7);
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "prove-bisect-"));
+  repo = await makeBisectRepo(join(work, "agent-chat"), bug, checkout, history);
+  before = await repositoryState(repo.dir);
+  found = await bisect("found", ["--old", "v1", "--new", "main"]);
+  unchanged = await bisect("unchanged", ["--old", sha(26), "--new", sha(30)]);
+  newEndBroken = await bisect("new-end-broken", ["--old", sha(22), "--new", sha(24)]);
+  badRef = await bisect("bad-ref", ["--old", "v0", "--new", "main"]);
+  interrupted = await interruptedAtFirstStep("interrupted", ["--old", sha(20), "--new", sha(22)]);
+  // Four bisections of a real app in worktrees, fourteen Playwright runs on two cores: minutes, not seconds.
+}, 600_000);
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe("prove-scenario bisect on a sandbox of the bundled app", () => {
+  it("finds the commit that introduced the bug, skipping the commits that do not install, within ⌈log2 n⌉ + skipped steps", async () => {
+    const { report, stderr } = found;
+    expect(found.exitCode, stderr).toBe(0);
+    if (report === undefined) throw new Error(`no bisect.json:\n${stderr}`);
+    expect(JSON.parse(found.stdout)).toEqual(report);
+    expect(stderr.trimEnd().split("\n").slice(-2)).toEqual([`found (exit 0): ${report.reason}`, `bisect: ${join(found.out, "bisect.md")}`]);
+    expect(report).toMatchObject({
+      schema: "scenario-bisect/v1",
+      result: "found",
+      exitCode: 0,
+      direction: "introduced",
+      old: { ref: "v1", sha: sha(0), outcome: "pass" },
+      new: { ref: "main", sha: sha(32), outcome: "fail" },
+      commit: { sha: sha(21), subject: `agent-chat: ${bug.title}`, author: bugAuthor, date: "2026-11-01T21:00:00+01:00" },
+      lastOld: { sha: sha(20), subject: "docs: note 20" },
+      candidates: [{ sha: sha(21) }],
+      commits: 32,
+    });
+    expect(report.reason).toBe(
+      `${short(21)} "agent-chat: ${bug.title}" by ${bugAuthor} (2026-11-01T21:00:00+01:00) introduced the failure: the scenario passes at ${short(20)}, the commit before it, and fails at ${short(21)}.`,
+    );
+    expect(report.steps.map((step) => [repo.shas.indexOf(step.sha), step.outcome])).toEqual([
+      [16, "skip"],
+      [17, "pass"],
+      [24, "skip"],
+      [25, "fail"],
+      [21, "fail"],
+      [19, "pass"],
+      [20, "pass"],
+    ]);
+    expect(report.skipped.map((commit) => [commit.sha, commit.subject])).toEqual([
+      [sha(16), brokenSubject],
+      [sha(24), brokenSubject],
+    ]);
+    expect(report.skipped.map((commit) => commit.why)).toEqual([
+      `could not run (install): install failed: \`pnpm install --frozen-lockfile\` in the repository's root at ${short(16)} exited with code 1.`,
+      `could not run (install): not tried: the install failed at ${short(16)}, whose dependency manifests are the same.`,
+    ]);
+    expect(report.steps.length).toBeLessThanOrEqual(Math.ceil(Math.log2(report.commits)) + report.skipped.length);
+    expect(report.maxSteps).toBe(Math.ceil(Math.log2(32)) + 2);
+    expect(repo.subjects[17]).toBe(unbrokenSubject);
+
+    // One install per state of the dependency manifests: v1's, and the broken one's; every other commit hard-links v1's.
+    expect(stderr.split("\n").filter((line) => / install {3}pnpm install --frozen-lockfile/.test(line))).toEqual([
+      expect.stringMatching(/^old {3}install {3}pnpm install --frozen-lockfile {2}\d/),
+      expect.stringMatching(/^step1 install {3}pnpm install --frozen-lockfile {2}failed after /),
+    ]);
+    expect(stderr.split("\n").filter((line) => line.includes("install   old's, hard-linked (the same dependency manifests)")).map((line) => line.slice(0, 5))).toEqual([
+      "new  ", "step2", "step4", "step5", "step6", "step7",
+    ]);
+    expect(stderr).toContain(`\nstep 1: ${short(16)} skip, 32 commits left, about 5 steps: ${brokenSubject} (could not run (install): `);
+    expect(stderr).toContain(`\nstep 7: ${short(20)} pass, 1 commit left, about 0 steps: docs: note 20\n`);
+  });
+
+  it("puts the last passing commit's screenshots beside the first failing one's, and the command to run it again", async () => {
+    const report = found.report;
+    if (report === undefined) throw new Error("no bisect.json");
+    expect([report.screenshots.lastOld, report.screenshots.firstNew]).toEqual([sha(20), sha(21)]);
+    const rows = report.screenshots.rows;
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows[0]?.lastOld?.label).toBe(rows[0]?.label);
+    // The failing commit stopped before the passing one's last step: its failure screenshot sits in that row.
+    expect(rows.map((row) => row.firstNew?.label)).toContain("failure screenshot");
+    for (const row of rows) {
+      for (const shot of [row.lastOld, row.firstNew]) {
+        if (shot !== null) expect(await sharp(join(found.out, shot.path)).metadata(), shot.path).toMatchObject({ width: shot.width, height: shot.height });
+      }
+    }
+    const markdown = await readFile(join(found.out, "bisect.md"), "utf8");
+    expect(markdown.split("\n")[0]).toBe(`## 🔎 Found: \`${short(21)}\` introduced the failure`);
+    expect(markdown).toContain(`| last pass \`${short(20)}\` | first fail \`${short(21)}\` |`);
+    expect(markdown).toContain(`| 1 | \`${short(16)}\` | ${brokenSubject} | skip: could not run (install): `);
+    expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario bisect --old ${sha(0).slice(0, 12)} --new ${sha(32).slice(0, 12)} ${bug.scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`));
+    expect(markdown).toContain("```sh\n" + report.command + "\n```");
+    expect(JSON.stringify(report)).not.toContain(tmpdir() + "/scenario-prover-");
+  });
+
+  it("exits 1 when both ends have the same outcome, saying which", () => {
+    expect(unchanged.exitCode, unchanged.stderr).toBe(1);
+    expect(unchanged.report).toMatchObject({ result: "unchanged", exitCode: 1, direction: null, old: { outcome: "fail" }, new: { outcome: "fail" }, commit: null, steps: [], skipped: [] });
+    expect(unchanged.report?.reason).toBe(
+      `The scenario fails at both ends, --old ${short(26)} and --new ${short(30)}, so there is no change to find between them. ` +
+        "To find the commit that broke it, pass as --old an earlier commit where it passes; to find one that fixed it, pass as --new a commit where it passes.",
+    );
+    expect(unchanged.stderr.trimEnd().split("\n").at(-1)).toBe(`bisect: ${join(unchanged.out, "bisect.md")}`);
+  });
+
+  it("exits 2 when an end cannot run, naming that end and why", () => {
+    expect(newEndBroken.exitCode, newEndBroken.stderr).toBe(2);
+    expect(newEndBroken.report).toMatchObject({ result: "could-not-run", exitCode: 2, old: { outcome: "fail" }, new: { outcome: "error" }, steps: [] });
+    expect(newEndBroken.report?.reason).toBe(
+      `The scenario gave no outcome at --new ${short(24)}: could not run (install): install failed: \`pnpm install --frozen-lockfile\` in the repository's root at ${short(24)} exited with code 1. ` +
+        "A bisection needs the scenario's outcome at both ends: make it run there, or pass as that end a commit where it does.",
+    );
+  });
+
+  it("exits 2 on a ref that names no commit, naming the flag, with no report", () => {
+    expect(badRef.exitCode).toBe(2);
+    expect(badRef.stdout).toBe("");
+    expect(badRef.report).toBeUndefined();
+    expect(badRef.stderr).toContain(`could not run (exit 2): --old "v0" does not name a commit in ${repo.dir}.`);
+  });
+
+  it("stops on Ctrl-C in the middle of a step, exiting 2 with no report", () => {
+    expect(interrupted.stderr).toMatch(/^step1 run +…$/m);
+    expect(interrupted.exitCode, interrupted.stderr).toBe(2);
+    expect(interrupted.stderr.trimEnd().split("\n").slice(-1)).toEqual([
+      "could not run (exit 2): Interrupted by SIGINT; worktrees and temporary files were removed. Run the bisection again to get an answer.",
+    ]);
+    expect([interrupted.stdout, existsSync(join(interrupted.out, "bisect.json"))]).toEqual(["", false]);
+  });
+
+  it("leaves the sandbox's HEAD, branches, status and worktrees as they were, and no folder or process behind", async () => {
+    expect(await repositoryState(repo.dir)).toEqual(before);
+    for (const run of [found, unchanged, newEndBroken, badRef, interrupted]) expect(await leftovers(run)).toEqual({ folders: [], processes: [] });
+  });
+});

@@ -1,0 +1,94 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execa } from "execa";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CompareReport } from "../index.ts";
+import { checkout, processesMentioning, startProver } from "./support/prover.ts";
+import { createRestyledRepo, type RestyledRepo } from "./support/restyled-repo.ts";
+
+/** Two labels: `asked` before any tool call shows, `tool-calls` with both tool calls opened on their results. */
+const scenario = "scenarios/agent-chat/two-tool-calls.e2e.ts";
+
+let work: string;
+let repo: RestyledRepo;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), "prove-compare-"));
+  repo = await createRestyledRepo(checkout);
+});
+
+afterAll(async () => {
+  await repo.dispose();
+  await rm(work, { recursive: true, force: true });
+});
+
+const compareArgs = (out: string) => ["compare", "--repo", repo.dir, "--base", repo.base, "--head", repo.head, "--config", "playwright.config.ts", scenario, "--out", out];
+
+/** How many pixels of a PNG are exactly the difference image's magenta. */
+async function magentaPixels(file: string): Promise<number> {
+  const { data } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let count = 0;
+  for (let pixel = 0; pixel < data.length; pixel += 3) if (data[pixel] === 255 && data[pixel + 1] === 0 && data[pixel + 2] === 255) count++;
+  return count;
+}
+
+describe("prove-scenario compare", () => {
+  it("finds that a change to the stylesheet alone changed the one label that shows the restyled element, and not the other", async () => {
+    expect((await execa("git", ["diff", "--name-only", repo.base, repo.head], { cwd: repo.dir })).stdout).toBe("examples/agent-chat/public/style.css");
+    const out = join(work, "restyled");
+    // Both sides pass, so no run waits an expect timeout out; 5 s as a proof's tests use keeps a slip cheap.
+    const run = await startProver([...compareArgs(out), "--expect-timeout", "5000", "--json"]);
+
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(out, "compare.json"), "utf8")) as CompareReport;
+    expect(JSON.parse(run.stdout)).toEqual(report);
+    expect([report.schema, report.exitCode, report.reasonCode, report.threshold, report.tolerance]).toEqual(["scenario-compare/v1", 0, "compared", 0.001, 16]);
+    expect(report.labels.map((label) => [label.label, label.verdict, label.base, label.head, label.difference])).toEqual([
+      ["asked", "unchanged", "images/base-asked.png", "images/head-asked.png", "images/diff-asked.png"],
+      ["tool-calls", "changed", "images/base-tool-calls.png", "images/head-tool-calls.png", "images/diff-tool-calls.png"],
+    ]);
+    expect(report.counts).toEqual({ changed: 1, unchanged: 1, onlyOnBase: 0, onlyOnHead: 0 });
+    const [asked, toolCalls] = report.labels;
+    expect(asked?.changedShare).toBeLessThanOrEqual(report.threshold);
+    // Two opened tool results, each a wide block: far more than a stray pixel.
+    expect(toolCalls?.changedShare).toBeGreaterThan(10 * report.threshold);
+    expect([report.base.attempts, report.head.attempts]).toMatchObject([[{ outcome: "passed" }], [{ outcome: "passed" }]]);
+
+    // The difference image is head dimmed with the changed pixels in magenta: tool-calls has them, asked as few as its share says.
+    const size = { width: 1280, height: 720 };
+    expect(await sharp(join(out, "images/diff-tool-calls.png")).metadata()).toMatchObject(size);
+    expect(await magentaPixels(join(out, "images/diff-tool-calls.png"))).toBe(toolCalls?.changedPixels);
+    expect(toolCalls?.changedPixels).toBeGreaterThan(0);
+    expect(await magentaPixels(join(out, "images/diff-asked.png"))).toBe(asked?.changedPixels);
+
+    const markdown = await readFile(join(out, "compare.md"), "utf8");
+    const rows = markdown
+      .split("\n")
+      .filter((line) => line.startsWith("| **"))
+      .map((row) => row.split(" | ").map((cell) => cell.replace(/<a href="[^"]*"><img src="([^"]+)"[^>]*><\/a>/g, "$1").replace(/^\| |\*\*| \|$/g, "")));
+    expect(rows).toEqual([
+      ["asked", "images/base-asked.png", "images/head-asked.png", expect.stringMatching(/^images\/diff-asked\.png<br>unchanged, (0|< 0\.01|0\.0\d) % of pixels$/)],
+      ["tool-calls", "images/base-tool-calls.png", "images/head-tool-calls.png", expect.stringMatching(/^images\/diff-tool-calls\.png<br>changed, \d+(\.\d+)? % of pixels$/)],
+    ]);
+    expect(markdown).toMatch(/^\| \| base `[0-9a-f]{7}` app \| head `[0-9a-f]{7}` restyled \| difference \|$/m);
+    expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario compare --base [0-9a-f]{12} --head [0-9a-f]{12} ${scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`));
+
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines.slice(-2)).toEqual([`compared (exit 0): ${report.reason}`, `compare: ${join(out, "compare.md")}`]);
+    expect(report.reason).toMatch(/^1 of 2 labels changed: tool-calls \(\d+(\.\d+)? %\); unchanged: asked\.$/);
+    expect(await processesMentioning(repo.dir)).toEqual([]);
+    expect((await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout.split("\n").filter((line) => line.startsWith("worktree "))).toHaveLength(1);
+  });
+
+  it("refuses a --threshold that is not a share from 0 to 1, naming the flag and the fix, before running anything", async () => {
+    const out = join(work, "bad-threshold");
+    const run = await startProver([...compareArgs(out), "--threshold", "5%"]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--threshold takes the share of changed pixels, from 0 to 1, at or below which a label counts as unchanged, e.g. --threshold 0.005 for half a percent (default 0.001); got "5%".');
+    expect(run.stderr).toContain("Run `prove-scenario --help` for the options.");
+    expect(existsSync(out)).toBe(false);
+  });
+});

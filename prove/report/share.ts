@@ -1,0 +1,13 @@
+import type { ReportDifference } from "./schema.ts";
+
+/** A share of pixels (0..1) as a person reads it: "0 %", "< 0.01 %", "0.1 %", "5.12 %". */
+export function formatShare(share: number): string {
+  if (share === 0) return "0 %";
+  const percent = share * 100;
+  if (percent < 0.01) return "< 0.01 %";
+  return `${percent.toFixed(2).replace(/\.?0+$/, "")} %`;
+}
+
+/** "changed, 5.12 % of pixels" or "unchanged, 0 % of pixels": a difference's verdict and how much changed. */
+export const describeDifference = (difference: Pick<ReportDifference, "changed" | "changedShare">) =>
+  `${difference.changed ? "changed" : "unchanged"}, ${formatShare(difference.changedShare)} of pixels`;
