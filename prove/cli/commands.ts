@@ -26,6 +26,7 @@ import type { ProofSummary } from "../summary/schema.ts";
 import { mergeSummaries } from "../summary/merge.ts";
 import { readSummary } from "../summary/write-summary.ts";
 import { packageRoot } from "../package-root.ts";
+import type { Progress } from "../progress/progress.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { secrets, writeErr, writeOut } from "./output.ts";
 
@@ -172,15 +173,30 @@ async function execute(command: Extract<Command, { kind: "prove" | "run" }>, cwd
   }
 }
 
-/** `bisect`: its answer and bisect.md's path last on stderr, bisect.json on stdout with --json. */
-async function bisect(options: BisectOptions, cwd: string): Promise<number> {
+/** A command's result with a report folder: bisect's and compare's. */
+interface Reported<R> {
+  readonly exitCode: number;
+  readonly report: R | undefined;
+  readonly reportFile: string | undefined;
+  readonly message: string | undefined;
+}
+
+/**
+ * Runs a command that writes a report folder, stopped by SIGINT/SIGTERM: `lines` gives its last
+ * lines on stderr (the answer, then the markdown's path); with --json the report goes on stdout.
+ */
+async function reported<R extends { readonly dir: string; readonly markdown: string }>(
+  run: (interrupt: Effect.Effect<never, Interrupted>) => Effect.Effect<Reported<R>, never, Git | Progress>,
+  json: boolean,
+  lines: (report: R, file: string) => ReadonlyArray<string>,
+): Promise<number> {
   const signals = watchSignals();
   try {
-    const result = await Effect.runPromise(bisectScenario(options, cwd, secrets, signals.interrupt).pipe(Effect.provide(layer)));
+    const result = await Effect.runPromise(run(signals.interrupt).pipe(Effect.provide(layer)));
     const report = result.report;
     if (report === undefined) writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
-    else writeErr(`${report.result} (exit ${report.exitCode}): ${report.reason}\nbisect: ${result.reportFile ?? join(report.dir, report.markdown)}`);
-    if (options.json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
+    else for (const line of lines(report, result.reportFile ?? join(report.dir, report.markdown))) writeErr(line);
+    if (json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
     return result.exitCode;
   } catch (error) {
     printUnexpected(error);
@@ -190,26 +206,24 @@ async function bisect(options: BisectOptions, cwd: string): Promise<number> {
   }
 }
 
+/** `bisect`: its answer and bisect.md's path last on stderr, bisect.json on stdout with --json. */
+const bisect = (options: BisectOptions, cwd: string) =>
+  reported(
+    (interrupt) => bisectScenario(options, cwd, secrets, interrupt),
+    options.json,
+    (report, file) => [`${report.result} (exit ${report.exitCode}): ${report.reason}`, `bisect: ${file}`],
+  );
+
 /** `compare`: the summary and compare.md's path last on stderr, compare.json on stdout with --json. */
-async function compare(options: CompareOptions, cwd: string): Promise<number> {
-  const signals = watchSignals();
-  try {
-    const result = await Effect.runPromise(compareScenario(options, cwd, secrets, signals.interrupt).pipe(Effect.provide(layer)));
-    const report = result.report;
-    if (report === undefined) writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
-    else {
-      writeErr(report.exitCode === 0 ? `compared (exit 0): ${report.reason}` : `could not run (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`);
-      writeErr(`compare: ${result.reportFile ?? join(report.dir, report.markdown)}`);
-    }
-    if (options.json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
-    return result.exitCode;
-  } catch (error) {
-    printUnexpected(error);
-    return 2;
-  } finally {
-    signals.dispose();
-  }
-}
+const compare = (options: CompareOptions, cwd: string) =>
+  reported(
+    (interrupt) => compareScenario(options, cwd, secrets, interrupt),
+    options.json,
+    (report, file) => [
+      report.exitCode === 0 ? `compared (exit 0): ${report.reason}` : `could not run (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`,
+      `compare: ${file}`,
+    ],
+  );
 
 /** The bugs `demo` proves: every one for "all", else the one named (the default when none is). */
 async function demoBugs(bugId: string | undefined): Promise<ReadonlyArray<ZooBug> | undefined> {

@@ -7,29 +7,15 @@ import * as Scope from "effect/Scope";
 import type { CompareOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
-import { checkOut } from "../pipeline/out-folder.ts";
 import { defaultOutDir, proverCommand, quote, reproduceCommand } from "../pipeline/paths.ts";
-import { machinePaths, sideEvidence } from "../pipeline/prove.ts";
+import { machinePaths, runBothSides, type Facts } from "../pipeline/prove.ts";
 import { claimOnce } from "../pipeline/report-claim.ts";
-import { findWorkplace, loadScenario, type Scenario, type Workplace } from "../pipeline/scenario.ts";
-import { sideContext } from "../pipeline/side.ts";
-import { bothSides, resolveRefs, runFolder } from "../pipeline/steps.ts";
 import { Progress } from "../progress/progress.ts";
 import type { SideEvidence } from "../report/evidence.ts";
 import type { Replacement } from "../report/redact.ts";
 import type { CompareOutcome } from "./outcome.ts";
 import { compareReasonCodes, type CompareReport } from "./schema.ts";
 import { writeCompare } from "./write-compare.ts";
-
-/** What is known so far, so a comparison that stops early still writes a report saying as much as it can. */
-interface Facts {
-  readonly place?: Workplace;
-  readonly base?: Commit;
-  readonly head?: Commit;
-  readonly scenario?: Scenario;
-  readonly runDir?: string;
-  readonly out?: string;
-}
 
 export interface CompareResult {
   readonly exitCode: 0 | 2;
@@ -103,24 +89,11 @@ const claimOut = (run: CompareRun, facts: Ref.Ref<Facts>, claims: Scope.Scope) =
 
 /** Both sides run as in a proof, each side's outcome deciding nothing, then the report with a difference image per label. */
 const pipeline = Effect.fn("Compare.pipeline")(function* (run: CompareRun, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
-  const { options, cwd } = run;
   const progress = yield* Progress;
-  yield* checkOut(options, cwd);
-  const place = yield* findWorkplace(options, cwd);
-  yield* Ref.update(facts, (known) => ({ ...known, place }));
-  const [base, head] = yield* resolveRefs(options, place.repo);
-  yield* Ref.update(facts, (known) => ({ ...known, base, head }));
-  const scenario = yield* loadScenario(options, place);
-  yield* Ref.update(facts, (known) => ({ ...known, scenario }));
-  yield* claimOut(run, facts, claims);
-
-  const runDir = yield* runFolder(place.repo, options.keep);
-  yield* Ref.update(facts, (known) => ({ ...known, runDir }));
-  const context = sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: 1 });
-  const [baseSide, headSide] = yield* bothSides(options, base, head, context);
+  const evidence = yield* runBothSides(run.options, run.cwd, 1, facts, claimOut(run, facts, claims));
   const known = yield* Ref.get(facts);
   // Whole or not at all, as a proof's report: a stop waits for it, then writes the interrupted one over it.
-  return yield* progress.step({ step: "report", detail: "differences" }, Effect.uninterruptible(write(run, known, sideEvidence(baseSide, headSide, 0))));
+  return yield* progress.step({ step: "report", detail: "differences" }, Effect.uninterruptible(write(run, known, evidence)));
 });
 
 /** The report of a comparison that stopped before both sides ran, saying as much as it knew. */

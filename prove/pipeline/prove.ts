@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect";
 import * as Ref from "effect/Ref";
 import * as Result from "effect/Result";
 import * as Scope from "effect/Scope";
-import type { ProveOptions } from "../cli/args.ts";
+import type { ProveOptions, ScenarioOptions } from "../cli/args.ts";
 import { couldNotRun, ReportWriteFailed, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
 import type { ProofReport } from "../report/schema.ts";
@@ -21,8 +21,8 @@ import { findWorkplace, loadScenario, type Scenario, type Workplace } from "./sc
 import { sideContext, type SideResult } from "./side.ts";
 import { bothSides, resolveRefs, runFolder } from "./steps.ts";
 
-/** What is known so far, so a proof that stops early still gets a report saying as much as it can. */
-interface Facts {
+/** What is known so far, so a proof (or a comparison) that stops early still gets a report saying as much as it can. */
+export interface Facts {
   readonly place?: Workplace;
   readonly base?: Commit;
   readonly head?: Commit;
@@ -135,10 +135,21 @@ const reportFile = (input: ProofInput, facts: Facts, report: ProofReport | undef
 /** The report folder, held so that no other proof writes into it meanwhile (see claimOnce). */
 const claimOut = (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) => claimOnce(facts, (known) => outDir(input, known), input.options.out, claims);
 
-/** The proof itself, inside one scope: every worktree, folder and process is released when it closes. */
-const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
-  const { options, cwd } = input;
-  const progress = yield* Progress;
+/** The options both sides' runs of one scenario take: a proof's and a comparison's. */
+export type SidesOptions = ScenarioOptions & Pick<ProveOptions, "base" | "head" | "out" | "sequential">;
+
+/**
+ * What a proof and a comparison do before their reports: the workplace, both commits, the
+ * scenario, the report folder's claim (`claim`), the run folder, then both sides run `repeat`
+ * times. Each fact goes into `facts` once known, so a run stopped early reports what it knew.
+ */
+export const runBothSides = Effect.fn("Proof.sides")(function* (
+  options: SidesOptions,
+  cwd: string,
+  repeat: number,
+  facts: Ref.Ref<Facts>,
+  claim: Effect.Effect<unknown, StopError, Progress>,
+) {
   yield* checkOut(options, cwd);
   const place = yield* findWorkplace(options, cwd);
   yield* Ref.update(facts, (known) => ({ ...known, place }));
@@ -146,14 +157,20 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
   yield* Ref.update(facts, (known) => ({ ...known, base, head }));
   const scenario = yield* loadScenario(options, place);
   yield* Ref.update(facts, (known) => ({ ...known, scenario }));
-  yield* claimOut(input, facts, claims);
+  yield* claim;
 
   const runDir = yield* runFolder(place.repo, options.keep);
   yield* Ref.update(facts, (known) => ({ ...known, runDir }));
-  const context = sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat });
+  const context = sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat });
   const [baseSide, headSide] = yield* bothSides(options, base, head, context);
-  const evidence = sideEvidence(baseSide, headSide, 0);
-  const decision = decideScenario(options, evidence);
+  return sideEvidence(baseSide, headSide, 0);
+});
+
+/** The proof itself, inside one scope: every worktree, folder and process is released when it closes. */
+const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
+  const progress = yield* Progress;
+  const evidence = yield* runBothSides(input.options, input.cwd, input.options.repeat, facts, claimOut(input, facts, claims));
+  const decision = decideScenario(input.options, evidence);
   const known = yield* Ref.get(facts);
   // Whole or not at all: a stop waits for the report, then writes the interrupted one over it,
   // rather than two writers mixing their files in one folder.
