@@ -93,7 +93,7 @@ describe("an app that does not become ready", () => {
   it.each([
     ["never listens", `console.log("starting"); setInterval(() => {}, 1000);`, "The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:"],
     ["listens on another port than PORT", `console.log("starting"); require("node:http").createServer(() => {}).listen(0, "127.0.0.1");`, "The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:"],
-    ["exits at once", `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`, "The app exited with code 3 before it was ready."],
+    ["exits at once", `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`, "The app exited with code 3 before it was ready, its last line being \"FATAL: no config\". Check app.start"],
   ])("%s: a boot error naming what it waited for or how it ended, with its last lines, and nothing left running", async (_name, script, says) => {
     const { dir, started } = await launch(`require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`, { path: "/health", timeout: 500 });
     const error = await started.then(() => undefined, (rejected: unknown) => rejected);

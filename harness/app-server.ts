@@ -36,6 +36,16 @@ function tail(text: string): string {
   return text.trimEnd().split("\n").slice(-logTailLines).join("\n");
 }
 
+/**
+ * The app's last line of output, for the first line of a boot error (the one a verdict shows):
+ * usually what killed it. Cut at 200 characters.
+ */
+function lastWords(output: string): string {
+  const last = output.trimEnd().split("\n").at(-1)?.trim() ?? "";
+  if (last === "") return "printing nothing";
+  return `its last line being "${last.length > 200 ? `${last.slice(0, 199)}…` : last}"`;
+}
+
 function readyDescription(ready: ReadyCheck | undefined): string {
   if (ready === undefined) return "GET / answering";
   return "path" in ready ? `GET ${ready.path} answering` : `a line matching ${String(ready.log)}`;
@@ -251,7 +261,7 @@ async function waitUntilReady(
     finish(
       new HarnessError(
         "boot",
-        `The app ${how} before it was ready. Check app.start (\`${options.command}\`) in the scenario config ` +
+        `The app ${how} before it was ready, ${lastWords(logs())}. Check app.start (\`${options.command}\`) in the scenario config ` +
           `and the app's output:\n${tail(logs())}`,
       ),
     );

@@ -138,7 +138,7 @@ const rows: ReadonlyArray<Row> = [
   {
     input: "app.start naming a command that is not installed",
     args: (at) => [...proof(at, { config: `${badInput}/start-not-found.config.ts` }), "--sequential"],
-    says: () => ["could-not-run (exit 2, base-error)", "[scenario-harness:boot] The app exited with code 127 before it was ready. Check app.start (`definitely-not-a-command-xyz --port "],
+    says: () => ["could-not-run (exit 2, base-error)", "[scenario-harness:boot] The app exited with code 127 before it was ready, its last line being \"", "definitely-not-a-command-xyz: not found\". Check app.start (`definitely-not-a-command-xyz --port "],
   },
   {
     input: "a transcript that cannot be loaded",
