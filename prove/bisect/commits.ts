@@ -1,7 +1,7 @@
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
-import { GitError, simpleGit, type SimpleGit, type SimpleGitOptions } from "simple-git";
-import { environment, trusted } from "../git/user-git.ts";
+import { GitError, type SimpleGitOptions } from "simple-git";
+import { gitErrorDetail, userGit } from "../git/user-git.ts";
 
 /** An end of the search: the ref as the user wrote it, and the commit it resolved to. */
 export interface End {
@@ -53,12 +53,6 @@ export class BisectGitFailed extends Data.TaggedError("BisectGitFailed")<{
 
 export type CommitsError = OldNotAncestor | NoCommitsBetween | BisectGitFailed;
 
-const detail = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error))
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "")
-    .join("; ");
 
 /** What `merge-base --is-ancestor` says by exiting 1: not an ancestor. A GitError, which simple-git passes on as it is (it wraps any other error). */
 class ExitedOne extends GitError {}
@@ -76,13 +70,10 @@ const exitCodeErrors: SimpleGitOptions["errors"] = (error, result) => {
 };
 
 /** git in `repo` as the user runs it (their whole environment), stopped through `abort` when the effect is interrupted. */
-function client(repo: string, abort: AbortSignal): SimpleGit {
-  const env = environment({});
-  return simpleGit({ baseDir: repo, allowEnvironment: Object.keys(env), unsafe: trusted, abort, errors: exitCodeErrors }).env(env);
-}
+const client = (repo: string, abort: AbortSignal) => userGit(repo, { abort, errors: exitCodeErrors });
 
 const failed = (repo: string, operation: string, args: ReadonlyArray<string>) => (error: unknown) =>
-  new BisectGitFailed({ operation, command: `git ${args.join(" ")}`, repo, detail: detail(error) });
+  new BisectGitFailed({ operation, command: `git ${args.join(" ")}`, repo, detail: gitErrorDetail(error) });
 
 /**
  * The commits a bisection probes, oldest first: those after `old` up to and including `new`.

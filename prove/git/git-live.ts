@@ -3,10 +3,10 @@ import { rm } from "node:fs/promises";
 import { isAbsolute, join, posix, resolve } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import { simpleGit, type SimpleGit } from "simple-git";
+import type { SimpleGit } from "simple-git";
 import { BadRef, NotARepository, SubmodulesFailed, WorktreeFailed } from "../errors.ts";
 import { Git, type GitShape } from "./git.ts";
-import { environment, trusted } from "./user-git.ts";
+import { gitErrorDetail, userGit } from "./user-git.ts";
 import { withRepoLock } from "./repo-lock.ts";
 
 /**
@@ -14,27 +14,18 @@ import { withRepoLock } from "./repo-lock.ts";
  * settings a submodule's clone needs), which simple-git would otherwise strip. With `abort`, an
  * interrupted proof stops the git command it was waiting for.
  */
-const client = (baseDir: string, abort?: AbortSignal): SimpleGit => {
-  const env = environment({});
-  return simpleGit({ baseDir, allowEnvironment: Object.keys(env), unsafe: trusted, ...(abort === undefined ? {} : { abort }) }).env(env);
-};
+const client = (baseDir: string, abort?: AbortSignal): SimpleGit => userGit(baseDir, abort === undefined ? {} : { abort });
 
-const detail = (error: unknown) =>
-  (error instanceof Error ? error.message : String(error))
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line !== "")
-    .join("; ");
 
 const toplevel = Effect.fn("Git.toplevel")(function* (dir: string) {
   return yield* Effect.tryPromise({
     try: (signal) => client(dir, signal).revparse(["--show-toplevel"]),
-    catch: (error) => new NotARepository({ dir, detail: detail(error) }),
+    catch: (error) => new NotARepository({ dir, detail: gitErrorDetail(error) }),
   });
 });
 
 const resolveCommit = Effect.fn("Git.resolveCommit")(function* (repo: string, ref: string, flag: BadRef["flag"]) {
-  const fail = (error: unknown) => new BadRef({ flag, ref, repo, detail: detail(error) });
+  const fail = (error: unknown) => new BadRef({ flag, ref, repo, detail: gitErrorDetail(error) });
   if (ref === "" || ref.startsWith("-")) return yield* Effect.fail(fail(new Error("not a ref")));
   const sha = yield* Effect.tryPromise({
     try: (signal) => client(repo, signal).revparse(["--verify", "--end-of-options", `${ref}^{commit}`]),
@@ -58,7 +49,7 @@ const addWorktree = Effect.fn("Git.addWorktree")(function* (repo: string, path: 
     repo,
     Effect.tryPromise({
       try: () => client(repo).raw(["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", path, sha]),
-      catch: (error) => new WorktreeFailed({ repo, sha, path, detail: detail(error) }),
+      catch: (error) => new WorktreeFailed({ repo, sha, path, detail: gitErrorDetail(error) }),
     }),
     { interruptible: true },
   );
@@ -90,7 +81,7 @@ export function resolveSubmoduleUrl(url: string, base: string): string {
  */
 const checkoutSubmodules = Effect.fn("Git.checkoutSubmodules")(function* (repo: string, path: string, sha: string) {
   if (!existsSync(join(path, ".gitmodules"))) return;
-  const fail = (error: unknown) => new SubmodulesFailed({ sha, detail: detail(error) });
+  const fail = (error: unknown) => new SubmodulesFailed({ sha, detail: gitErrorDetail(error) });
   const listed = yield* Effect.tryPromise({
     try: (signal) => client(path, signal).raw(["config", "--file", ".gitmodules", "--get-regexp", String.raw`^submodule\..*\.url$`]),
     catch: fail,

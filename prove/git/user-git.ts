@@ -1,4 +1,4 @@
-import type { SimpleGitOptions } from "simple-git";
+import { simpleGit, type SimpleGit, type SimpleGitOptions } from "simple-git";
 
 /**
  * simple-git guards against untrusted arguments and environment: it strips or rejects GIT_*
@@ -40,3 +40,24 @@ export function environment(extra: Readonly<Record<string, string>>): Record<str
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
   return { ...env, GIT_TERMINAL_PROMPT: "0", ...extra };
 }
+
+/**
+ * git in `baseDir` as the user runs it: their whole environment plus `extra`, their config trusted,
+ * stopped through `abort` (so an interrupted command stops git too); `errors` as simple-git takes it.
+ */
+export function userGit(
+  baseDir: string,
+  options: { readonly abort?: AbortSignal; readonly errors?: SimpleGitOptions["errors"]; readonly extra?: Readonly<Record<string, string>> } = {},
+): SimpleGit {
+  const env = environment(options.extra ?? {});
+  const { abort, errors } = options;
+  return simpleGit({ baseDir, allowEnvironment: Object.keys(env), unsafe: trusted, ...(abort === undefined ? {} : { abort }), ...(errors === undefined ? {} : { errors }) }).env(env);
+}
+
+/** git's message on one line: its lines trimmed, the empty ones dropped, joined with "; ". */
+export const gitErrorDetail = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error))
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join("; ");
