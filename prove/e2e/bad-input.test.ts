@@ -185,7 +185,7 @@ describe("bad inputs: each exits 2 with a message naming what to change, and lea
     };
     const prover = startProver(row.args(at));
     // The run's temporary folder and worktrees are named after its pid.
-    const ownRun = `scenario-prover-${prover.pid ?? "?"}-`;
+    const ownRun = `scenario-prover-${prover.pid ?? "?"}.`;
     const run = await prover;
 
     expect(run.exitCode, run.stderr).toBe(2);

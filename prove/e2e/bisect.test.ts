@@ -73,7 +73,7 @@ async function interruptedAtFirstStep(name: string, args: ReadonlyArray<string>)
 /** What each bisection left behind: its temporary folders (named after its pid) and any process working in the sandbox. */
 async function leftovers(run: Bisection) {
   const roots = [...new Set([tmpdir(), "/tmp"])];
-  const folders = (await Promise.all(roots.map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${run.pid}-`))))).flat();
+  const folders = (await Promise.all(roots.map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${run.pid}.`))))).flat();
   return { folders, processes: await processesMentioning(repo.dir) };
 }
 

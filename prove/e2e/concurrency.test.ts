@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofReport } from "../index.ts";
+import { startTime } from "../process/owner.ts";
 import type { AppPlace } from "../test-fixtures/concurrency/where.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import { checkout, reportDir } from "./support/prover.ts";
@@ -77,11 +78,10 @@ async function ended(prover: Prover) {
 describe("proofs at once in one repository", () => {
   it("four at once, two of them identical, with locks left by killed proofs and the user running git gc and git worktree prune: each its own verdict, folder, ports, homes and worktrees, and nothing left", async () => {
     const lock = lockOf(await repo.git("rev-parse", "--show-toplevel"));
-    // A proof killed while it held the repository's lock left it, with its pid: the first proof to add a worktree takes it over.
-    const gone = execa("true");
-    await gone;
+    // A proof killed while it held the repository's lock left it, with its pid and start time; the pid has since gone to a
+    // later process (this test's): the first proof to add a worktree takes it over all the same.
     await mkdir(lock);
-    await writeFile(join(lock, "pid"), String(gone.pid));
+    await writeFile(join(lock, "pid"), `${String(process.pid)}.${String(Number(startTime(process.pid)) - 1)}`);
     const out = (name: string) => ["--out", join(work, "reports", name)];
     // The first two are the same proof, into the same default folder under the checkout's reports/.
     const short = async (ref: string) => (await repo.git("rev-parse", ref)).slice(0, 7);
@@ -131,14 +131,14 @@ describe("proofs at once in one repository", () => {
     expect(new Set(apps.map(({ home }) => home)).size).toBe(8);
     expect(new Set(apps.map(({ root }) => root)).size).toBe(8);
     for (const { pid } of all) {
-      const own = apps.filter(({ root }) => root.startsWith(join(tmpdir(), `scenario-prover-${pid}-`)));
+      const own = apps.filter(({ root }) => root.startsWith(join(tmpdir(), `scenario-prover-${pid}.`)));
       expect(own.map(({ root }) => root.split("/").at(-1)).sort()).toEqual(["base", "head"]);
       expect(own.every(({ home }) => home.startsWith(dirname(own[0]?.root ?? "?")))).toBe(true);
     }
 
     // Nothing of theirs is left: worktrees, temporary folders, the repository's lock; and the repository is whole.
     expect((await repo.git("worktree", "list", "--porcelain")).split("\n\n")).toHaveLength(1);
-    const left = (await readdir(tmpdir())).filter((name) => all.some(({ pid }) => name.startsWith(`scenario-prover-${pid}-`)));
+    const left = (await readdir(tmpdir())).filter((name) => all.some(({ pid }) => name.startsWith(`scenario-prover-${pid}.`)));
     expect(left).toEqual([]);
     expect(existsSync(lock)).toBe(false);
     const fsck = await execa("git", ["fsck", "--full", "--strict"], { cwd: repo.dir, reject: false });

@@ -105,7 +105,7 @@ function saysOnStderr(prover: ResultPromise, text: string): Promise<void> {
 const gitConfig = () => readFile(join(repo, ".git", "config"), "utf8");
 /** The run folders of prover `pid`: in its TMPDIR, and its attempts' short folders in /tmp. */
 const runFolders = async (pid: number | undefined) =>
-  (await Promise.all([temp, "/tmp"].map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${pid}-`)).map((name) => join(root, name))))).flat();
+  (await Promise.all([temp, "/tmp"].map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${pid}.`)).map((name) => join(root, name))))).flat();
 
 /**
  * Starts prove-scenario in `cwd` with the phase under test held: the test's git first on PATH,
@@ -175,7 +175,7 @@ describe("a proof stopped in each phase by each signal", () => {
       const report = JSON.parse(result.stdout) as ProofReport;
       expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["could-not-run", 2, "interrupted"]);
       expect(JSON.parse(await readFile(join(out, "report.json"), "utf8"))).toEqual(report);
-      expect(worktrees).not.toContain(`scenario-prover-${pid}-`);
+      expect(worktrees).not.toContain(`scenario-prover-${pid}.`);
       expect(await runFolders(pid)).toEqual([]);
       // Nothing of the run goes on: git, the listing, the install, the build, the app, Playwright, the browser.
       expect(await processesMentioning(markers)).toEqual([]);

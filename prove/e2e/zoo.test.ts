@@ -143,9 +143,9 @@ describe("prove-scenario demo", () => {
     expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}`);
     await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` });
 
-    // The sandbox (in scenario-prover-<pid>-demo-…), its worktrees and the apps' homes (in scenario-prover-<pid>-…) are gone.
-    expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}-`))).toEqual([]);
-    expect(await processesMentioning(`scenario-prover-${prover.pid}-`)).toEqual([]);
+    // The sandbox (in scenario-prover-<pid>.<start>-demo-…), its worktrees and the apps' homes (in scenario-prover-<pid>.<start>-…) are gone.
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}.`))).toEqual([]);
+    expect(await processesMentioning(`scenario-prover-${prover.pid}.`)).toEqual([]);
   });
 });
 

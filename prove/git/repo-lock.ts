@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
-import { alive } from "../process/alive.ts";
+import { ownerAlive, ownerToken } from "../process/owner.ts";
 
 /**
  * A lock per repository, shared by every prove-scenario process: git cannot add and remove
@@ -17,10 +17,13 @@ const orphanAfterMs = 10_000;
 
 const olderThanOrphan = async (path: string) => Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > orphanAfterMs;
 
-/** A lock whose owner died, or that never got a pid file (its owner died in between) and is old enough. */
+/**
+ * A lock whose owner died (its pid gone, or handed to a process that started later), or that
+ * never got an owner file (its owner died in between) and is old enough.
+ */
 async function stale(dir: string): Promise<boolean> {
-  const owner = Number(await readFile(join(dir, "pid"), "utf8").catch(() => "0"));
-  return owner > 0 ? !alive(owner) : await olderThanOrphan(dir);
+  const owner = await readFile(join(dir, "pid"), "utf8").catch(() => "");
+  return owner !== "" ? !ownerAlive(owner) : await olderThanOrphan(dir);
 }
 
 /**
@@ -51,7 +54,7 @@ const tryTake = (dir: string) =>
       if (await stale(dir)) await takeOver(dir);
       return false;
     }
-    await writeFile(join(dir, "pid"), String(process.pid));
+    await writeFile(join(dir, "pid"), ownerToken());
     return true;
   });
 

@@ -6,6 +6,7 @@ import { parseCommand, type OutputOptions } from "../cli/args.ts";
 import { BrokenBug, createDemoSandbox, proofArguments, SandboxFailed, UnknownBug, type DemoSandbox, type ZooBug } from "../demo/index.ts";
 import type { Interrupted } from "../errors.ts";
 import { Progress } from "../progress/progress.ts";
+import { ownedPrefix } from "../workspace/run-dir.ts";
 import type { Replacement } from "../report/redact.ts";
 import { proveScenario, type ProofResult } from "./prove.ts";
 
@@ -27,14 +28,14 @@ const isDemoError = (error: unknown): error is DemoError =>
 
 /**
  * The bug's sandbox repository, removed when the scope closes. It is made inside a folder named
- * like a proof's run folder (`scenario-prover-<pid>-demo-…`), so if this process is killed the
+ * like a proof's run folder (`scenario-prover-<pid>.<start>-demo-…`), so if this process is killed the
  * next proof removes it with the other leftovers.
  */
 const sandbox = (bug: ZooBug, zooRoot: string) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const holder = await mkdtemp(join(tmpdir(), `scenario-prover-${process.pid}-demo-`));
+        const holder = await mkdtemp(join(tmpdir(), ownedPrefix("demo-")));
         try {
           return { holder, sandbox: await createDemoSandbox({ bugId: bug.id, repoRoot: zooRoot, tempDir: holder }) };
         } catch (error) {

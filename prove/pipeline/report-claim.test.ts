@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
@@ -7,6 +7,7 @@ import type * as Scope from "effect/Scope";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Progress } from "../progress/progress.ts";
+import { ownerToken, startTime } from "../process/owner.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { claimFile, claimReportFolder } from "./report-claim.ts";
 
@@ -68,5 +69,17 @@ describe("a report folder", () => {
     expect(held.files.sort()).toEqual([claimFile, "report.md"]);
     expect(lines).toEqual([]);
     expect(await readdir(dir)).toEqual(["report.md"]);
+  });
+
+  it("claimed by a proof that died, whose pid a later process now has, is taken over; this proof's claim names it by pid and start time", async () => {
+    const dir = join(work, "reports", "reused");
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, claimFile), `${String(process.ppid)}.${String(Number(startTime(process.ppid)) - 1)}`);
+
+    const held = await run(Effect.gen(function* () {
+      const claimed = yield* claimReportFolder(dir, "reports/reused");
+      return { claimed, owner: yield* Effect.promise(() => readFile(join(dir, claimFile), "utf8")) };
+    }));
+    expect(held).toEqual({ claimed: dir, owner: ownerToken() });
   });
 });

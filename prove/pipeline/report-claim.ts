@@ -5,28 +5,29 @@ import * as Effect from "effect/Effect";
 import * as Ref from "effect/Ref";
 import * as Scope from "effect/Scope";
 import { OutBusy, ReportWriteFailed } from "../errors.ts";
-import { alive } from "../process/alive.ts";
+import { ownerAlive, ownerToken, parseOwner } from "../process/owner.ts";
 import { Progress } from "../progress/progress.ts";
 
-/** The file in a report folder naming the proof that is writing it, by its pid. */
+/** The file in a report folder naming the proof that is writing it, by its owner token (pid and start time). */
 export const claimFile = ".scenario-prover-writing";
 
 /**
  * Claims `dir` for this process: a file holding the pid, made whole and at once (a link to a
  * file already written). Undefined when claimed, else the pid of the live proof holding it; a
- * claim whose proof died is taken over.
+ * claim whose proof died (its pid gone, or now another process's) is taken over.
  */
 async function claim(dir: string): Promise<number | undefined> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, claimFile);
   const mine = join(dir, `${claimFile}.${randomUUID()}`);
-  await writeFile(mine, String(process.pid));
+  await writeFile(mine, ownerToken());
   try {
     for (let tries = 0; tries < 2; tries++) {
       const linked = await link(mine, file).then(() => true, (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)));
       if (linked) return undefined;
-      const owner = Number(await readFile(file, "utf8").catch(() => "0"));
-      if (owner > 0 && alive(owner)) return owner;
+      const owner = await readFile(file, "utf8").catch(() => "");
+      const pid = parseOwner(owner)?.pid;
+      if (pid !== undefined && ownerAlive(owner)) return pid;
       await unlink(file).catch(() => {});
     }
     throw new Error(`${file} is left by a proof that ended, and could not be removed`);

@@ -8,7 +8,7 @@ import { classify } from "../outcome/classify.ts";
 import { tail } from "../outcome/error-text.ts";
 import { runCommand } from "../process/run-command.ts";
 import { killProcessesUnder } from "../process/stray-processes.ts";
-import { shortTempRoot } from "../workspace/run-dir.ts";
+import { ownedPrefix, shortTempRoot } from "../workspace/run-dir.ts";
 import { escapeRegExp, fileFilter } from "./cli-path.ts";
 import { parseJsonReport } from "./json-report.ts";
 
@@ -51,7 +51,7 @@ const attemptTemp = (dir: string, keep: boolean) =>
     Effect.promise(async () => {
       const inside = join(dir, "tmp");
       if (inside.length <= longestTemp) return { path: await mkdir(inside, { recursive: true }).then(() => inside), own: false };
-      return { path: await mkdtemp(join(shortTempRoot(), `scenario-prover-${process.pid}-t-`)), own: true };
+      return { path: await mkdtemp(join(shortTempRoot(), ownedPrefix("t-"))), own: true };
     }),
     (temp) =>
       temp.own && !keep

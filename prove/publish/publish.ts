@@ -4,6 +4,7 @@ import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Schedule from "effect/Schedule";
 import { Progress } from "../progress/progress.ts";
+import { ownedPrefix } from "../workspace/run-dir.ts";
 import { buildTree, commitTree, fetchTree, identity, push, remoteTip, writeBlobs, type Destination } from "./branch.ts";
 import { BadImageUrl, BranchKeptMoving, GitFailed, ImageUrlNeeded, PrWriteFailed, UnknownRemote, type PublishError } from "./errors.ts";
 import { runGit } from "./git-run.ts";
@@ -67,7 +68,7 @@ const filesText = (count: number) => `${count} file${count === 1 ? "" : "s"}`;
 
 /** Named like a proof's run folder, so one a killed publish left is removed by the next proof. */
 const temporaryFolder = Effect.acquireRelease(
-  Effect.promise(() => mkdtemp(join(tmpdir(), `scenario-prover-${process.pid}-publish-`))),
+  Effect.promise(() => mkdtemp(join(tmpdir(), ownedPrefix("publish-")))),
   (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true })),
 );
 

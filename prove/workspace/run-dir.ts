@@ -5,7 +5,7 @@ import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { Git } from "../git/git.ts";
 import { killProcessesUnder } from "../process/stray-processes.ts";
-import { alive } from "../process/alive.ts";
+import { ownerAlive, ownerToken } from "../process/owner.ts";
 
 /** One proof's temporary folder: worktrees, Playwright output, homes. */
 export interface RunDir {
@@ -16,6 +16,13 @@ const prefix = "scenario-prover-";
 
 /** A short folder for temporary files whose paths must stay short (a browser's socket): /tmp where TMPDIR is longer. */
 export const shortTempRoot = () => (existsSync("/tmp") && tmpdir().length > "/tmp".length ? "/tmp" : tmpdir());
+
+/**
+ * The start of the name of a temporary folder this process makes, `scenario-prover-<owner>-<kind>`,
+ * the owner being this process's pid and start time: cleanLeftovers removes it once that
+ * process is gone.
+ */
+export const ownedPrefix = (kind = "") => `${prefix}${ownerToken()}-${kind}`;
 
 /** Where runs make their folders: TMPDIR, and the short root. */
 const runRoots = () => [...new Set([tmpdir(), shortTempRoot()])];
@@ -41,23 +48,24 @@ async function readOwner(dir: string): Promise<Owner | undefined> {
 /**
  * Removes what runs killed without a chance to clean up left behind: their folders (and any
  * process still working in one) and their worktrees' entries in the repositories they used.
- * A folder is another run's until the pid in its name is dead; `--keep` folders are kept.
+ * A folder is another run's while the process its name names (pid and start time) runs; `--keep`
+ * folders are kept.
  */
 export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (roots: ReadonlyArray<string> = runRoots()) {
   const git = yield* Git;
   const removed: string[] = [];
   const found = yield* Effect.promise(() => Promise.all(roots.map(async (root) => (await readdir(root).catch(() => [])).map((name) => [root, name] as const))));
   for (const [root, name] of found.flat()) {
-    const pid = Number(/^scenario-prover-(\d+)-/.exec(name)?.[1]);
-    if (!Number.isInteger(pid) || pid === process.pid || alive(pid)) continue;
+    const owner = /^scenario-prover-(\d+(?:\.\d+)?)-/.exec(name)?.[1];
+    if (owner === undefined || ownerAlive(owner)) continue;
     const dir = join(root, name);
-    const owner = yield* Effect.promise(() => readOwner(dir));
-    if (owner?.keep === true) continue;
+    const written = yield* Effect.promise(() => readOwner(dir));
+    if (written?.keep === true) continue;
     yield* Effect.promise(async () => {
       await killProcessesUnder(dir);
       await rm(dir, { recursive: true, force: true });
     });
-    if (owner !== undefined) yield* git.prune(owner.repo);
+    if (written !== undefined) yield* git.prune(written.repo);
     removed.push(dir);
   }
   return removed;
@@ -65,7 +73,7 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
 
 const create = (repo: string, keep: boolean, root: string) =>
   Effect.promise(async (): Promise<RunDir> => {
-    const path = await mkdtemp(join(root, `${prefix}${process.pid}-`));
+    const path = await mkdtemp(join(root, ownedPrefix()));
     await writeFile(join(path, ownerFile), JSON.stringify({ pid: process.pid, repo, keep } satisfies Owner));
     return { path };
   });

@@ -13,6 +13,7 @@ import { GitLive } from "../git/git-live.ts";
 import { resolveRefs } from "../pipeline/steps.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { cleanLeftovers, runDirectory } from "./run-dir.ts";
+import { ownerToken, startTime } from "../process/owner.ts";
 import { worktree } from "./worktree.ts";
 
 const scratch: string[] = [];
@@ -82,27 +83,30 @@ describe("worktrees and the run folder", () => {
     expect(await readdir(temp)).toEqual([]);
   });
 
-  it("left by a killed run are removed by the next one; a live run's and a kept one's are not", async () => {
+  it("left by a killed run are removed by the next one, its pid reused or not; a live run's and a kept one's are not", async () => {
     const { repo, temp, sha, git, worktrees } = await setup();
     const exited = execa("true");
     await exited;
-    const dead = exited.pid;
-    const live = process.ppid;
-    const folder = async (pid: number | undefined, keep: boolean) => {
-      const dir = join(temp, `scenario-prover-${String(pid)}-x${String(keep)}`);
+    const dead = String(exited.pid);
+    const live = ownerToken(process.ppid);
+    // A run that died long ago, its pid since handed to a live process (this one's parent) that started later.
+    const reused = `${String(process.ppid)}.${String(Number(startTime(process.ppid)) - 1)}`;
+    const folder = async (owner: string, keep: boolean) => {
+      const dir = join(temp, `scenario-prover-${owner}-x${String(keep)}`);
       await mkdir(dir);
-      await writeFile(join(dir, "owner.json"), JSON.stringify({ pid, repo, keep }));
+      await writeFile(join(dir, "owner.json"), JSON.stringify({ pid: Number(owner.split(".")[0]), repo, keep }));
       await git("worktree", "add", "--detach", join(dir, "base"), sha);
       return dir;
     };
     const killed = await folder(dead, false);
+    const overtaken = await folder(reused, false);
     const running = await folder(live, false);
     const kept = await folder(dead, true);
 
     const removed = await Effect.runPromise(cleanLeftovers([temp]).pipe(Effect.provide(GitLive)));
 
-    expect(removed).toEqual([killed]);
-    expect([existsSync(killed), existsSync(running), existsSync(kept)]).toEqual([false, true, true]);
+    expect(removed.sort()).toEqual([killed, overtaken].sort());
+    expect([existsSync(killed), existsSync(overtaken), existsSync(running), existsSync(kept)]).toEqual([false, false, true, true]);
     expect(await worktrees()).toBe(3);
   });
 
