@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { headlessShell, resolveChromium } from "./chromium.ts";
+import { headlessShell, headlessShellBinary, resolveChromium } from "./chromium.ts";
 
 const system = "/usr/bin/chromium";
 const mine = "/opt/my-chrome/chrome";
 
 describe("the browser a run gets", () => {
   it.each([
+    { installed: [headlessShellBinary, headlessShell, system], env: {}, headless: true, picked: headlessShellBinary },
+    { installed: [headlessShellBinary, headlessShell, system], env: {}, headless: false, picked: system },
     { installed: [headlessShell, system], env: {}, headless: true, picked: headlessShell },
     { installed: [headlessShell, system], env: {}, headless: false, picked: system },
     { installed: [system], env: {}, headless: true, picked: system },
@@ -25,7 +27,7 @@ describe("the browser a run gets", () => {
   });
 
   it("is the headed one's for a headed run where only the headless shell is installed: none, saying how to get one", () => {
-    const choice = resolveChromium({}, false, (path) => path === headlessShell);
+    const choice = resolveChromium({}, false, (path) => path === headlessShell || path === headlessShellBinary);
     expect(choice.found).toBe(false);
     expect(choice.found ? "" : choice.problem).toContain("apt-get install -y chromium chromium-headless-shell");
   });

@@ -30,14 +30,23 @@ const systemChromium = "/usr/bin/chromium";
  * a quarter less CPU with it than with /usr/bin/chromium; it cannot open a window.
  */
 export const headlessShell = "/usr/bin/chromium-headless-shell";
+/**
+ * The binary Debian's headless-shell script runs. The script (`sh -e`, no `exec`) stays as the
+ * browser's parent, so a run uses the binary itself where it is: one process less, and the pid
+ * Playwright holds and kills is the browser's own.
+ */
+export const headlessShellBinary = "/usr/lib/chromium/chromium-headless-shell";
+
+/** Whether `path` is Debian's headless shell, the script or its binary. */
+export const isHeadlessShell = (path: string | undefined) => path === headlessShell || path === headlessShellBinary;
 
 export type ChromiumChoice =
   | { readonly found: true; readonly executablePath: string | undefined; readonly source: string }
   | { readonly found: false; readonly problem: string };
 
 /**
- * Picks the browser: $SCENARIO_CHROMIUM, then (for a headless run) Debian's headless shell, then
- * Debian's /usr/bin/chromium, then Playwright's own.
+ * Picks the browser: $SCENARIO_CHROMIUM, then (for a headless run) Debian's headless shell (its
+ * binary, else its script), then Debian's /usr/bin/chromium, then Playwright's own.
  */
 export function resolveChromium(env: NodeJS.ProcessEnv = process.env, headless = true, exists: (path: string) => boolean = existsSync): ChromiumChoice {
   const override = env[chromiumEnv];
@@ -49,6 +58,7 @@ export function resolveChromium(env: NodeJS.ProcessEnv = process.env, headless =
           problem: `${chromiumEnv} is set to ${override}, which does not exist: point it at a Chromium or Chrome binary, or unset it.`,
         };
   }
+  if (headless && exists(headlessShellBinary)) return { found: true, executablePath: headlessShellBinary, source: headlessShellBinary };
   if (headless && exists(headlessShell)) return { found: true, executablePath: headlessShell, source: headlessShell };
   if (exists(systemChromium)) return { found: true, executablePath: systemChromium, source: systemChromium };
   if (exists(playwrightChromium())) return { found: true, executablePath: undefined, source: "playwright" };

@@ -2,7 +2,7 @@ import { dirname, resolve } from "node:path";
 import { test as base } from "@playwright/test";
 import type { ScenarioAgent } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
-import { headlessShell, resolveChromium } from "./chromium.ts";
+import { isHeadlessShell, resolveChromium } from "./chromium.ts";
 import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
 
@@ -42,7 +42,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   // headless: false, which the config, loaded before, could not see.
   launchOptions: [
     async ({ launchOptions }, use, workerInfo) => {
-      if (workerInfo.project.use.headless !== false || launchOptions.executablePath !== headlessShell) return use(launchOptions);
+      if (workerInfo.project.use.headless !== false || !isHeadlessShell(launchOptions.executablePath)) return use(launchOptions);
       const choice = resolveChromium(process.env, false);
       if (!choice.found) throw new HarnessError("browser", choice.problem);
       const { executablePath: _shell, ...rest } = launchOptions;
