@@ -119,7 +119,8 @@ export const usage = `prove-scenario --base <ref> --head <ref> <scenario-file-or
   --publish         then publish the images and write pr.md, as \`publish\` does; takes its options
 prove-scenario publish <report-dir> [--remote <name>] [--branch <name>] [--image-url <url>]
                     push the report's images to a branch of the remote (default origin, scenario-proofs)
-                    and write pr.md beside the report with every image by absolute URL;
+                    and write pr.md beside the report with every image by absolute URL; takes a
+                    proof's folder, a multi-scenario proof's, a comparison's or a bisection's;
                     --image-url <url> is needed when the remote is not on GitHub
 prove-scenario merge <dir>... [--out <dir>] [--json] [--publish ...]
                     one summary from the folders of a proof's shards (default out: reports/<base7>-<head7>),

@@ -281,7 +281,9 @@ async function publish(options: PublishOptions, cwd: string): Promise<number> {
   const dir = resolve(cwd, options.dir);
   const finished = await readFinished(dir);
   if (finished === undefined) {
-    writeErr(`publish: ${dir} holds no report.json or summary.json. Pass the folder a proof wrote (it holds report.md or summary.md).`);
+    writeErr(
+      `publish: ${dir} holds no report.json, summary.json, compare.json or bisect.json. Pass the folder a proof, a comparison or a bisection wrote (it holds report.md, summary.md, compare.md or bisect.md).`,
+    );
     return 2;
   }
   const signals = watchSignals();

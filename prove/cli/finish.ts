@@ -31,14 +31,19 @@ export const publishFolder = Effect.fn("Cli.publish")(function* (dir: string, ta
   return result.prFile;
 });
 
-/** The verdict a report folder holds (report.json or summary.json), for `publish` run on its own. */
+/**
+ * The verdict a report folder holds, for `publish` run on its own: a proof's (report.json), a
+ * multi-scenario proof's (summary.json), a comparison's reason code (compare.json) or a
+ * bisection's result (bisect.json).
+ */
 export async function readFinished(dir: string): Promise<Finished | undefined> {
-  for (const name of ["summary.json", "report.json"]) {
+  for (const [name, field] of [["summary.json", "verdict"], ["report.json", "verdict"], ["compare.json", "reasonCode"], ["bisect.json", "result"]] as const) {
     const text = await readFile(join(dir, name), "utf8").catch(() => undefined);
     if (text === undefined) continue;
     try {
-      const value = JSON.parse(text) as { verdict?: unknown; exitCode?: unknown };
-      if (typeof value.verdict === "string" && typeof value.exitCode === "number") return { verdict: value.verdict, exitCode: value.exitCode, dir: resolve(dir) };
+      const value = JSON.parse(text) as Record<string, unknown>;
+      const verdict = value[field];
+      if (typeof verdict === "string" && typeof value["exitCode"] === "number") return { verdict, exitCode: value["exitCode"], dir: resolve(dir) };
     } catch {
       return undefined;
     }

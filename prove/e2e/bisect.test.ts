@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BisectReport } from "../bisect/schema.ts";
 import { defaultBugId, findBug } from "../demo/index.ts";
 import { brokenSubject, bugAuthor, makeBisectRepo, unbrokenSubject, type BisectRepo } from "./support/bisect-repo.ts";
-import { checkout, processesMentioning, repositoryState, startProver } from "./support/prover.ts";
+import { linkTargets } from "../publish/test-support.ts";
+import { checkout, processesMentioning, publishFrom, repositoryState, startProver } from "./support/prover.ts";
 
 const bug = await findBug(checkout, defaultBugId);
 
@@ -212,5 +213,20 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
   it("leaves the sandbox's HEAD, branches, status and worktrees as they were, and no folder or process behind", async () => {
     expect(await repositoryState(repo.dir)).toEqual(before);
     for (const run of [found, unchanged, newEndBroken, badRef, interrupted]) expect(await leftovers(run)).toEqual({ folders: [], processes: [] });
+  });
+
+  it("is published for a pull request: its screenshots go to <scenario>/bisect-<old7>-<new7>/ on the branch, and pr.md links each one there", async () => {
+    const report = found.report;
+    if (report === undefined) throw new Error("no bisect.json");
+    const published = await publishFrom(repo.dir, found.out);
+    expect(published.exitCode, published.stderr).toBe(0);
+    const folder = `${bug.scenario.replace(/\.e2e\.ts$/, "")}/bisect-${short(0)}-${short(32)}`;
+    const images = report.screenshots.rows.flatMap((row) => [row.lastOld?.path, row.firstNew?.path]).filter((path): path is string => path !== undefined);
+    expect(images.length).toBeGreaterThan(2);
+    expect(published.files).toEqual([...new Set(images)].map((path) => `${folder}/${path}`).sort());
+    const targets = linkTargets(published.pr);
+    expect(targets.filter((target) => target.startsWith("https://img.example/proofs/")).length).toBeGreaterThanOrEqual(images.length);
+    // No relative link is left: a pull request could not show it.
+    expect(targets.filter((target) => !/^https?:\/\//.test(target))).toEqual([]);
   });
 });

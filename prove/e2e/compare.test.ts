@@ -6,7 +6,9 @@ import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompareReport } from "../index.ts";
-import { checkout, processesMentioning, startProver } from "./support/prover.ts";
+import { linkTargets } from "../publish/test-support.ts";
+import { prMarker } from "../publish/pr-markdown.ts";
+import { checkout, processesMentioning, publishFrom, startProver } from "./support/prover.ts";
 import { createRestyledRepo, type RestyledRepo } from "./support/restyled-repo.ts";
 
 /** Two labels: `asked` before any tool call shows, `tool-calls` with both tool calls opened on their results. */
@@ -81,6 +83,17 @@ describe("prove-scenario compare", () => {
     expect(report.reason).toMatch(/^1 of 2 labels changed: tool-calls \(\d+(\.\d+)? %\); unchanged: asked\.$/);
     expect(await processesMentioning(repo.dir)).toEqual([]);
     expect((await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout.split("\n").filter((line) => line.startsWith("worktree "))).toHaveLength(1);
+
+    // Published for a pull request: the images go to <scenario>/compare-<base7>-<head7>/ on the branch, and pr.md links each one there.
+    const published = await publishFrom(repo.dir, out);
+    expect(published.exitCode, published.stderr).toBe(0);
+    const folder = `scenarios/agent-chat/two-tool-calls/compare-${report.base.sha?.slice(0, 7) ?? "?"}-${report.head.sha?.slice(0, 7) ?? "?"}`;
+    const images = report.labels.flatMap((label) => [label.base, label.head, label.difference]).filter((path): path is string => path !== null);
+    expect(published.files).toEqual(images.map((path) => `${folder}/${path}`).sort());
+    expect(published.pr.split("\n").slice(0, 2)).toEqual([prMarker, markdown.split("\n")[0]]);
+    const targets = linkTargets(published.pr);
+    expect(targets.length).toBeGreaterThanOrEqual(2 * images.length);
+    expect(targets.filter((target) => !target.startsWith(`https://img.example/proofs/${folder}/images/`))).toEqual([]);
   });
 
   it("refuses a --threshold that is not a share from 0 to 1, naming the flag and the fix, before running anything", async () => {

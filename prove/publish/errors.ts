@@ -9,8 +9,9 @@ import * as Data from "effect/Data";
 export class ReportNotFound extends Data.TaggedError("ReportNotFound")<{ readonly dir: string }> {
   override get message(): string {
     return (
-      `${this.dir} holds no report.json or summary.json. Pass the folder a proof wrote ` +
-      `(reports/<scenario>/<base7>-<head7>, or the folder given to --out), or the folder of a multi-scenario proof holding summary.json.`
+      `${this.dir} holds no report.json, summary.json, compare.json or bisect.json. Pass the folder a proof wrote ` +
+      `(reports/<scenario>/<base7>-<head7>, or the folder given to --out), the folder of a multi-scenario proof holding summary.json, ` +
+      `or the folder a comparison or a bisection wrote.`
     );
   }
 }

@@ -89,8 +89,8 @@ interface PublishedReport {
   readonly urls: (urlBase: string) => ReadonlyMap<string, string>;
 }
 
-/** One report folder's images at `folder` on the branch, and its report.md. */
-const publishedReport = Effect.fn("Publish.publishedReport")(function* (dir: string, report: ProofReport, folder: string) {
+/** One report folder's images at `folder` on the branch, and its Markdown (report.md, compare.md, bisect.md). */
+const publishedReport = Effect.fn("Publish.publishedReport")(function* (dir: string, report: { readonly markdown: string }, folder: string) {
   const images = yield* imagesOf(dir);
   const markdown = yield* readText(join(dir, report.markdown));
   return {
@@ -164,9 +164,61 @@ const summaryFolder = Effect.fn("Publish.summaryFolder")(function* (dir: string)
   } satisfies ProofFolder;
 });
 
-/** Reads a report folder (report.json) or a multi-scenario proof's folder (summary.json). */
+/** A comparison's or a bisection's report: what publishing needs of compare.json or bisect.json. */
+interface OtherReport {
+  readonly scenario: { readonly file: string };
+  readonly markdown: string;
+  /** The two commits, as the folder on the branch is named: base and head, or old and new. */
+  readonly ends: readonly [Side, Side];
+}
+
+const isSide = (value: unknown): value is Side =>
+  isObject(value) && typeof value["ref"] === "string" && (value["sha"] === null || typeof value["sha"] === "string");
+
+/** compare.json or bisect.json of `schema`, whose two commits are the fields `ends` names. */
+function asOther(file: string, value: unknown, schema: string, ends: readonly [string, string], markdown: string): Effect.Effect<OtherReport, BadReport> {
+  if (!isObject(value) || value["schema"] !== schema || !isObject(value["scenario"]) || typeof value["scenario"]["file"] !== "string" || value["markdown"] !== markdown) {
+    return Effect.fail(new BadReport({ file, detail: `is not a report of schema "${schema}"` }));
+  }
+  const [first, second] = [value[ends[0]], value[ends[1]]];
+  if (!isSide(first) || !isSide(second)) return Effect.fail(new BadReport({ file, detail: `has no ${ends[0]} and ${ends[1]} commits` }));
+  return Effect.succeed({ scenario: { file: value["scenario"]["file"] }, markdown, ends: [first, second] });
+}
+
+/**
+ * A comparison's folder (compare.json) or a bisection's (bisect.json): its images at
+ * `<scenario>/<kind>-<a7>-<b7>/` on the branch, beside the proofs' folders, and its Markdown in pr.md.
+ */
+const otherReport = (kind: "compare" | "bisect", verb: string, ends: readonly [string, string]) =>
+  Effect.fn("Publish.otherReport")(function* (dir: string) {
+    const file = join(dir, `${kind}.json`);
+    const report = yield* asOther(file, yield* readJson(file), `scenario-${kind}/v1`, ends, `${kind}.md`);
+    const [first, second] = report.ends;
+    const folder = `${scenarioFolder(report.scenario.file, undefined)}/${kind}-${pair(first, second)}`;
+    const published = yield* publishedReport(dir, report, folder);
+    return {
+      prFile: join(dir, "pr.md"),
+      folders: [folder],
+      files: published.files,
+      message: `Publish ${verb} of ${report.scenario.file} ${pair(first, second, "..")}`,
+      prMarkdown: (urlBase: string) => reportPr(published.markdown, published.urls(urlBase)),
+    } satisfies ProofFolder;
+  });
+
+const compareFolder = otherReport("compare", "the comparison", ["base", "head"]);
+const bisectFolder = otherReport("bisect", "the bisection", ["old", "new"]);
+
+/** The files that say which kind of folder a report folder is, in the order they are looked for. */
+export const reportFiles = ["report.json", "summary.json", "compare.json", "bisect.json"] as const;
+
+/**
+ * Reads a report folder (report.json), a multi-scenario proof's folder (summary.json), a
+ * comparison's (compare.json) or a bisection's (bisect.json).
+ */
 export const readProofFolder = (dir: string): Effect.Effect<ProofFolder, ReportNotFound | BadReport> => {
   if (existsSync(join(dir, "report.json"))) return singleReport(dir);
   if (existsSync(join(dir, "summary.json"))) return summaryFolder(dir);
+  if (existsSync(join(dir, "compare.json"))) return compareFolder(dir);
+  if (existsSync(join(dir, "bisect.json"))) return bisectFolder(dir);
   return Effect.fail(new ReportNotFound({ dir }));
 };

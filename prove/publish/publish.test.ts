@@ -382,7 +382,7 @@ describe("publish", () => {
     const { checkout, root } = await setup();
     const error = await Effect.runPromise(Effect.flip(publish({ reportDir: root, repo: checkout })));
     expect(error.message).toBe(
-      `${root} holds no report.json or summary.json. Pass the folder a proof wrote (reports/<scenario>/<base7>-<head7>, or the folder given to --out), or the folder of a multi-scenario proof holding summary.json.`,
+      `${root} holds no report.json, summary.json, compare.json or bisect.json. Pass the folder a proof wrote (reports/<scenario>/<base7>-<head7>, or the folder given to --out), the folder of a multi-scenario proof holding summary.json, or the folder a comparison or a bisection wrote.`,
     );
   });
 });

@@ -62,3 +62,29 @@ export async function processesMentioning(text: string): Promise<number[]> {
   }
   return found;
 }
+
+/**
+ * Publishes a report folder as a user would, from the checkout `repo` (given a bare `origin` here
+ * if it has none): returns pr.md and the files the branch holds afterwards.
+ */
+export async function publishFrom(repo: string, folder: string, branch = "scenario-proofs") {
+  const remotes = (await execa("git", ["remote"], { cwd: repo })).stdout;
+  if (!remotes.split("\n").includes("origin")) {
+    const bare = `${folder}.origin.git`;
+    await execa("git", ["init", "-q", "--bare", bare]);
+    await execa("git", ["remote", "add", "origin", bare], { cwd: repo });
+  }
+  const run = await execa("node", [join(checkout, "bin/prove-scenario.mjs"), "publish", folder, "--image-url", "https://img.example/proofs/"], {
+    cwd: repo,
+    reject: false,
+    stdin: "ignore",
+  });
+  const origin = (await execa("git", ["remote", "get-url", "origin"], { cwd: repo })).stdout;
+  const listed = await execa("git", ["ls-tree", "-r", "--name-only", branch], { cwd: origin, reject: false });
+  return {
+    exitCode: run.exitCode,
+    stderr: run.stderr,
+    pr: await readFile(join(folder, "pr.md"), "utf8").catch(() => ""),
+    files: listed.stdout.split("\n").filter((line) => line !== ""),
+  };
+}
