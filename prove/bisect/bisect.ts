@@ -17,6 +17,7 @@ import { Progress } from "../progress/progress.ts";
 import { pathsFrom, type Replacement } from "../report/redact.ts";
 import { candidateCommits, commitDetails, type CommitDetails, type CommitsError } from "./commits.ts";
 import { bisectCommand, defaultBisectDir } from "./paths.ts";
+import { settledSkip } from "./outcome.ts";
 import { writeBisectReport, type BisectFacts, type RunEvidence } from "./report.ts";
 import { makeInstalls, settle, startRun, type CommitRun, type Installs } from "./run-commit.ts";
 import type { BisectEnd, BisectReport, BisectStep, Direction } from "./schema.ts";
@@ -169,7 +170,7 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
   const scenario = yield* loadScenario(options, place);
   const dir = yield* claimReportFolder(options.out === undefined ? defaultBisectDir(place.root, scenario.file, options.grep, old.sha, neu.sha) : resolve(cwd, options.out), options.out);
   const runDir = yield* runFolder(place.repo, options.keep);
-  const context = sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat });
+  const context: SideContext = { ...sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat }), settled: settledSkip };
   const setting: Setting = { input, place, old, new: neu, commits, dir, runDir, context, installs: yield* makeInstalls };
   const oldName = endName("old", options.old, old.sha);
   const newName = endName("new", options.new, neu.sha);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Attempt } from "../outcome/types.ts";
-import { judgeAttempts } from "./outcome.ts";
+import { judgeAttempts, settledSkip } from "./outcome.ts";
 
 const passed: Attempt = { outcome: "passed", durationMs: 900, runMs: 4000 };
 const failed: Attempt = { outcome: "failed", durationMs: 5200, runMs: 8000, error: { kind: "assertion", message: "expect(locator).toHaveText(expected) failed\n\nLocator: …" } };
@@ -28,5 +28,17 @@ describe("a commit's outcome from its runs", () => {
     ["no run at all", [], { outcome: "skip", why: "could not run: no run was made", flaky: false }],
   ] as const)("%s", (_name, attempts, judged) => {
     expect(judgeAttempts(attempts)).toEqual(judged);
+  });
+});
+
+describe("a commit's runs under --repeat stop", () => {
+  it.each([
+    ["after runs that disagree: more runs cannot make it pass or fail", [passed, failed], "the commit is already skipped (flaky: passed 1 of 2 runs, failed the others)"],
+    ["after a run that could not run", [bootFailed], "the commit is already skipped (could not run (boot): [scenario-harness:boot] the app exited with code 1 before it was ready)"],
+    ["not while every run passed", [passed, passed], undefined],
+    ["not while every run failed", [failed], undefined],
+    ["not before any run", [], undefined],
+  ] as const)("%s", (_name, runs, why) => {
+    expect(settledSkip(runs)).toBe(why);
   });
 });

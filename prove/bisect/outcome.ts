@@ -34,3 +34,12 @@ export function judgeAttempts(attempts: ReadonlyArray<Attempt>): Judged {
   if (passed === 0) return { outcome: "fail", why: null, flaky: false };
   return { outcome: "skip", why: `flaky: passed ${passed} of ${attempts.length} runs, failed the others`, flaky: true };
 }
+
+/**
+ * Why a commit's runs so far already make it a skip, which more runs cannot undo: one could not
+ * run, or two disagree. Undefined while every run agrees.
+ */
+export function settledSkip(runs: ReadonlyArray<Attempt>): string | undefined {
+  const judged = judgeAttempts(runs);
+  return runs.length > 0 && judged.outcome === "skip" ? `the commit is already skipped (${judged.why ?? "skip"})` : undefined;
+}

@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BisectReport } from "../bisect/schema.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import { checkout, config, fixtures, processesMentioning, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
@@ -108,6 +109,17 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect([exitCode, report.verdict, report.reasonCode]).toEqual([1, "not-proved", "flaky"]);
     expect(report.base.attempts.map((attempt) => attempt.outcome).sort()).toEqual(["failed", "passed"]);
     expect(report.head.attempts.map((attempt) => attempt.outcome)).toEqual(["passed", "passed"]);
+  });
+
+  it("bisects to no answer when the new end is flaky, making none of its runs after the first two that disagree, with --repeat 3", async () => {
+    const dir = out("bisect-flaky");
+    const run = await startProver(["bisect", "--old", "bug", "--new", "flaky", "--repeat", "3", "--expect-timeout", "2000", sumScenario, "--repo", repo.dir, "--config", config, "--out", dir, "--json"]);
+    expect(run.exitCode, run.stderr).toBe(2);
+    const report = JSON.parse(await readFile(join(dir, "bisect.json"), "utf8")) as BisectReport;
+    expect(report.old.attempts.map((attempt) => attempt.outcome)).toEqual(["failed", "failed", "failed"]);
+    expect(report.new.attempts.map((attempt) => attempt.outcome).sort()).toEqual(["failed", "passed"]);
+    expect(report.new).toMatchObject({ outcome: "flaky", why: "flaky: passed 1 of 2 runs, failed the others" });
+    expect(run.stderr).toMatch(/^new +run +3\/3 +the last run not made: the commit is already skipped \(flaky: passed 1 of 2 runs, failed the others\)$/m);
   });
 
   it.each([

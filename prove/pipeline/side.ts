@@ -11,6 +11,7 @@ import { planInstall } from "../install/detect.ts";
 import { copyInstalled } from "../install/reuse.ts";
 import { runStep } from "../install/run-step.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
+import type { Attempt } from "../outcome/types.ts";
 import { describeDurations } from "../outcome/durations.ts";
 import { runAttempt, type AttemptInput } from "../playwright/run-attempt.ts";
 import { Progress } from "../progress/progress.ts";
@@ -62,6 +63,12 @@ export interface SideContext {
   readonly repeat: number;
   /** Run one after the other against the side's one install, in this order. */
   readonly scenarios: ReadonlyArray<SideScenario>;
+  /**
+   * Why a scenario's runs so far already settle its outcome, so that its remaining `repeat` runs
+   * could change nothing (a bisection's commit is skipped once two runs disagree or one cannot
+   * run); undefined while they do not. Without it every scenario runs `repeat` times.
+   */
+  readonly settled?: (runs: ReadonlyArray<Attempt>) => string | undefined;
   readonly attempt: Omit<AttemptInput, "appRoot" | "dir" | "scenarioFile" | "test">;
 }
 
@@ -222,6 +229,12 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
         const attempt = yield* attemptOnce(name, scenario, index, appRoot, context, out);
         runs.push(attempt);
         if (attempt.attempt.outcome === "error") yield* markDecided(name, context, [scenario]);
+        const settled = index < context.repeat ? context.settled?.(runs.map((run) => run.attempt)) : undefined;
+        if (settled !== undefined) {
+          const left = context.repeat - index;
+          yield* progress.ended({ side: name, step: "run", detail: `${index + 1}/${context.repeat}` }, `${left === 1 ? "the last run" : `the last ${left} runs`} not made: ${settled}`);
+          break;
+        }
       }
     }
   });
