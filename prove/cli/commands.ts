@@ -13,11 +13,12 @@ import { compareScenario } from "../compare/compare.ts";
 import { demoTable, type DemoRow } from "./demo-table.ts";
 import { bisectScenario } from "../bisect/bisect.ts";
 import { BrokenBug, defaultBugId, findBug, listBugs, NoZoo, UnknownBug, type ZooBug } from "../demo/index.ts";
-import { Interrupted } from "../errors.ts";
+import { Interrupted, OutBusy, ReportWriteFailed } from "../errors.ts";
 import { InitFailed, InitRefused, initScenarios } from "../init/index.ts";
 import { Git } from "../git/git.ts";
 import { GitLive } from "../git/git-live.ts";
 import { proveDemo } from "../pipeline/demo.ts";
+import { claimReportFolder } from "../pipeline/report-claim.ts";
 import { runAt } from "../pipeline/run-at.ts";
 import { proveScenario, type ProofResult } from "../pipeline/prove.ts";
 import { isMany, proveMany, type ManyResult } from "../pipeline/prove-many.ts";
@@ -308,12 +309,23 @@ async function merge(options: MergeOptions, cwd: string): Promise<number> {
       options.out === undefined
         ? join(root, "reports", `${first?.base.sha?.slice(0, 7) ?? "base"}-${first?.head.sha?.slice(0, 7) ?? "head"}`)
         : resolve(cwd, options.out);
-    const summary = await mergeSummaries(dirs, out);
-    printRows(summary, out);
+    // The folder is held while the merge writes it, as a proof holds its own: a merge or a proof
+    // writing it at the same time would mix their files.
+    const merged = Effect.scoped(
+      Effect.gen(function* () {
+        const dir = yield* claimReportFolder(out, options.out);
+        const summary = yield* Effect.tryPromise({ try: () => mergeSummaries(dirs, dir), catch: (error) => error });
+        return { summary, dir };
+      }),
+    );
+    const result = await Effect.runPromise(Effect.result(merged).pipe(Effect.provide(layer)));
+    if (Result.isFailure(result)) throw result.failure;
+    const { summary, dir } = result.success;
+    printRows(summary, dir);
     if (options.json) await writeOut(`${JSON.stringify(summary, null, 2)}\n`);
-    return afterProof(summary.exitCode, { verdict: summary.verdict, exitCode: summary.exitCode, dir: out }, options.publish, cwd);
+    return afterProof(summary.exitCode, { verdict: summary.verdict, exitCode: summary.exitCode, dir }, options.publish, cwd);
   } catch (error) {
-    if (!(error instanceof MergeRefused)) throw error;
+    if (!(error instanceof MergeRefused || error instanceof OutBusy || error instanceof ReportWriteFailed)) throw error;
     writeErr(error.message);
     return 2;
   }

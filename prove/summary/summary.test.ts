@@ -1,8 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { packageRoot } from "../package-root.ts";
+import { claimFile } from "../pipeline/report-claim.ts";
+import { ownerToken } from "../process/owner.ts";
 import { shardSlice } from "../pipeline/scenarios.ts";
 import { MergeRefused } from "./errors.ts";
 import { mergeSummaries } from "./merge.ts";
@@ -127,5 +131,28 @@ describe("shards and summaries", () => {
     const plain = await shardFolder(summaryOf([row("a.e2e.ts", "proved")], null));
     expect(await refusal([plain, again], out)).toBe(`merge: a.e2e.ts › a.e2e.ts works is in both ${plain} and ${again}. Merge folders that prove different scenarios.`);
     expect(await refusal([out], out)).toContain(`merge: ${out} holds no summary.json of a proof.`);
+  });
+
+  it("merge into an --out folder another proof or merge is writing refuses, exit 2, writing nothing there; once free, it merges and lets it go", async () => {
+    const rows = [row("a.e2e.ts", "proved"), row("b.e2e.ts", "proved")];
+    const first = await shardFolder(summaryOf(rows.slice(0, 1), { index: 1, total: 2 }));
+    const second = await shardFolder(summaryOf(rows.slice(1), { index: 2, total: 2 }));
+    const dir = await mkdtemp(join(tmpdir(), "prove-merged-"));
+    scratch.push(dir);
+    const out = join(dir, "all");
+    await mkdir(out);
+    // This test's own process holds it, as a live proof would.
+    await writeFile(join(out, claimFile), ownerToken());
+    const merge = () => execa("node", [join(packageRoot, "bin/prove-scenario.mjs"), "merge", first, second, "--out", out], { reject: false, stdin: "ignore" });
+
+    const refused = await merge();
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`--out ${out} is being written by another proof running now (pid ${process.pid}).`);
+    expect(await readdir(out)).toEqual([claimFile]);
+
+    await rm(join(out, claimFile));
+    const merged = await merge();
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(["a", "b", "summary.json", "summary.md"]);
   });
 });
