@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseCommand } from "../cli/args.ts";
 import { UsageError } from "../errors.ts";
 
-const defaults = { repo: undefined, config: undefined, grep: undefined, keep: false, expectTimeout: undefined, repeat: 1, out: undefined, json: false };
+const defaults = { repo: undefined, config: undefined, grep: undefined, keep: false, expectTimeout: undefined, repeat: 1, out: undefined, json: false, publish: undefined };
 
 describe("the bisect command line", () => {
   it("reads both ends, the scenario and every option", () => {
@@ -13,7 +13,10 @@ describe("the bisect command line", () => {
       ]),
     ).toEqual({
       kind: "bisect",
-      options: { old: "v1.2.0", new: "main", scenario: "scenarios/x.e2e.ts", repo: "../app", config: "c.ts", grep: "stop", keep: true, expectTimeout: 4000, repeat: 3, out: "../bisect", json: true },
+      options: { old: "v1.2.0", new: "main", scenario: "scenarios/x.e2e.ts", repo: "../app", config: "c.ts", grep: "stop", keep: true, expectTimeout: 4000, repeat: 3, out: "../bisect", json: true, publish: undefined },
+    });
+    expect(parseCommand(["bisect", "--old", "v1", "--new", "HEAD", "s.e2e.ts", "--publish", "--branch", "proofs", "--image-url", "https://img.example/p/"])).toMatchObject({
+      options: { publish: { remote: "origin", branch: "proofs", imageUrl: "https://img.example/p/" } },
     });
   });
 
@@ -37,6 +40,7 @@ describe("the bisect command line", () => {
     [["bisect", "--old", "v1", "--new", "HEAD", "s.e2e.ts", "--grep", ""], '--grep needs a value, e.g. --grep "shows the total".'],
     [["bisect", "--base", "v1", "--head", "HEAD", "s.e2e.ts"], "Unknown option '--base'"],
     [["bisect", "--old", "v1", "--new", "HEAD", "s.e2e.ts", "--sequential"], "Unknown option '--sequential'"],
+    [["bisect", "--old", "v1", "--new", "HEAD", "s.e2e.ts", "--branch", "proofs"], "--remote, --branch and --image-url say where --publish publishes; add --publish, or leave them out."],
   ])("refuses %j, saying what to change", (argv, detail) => {
     let thrown: unknown;
     try {

@@ -18,7 +18,7 @@ async function readIfExists(file: string): Promise<string | undefined> {
 
 /**
  * The Markdown for `$GITHUB_STEP_SUMMARY`: pr.md when the report was published (its images have
- * absolute URLs) without its marker line; else summary.md or report.md cut to the verdict, the
+ * absolute URLs) without its marker line; else summary.md, report.md, compare.md or bisect.md cut to the verdict, the
  * reason, the table and the first lines of each error, with relative links and images as plain
  * text and one line saying the screenshots are in the report artifact.
  */
@@ -31,7 +31,8 @@ export async function stepSummary(reportDir: string): Promise<string> {
       .join("\n");
     return `${summaryText(withoutMarker, false).text}\n`;
   }
-  const markdown = (await readIfExists(join(reportDir, "summary.md"))) ?? (await readIfExists(join(reportDir, "report.md")));
+  let markdown: string | undefined;
+  for (const name of ["summary.md", "report.md", "compare.md", "bisect.md"]) markdown ??= await readIfExists(join(reportDir, name));
   if (markdown === undefined) throw new NoReportToSummarize({ dir: reportDir });
   const { text, shortened } = summaryText(markdown, true);
   return shortened ? `${text}\n\n${artifactNote}\n` : `${text}\n`;

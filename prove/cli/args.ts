@@ -66,6 +66,8 @@ export interface BisectOptions extends ScenarioOptions {
   readonly repeat: number;
   readonly out: string | undefined;
   readonly json: boolean;
+  /** Publish bisect.md's images once written; undefined without --publish. */
+  readonly publish: PublishTarget | undefined;
 }
 
 /** `compare`: both sides' screenshots of one scenario, label by label, with a difference image each. */
@@ -77,6 +79,8 @@ export interface CompareOptions extends ScenarioOptions {
   readonly sequential: boolean;
   /** --threshold: the share of changed pixels at or below which a label is unchanged; undefined for the default. */
   readonly threshold: number | undefined;
+  /** Publish compare.md's images once written; undefined without --publish. */
+  readonly publish: PublishTarget | undefined;
 }
 
 /** The options a proof's output takes, the same for `demo`. */
@@ -131,7 +135,8 @@ prove-scenario bisect --old <ref> --new <ref> <scenario-file> [options]
                     the first commit after --old whose outcome differs from --old's (the one that
                     introduced or fixed the bug), in temporary worktrees; commits that cannot run are
                     skipped. Takes --repo, --config, --grep, --repeat (per commit), --expect-timeout,
-                    --out (default: reports/<scenario path>/bisect-<old7>-<new7>), --json, --keep.
+                    --out (default: reports/<scenario path>/bisect-<old7>-<new7>), --json, --keep,
+                    --publish (as \`publish\` does, once bisect.md is written).
                     Exit 0 one commit found; 1 both ends have the same outcome; 2 could not run, or
                     skipped commits left a range of candidates
 prove-scenario compare --base <ref> --head <ref> <scenario-file> [--threshold <share>] [options]
@@ -140,7 +145,8 @@ prove-scenario compare --base <ref> --head <ref> <scenario-file> [--threshold <s
                     share of changed pixels at or below which a label is unchanged (default ${defaultThreshold},
                     one pixel in a thousand). Takes --repo, --config, --grep, --expect-timeout, --out
                     (default: reports/<scenario path>/<base7>-<head7>-compare), --json (compare.json),
-                    --sequential, --keep. Exit 0 when it ran, whatever changed; 2 when it could not run
+                    --sequential, --keep, --publish (as \`publish\` does, once compare.md is written).
+                    Exit 0 when it ran, whatever changed; 2 when it could not run
 prove-scenario demo [<bug-id>|all] [options]     prove a seeded fix of the bundled app (in a clone of scenario-prover);
                                                  takes --out, --json, --repeat, --sequential, --keep, --publish,
                                                  --expect-timeout
@@ -197,9 +203,20 @@ const compareFlags = {
   json: { type: "boolean" },
   sequential: { type: "boolean" },
   threshold: { type: "string" },
+  ...publishFlags,
+  publish: { type: "boolean" },
 } as const;
 
-const bisectFlags = { ...scenarioFlags, old: { type: "string" }, new: { type: "string" }, repeat: { type: "string" }, out: { type: "string" }, json: { type: "boolean" } } as const;
+const bisectFlags = {
+  ...scenarioFlags,
+  old: { type: "string" },
+  new: { type: "string" },
+  repeat: { type: "string" },
+  out: { type: "string" },
+  json: { type: "boolean" },
+  ...publishFlags,
+  publish: { type: "boolean" },
+} as const;
 
 function parse<const Flags extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: Flags) {
   let parsed;
@@ -322,18 +339,24 @@ interface OutputValues {
   "expect-timeout"?: string;
 }
 
-function output(values: OutputValues): OutputOptions {
+/** --publish with where it publishes; --remote, --branch or --image-url without it is refused. */
+function publishOption(values: Pick<OutputValues, "publish" | "remote" | "branch" | "image-url">): PublishTarget | undefined {
   const target = publishTarget(values);
   if (values.publish !== true && (values.remote !== undefined || values.branch !== undefined || values["image-url"] !== undefined)) {
     throw new UsageError({ detail: "--remote, --branch and --image-url say where --publish publishes; add --publish, or leave them out." });
   }
+  return values.publish === true ? target : undefined;
+}
+
+function output(values: OutputValues): OutputOptions {
+  const publish = publishOption(values);
   return {
     repeat: repeatCount(values.repeat),
     out: nonEmpty(values.out, "--out", "../reports"),
     json: values.json === true,
     sequential: values.sequential === true,
     keep: values.keep === true,
-    publish: values.publish === true ? target : undefined,
+    publish,
     expectTimeout: expectTimeoutOf(values["expect-timeout"]),
   };
 }
@@ -370,7 +393,9 @@ export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string
     if (values.help === true) return { kind: "help" };
     const [dir, ...extra] = positionals;
     if (dir === undefined || extra.length > 0) {
-      throw new UsageError({ detail: `publish takes one report folder (the one holding report.md or summary.md), e.g. publish reports/checkout/abc1234-def5678${extra.length > 0 ? `; got ${positionals.join(" ")}` : ""}.` });
+      throw new UsageError({
+        detail: `publish takes one report folder (the one holding report.md, summary.md, compare.md or bisect.md), e.g. publish reports/checkout/abc1234-def5678${extra.length > 0 ? `; got ${positionals.join(" ")}` : ""}.`,
+      });
     }
     return { kind: "publish", options: { dir, ...publishTarget(values) } };
   }
@@ -411,6 +436,7 @@ export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string
         repeat: repeatCount(values.repeat),
         out: nonEmpty(values.out, "--out", "../reports"),
         json: values.json === true,
+        publish: publishOption(values),
       },
     };
   }
@@ -434,6 +460,7 @@ export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string
         json: values.json === true,
         sequential: values.sequential === true,
         threshold: thresholdOf(values.threshold),
+        publish: publishOption(values),
       },
     };
   }

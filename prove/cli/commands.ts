@@ -185,11 +185,15 @@ interface Reported<R> {
 /**
  * Runs a command that writes a report folder, stopped by SIGINT/SIGTERM: `lines` gives its last
  * lines on stderr (the answer, then the markdown's path); with --json the report goes on stdout.
+ * Then, as after a proof, the folder is published when `publish` says so, and GitHub Actions'
+ * step summary and outputs are written there (`verdict` is what `verdict` reads of the report).
  */
-async function reported<R extends { readonly dir: string; readonly markdown: string }>(
+async function reported<R extends { readonly dir: string; readonly markdown: string; readonly exitCode: number }>(
   run: (interrupt: Effect.Effect<never, Interrupted>) => Effect.Effect<Reported<R>, never, Git | Progress>,
-  json: boolean,
+  options: { readonly json: boolean; readonly publish: PublishTarget | undefined },
   lines: (report: R, file: string) => ReadonlyArray<string>,
+  verdict: (report: R) => string,
+  cwd: string,
 ): Promise<number> {
   const signals = watchSignals();
   try {
@@ -197,8 +201,10 @@ async function reported<R extends { readonly dir: string; readonly markdown: str
     const report = result.report;
     if (report === undefined) writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
     else for (const line of lines(report, result.reportFile ?? join(report.dir, report.markdown))) writeErr(line);
-    if (json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
-    return result.exitCode;
+    if (options.json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
+    if (report === undefined || result.reportFile === undefined) return result.exitCode;
+    const finished: Finished = { verdict: verdict(report), exitCode: report.exitCode, dir: dirname(result.reportFile) };
+    return Math.max(result.exitCode, await finish(finished, options.publish, cwd, true, signals.interrupt));
   } catch (error) {
     printUnexpected(error);
     return 2;
@@ -211,19 +217,23 @@ async function reported<R extends { readonly dir: string; readonly markdown: str
 const bisect = (options: BisectOptions, cwd: string) =>
   reported(
     (interrupt) => bisectScenario(options, cwd, secrets, interrupt),
-    options.json,
+    options,
     (report, file) => [`${report.result} (exit ${report.exitCode}): ${report.reason}`, `bisect: ${file}`],
+    (report) => report.result,
+    cwd,
   );
 
 /** `compare`: the summary and compare.md's path last on stderr, compare.json on stdout with --json. */
 const compare = (options: CompareOptions, cwd: string) =>
   reported(
     (interrupt) => compareScenario(options, cwd, secrets, interrupt),
-    options.json,
+    options,
     (report, file) => [
       report.exitCode === 0 ? `compared (exit 0): ${report.reason}` : `could not run (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`,
       `compare: ${file}`,
     ],
+    (report) => report.reasonCode,
+    cwd,
   );
 
 /** The bugs `demo` proves: every one for "all", else the one named (the default when none is). */

@@ -13,8 +13,11 @@ describe("the compare command line", () => {
       kind: "compare",
       options: {
         base: "main", head: "HEAD", scenario: "scenarios/x.e2e.ts", repo: "../app", config: "c.ts", grep: "cart",
-        out: "out", json: true, sequential: true, keep: true, expectTimeout: 3000, threshold: 0.005,
+        out: "out", json: true, sequential: true, keep: true, expectTimeout: 3000, threshold: 0.005, publish: undefined,
       },
+    });
+    expect(parseCommand(["compare", "--base", "a", "--head", "b", "s.e2e.ts", "--publish", "--remote", "upstream"])).toMatchObject({
+      options: { publish: { remote: "upstream", branch: "scenario-proofs", imageUrl: undefined } },
     });
     expect(parseCommand(["compare", "--base=a", "--head=b", "s.e2e.ts"])).toMatchObject({ options: { threshold: undefined, json: false, sequential: false, out: undefined } });
     expect(parseCommand(["compare", "--base", "a", "--head", "b", "s.e2e.ts", "--threshold", "0"])).toMatchObject({ options: { threshold: 0 } });
@@ -30,7 +33,7 @@ describe("the compare command line", () => {
     [["--threshold", ""], 'got ""'],
     [["--threshold", "1e-3"], 'got "1e-3"'],
     [["--repeat", "2"], "Unknown option '--repeat'"],
-    [["--publish"], "Unknown option '--publish'"],
+    [["--image-url", "https://img.example/p/"], "--remote, --branch and --image-url say where --publish publishes; add --publish, or leave them out."],
     [["other.e2e.ts"], "compare takes one scenario file, e.g. scenarios/checkout.e2e.ts; got s.e2e.ts other.e2e.ts. Use --grep to pick one test of a file."],
   ])("refuses %j, saying what to give", (extra, says) => {
     const parse = () => parseCommand(["compare", "--base", "a", "--head", "b", "s.e2e.ts", ...extra]);

@@ -84,10 +84,10 @@ describe("prove-scenario compare", () => {
     expect(await processesMentioning(repo.dir)).toEqual([]);
     expect((await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout.split("\n").filter((line) => line.startsWith("worktree "))).toHaveLength(1);
 
-    // Published for a pull request: the images go to <scenario>/compare-<base7>-<head7>/ on the branch, and pr.md links each one there.
+    // Published for a pull request: the images go to <scenario>/<base7>-<head7>-compare/ on the branch, and pr.md links each one there.
     const published = await publishFrom(repo.dir, out);
     expect(published.exitCode, published.stderr).toBe(0);
-    const folder = `scenarios/agent-chat/two-tool-calls/compare-${report.base.sha?.slice(0, 7) ?? "?"}-${report.head.sha?.slice(0, 7) ?? "?"}`;
+    const folder = `scenarios/agent-chat/two-tool-calls/${report.base.sha?.slice(0, 7) ?? "?"}-${report.head.sha?.slice(0, 7) ?? "?"}-compare`;
     const images = report.labels.flatMap((label) => [label.base, label.head, label.difference]).filter((path): path is string => path !== null);
     expect(published.files).toEqual(images.map((path) => `${folder}/${path}`).sort());
     expect(published.pr.split("\n").slice(0, 2)).toEqual([prMarker, markdown.split("\n")[0]]);

@@ -186,15 +186,15 @@ function asOther(file: string, value: unknown, schema: string, ends: readonly [s
 }
 
 /**
- * A comparison's folder (compare.json) or a bisection's (bisect.json): its images at
- * `<scenario>/<kind>-<a7>-<b7>/` on the branch, beside the proofs' folders, and its Markdown in pr.md.
+ * A comparison's folder (compare.json) or a bisection's (bisect.json): its images in a folder of
+ * the scenario's on the branch, beside the proofs' folders, and its Markdown in pr.md.
  */
-const otherReport = (kind: "compare" | "bisect", verb: string, ends: readonly [string, string]) =>
+const otherReport = (kind: "compare" | "bisect", verb: string, ends: readonly [string, string], name: (pair: string) => string) =>
   Effect.fn("Publish.otherReport")(function* (dir: string) {
     const file = join(dir, `${kind}.json`);
     const report = yield* asOther(file, yield* readJson(file), `scenario-${kind}/v1`, ends, `${kind}.md`);
     const [first, second] = report.ends;
-    const folder = `${scenarioFolder(report.scenario.file, undefined)}/${kind}-${pair(first, second)}`;
+    const folder = `${scenarioFolder(report.scenario.file, undefined)}/${name(pair(first, second))}`;
     const published = yield* publishedReport(dir, report, folder);
     return {
       prFile: join(dir, "pr.md"),
@@ -205,8 +205,9 @@ const otherReport = (kind: "compare" | "bisect", verb: string, ends: readonly [s
     } satisfies ProofFolder;
   });
 
-const compareFolder = otherReport("compare", "the comparison", ["base", "head"]);
-const bisectFolder = otherReport("bisect", "the bisection", ["old", "new"]);
+// Named on the branch as their default report folders are: <base7>-<head7>-compare and bisect-<old7>-<new7>.
+const compareFolder = otherReport("compare", "the comparison", ["base", "head"], (ends) => `${ends}-compare`);
+const bisectFolder = otherReport("bisect", "the bisection", ["old", "new"], (ends) => `bisect-${ends}`);
 
 /** The files that say which kind of folder a report folder is, in the order they are looked for. */
 export const reportFiles = ["report.json", "summary.json", "compare.json", "bisect.json"] as const;
