@@ -180,6 +180,13 @@ describe("every other bug of the zoo, in one proof of several scenarios cut into
     const markdown = await readFile(join(work, "merged", "summary.md"), "utf8");
     expect(markdown).toContain(`## ✅ Proved: ${sorted.length} of ${sorted.length} scenarios proved`);
     for (const row of merged.summary.scenarios) expect(markdown).toContain(`](${row.report})`);
+    // Each row carries its report's redaction counts, and the summary their sum.
+    const reports = await Promise.all(merged.summary.scenarios.map(async (row) => JSON.parse(await readFile(join(work, "merged", row.dir, "report.json"), "utf8")) as ProofReport));
+    expect(merged.summary.scenarios.map((row) => row.redactions)).toEqual(reports.map((report) => report.redactions));
+    expect(merged.summary.redactions).toEqual({
+      environment: reports.reduce((sum, report) => sum + report.redactions.environment, 0),
+      secretShaped: reports.reduce((sum, report) => sum + report.redactions.secretShaped, 0),
+    });
     expect(await processesMentioning(zoo.dir)).toEqual([]);
   });
 

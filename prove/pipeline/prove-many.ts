@@ -104,6 +104,7 @@ const writeScenarioReport = Effect.fn("Proof.scenarioReport")(function* (
     reason: report.reason,
     dir: folder,
     report: `${folder}/${report.markdown}`,
+    redactions: report.redactions,
   } satisfies SummaryRow;
 });
 

@@ -22,6 +22,14 @@ export interface SummaryRow {
   readonly dir: string;
   /** Its report.md, relative to the summary's folder. */
   readonly report: string;
+  /** What its report folder's files had taken out, as its report.json counts it. */
+  readonly redactions: Redactions;
+}
+
+/** Counts of what was taken out of report files: secret-looking environment variables, and credential-shaped strings. */
+export interface Redactions {
+  readonly environment: number;
+  readonly secretShaped: number;
 }
 
 export interface ProofSummary {
@@ -39,6 +47,8 @@ export interface ProofSummary {
   /** One row per scenario, sorted by file, then by the test's line in it. */
   readonly scenarios: ReadonlyArray<SummaryRow>;
   readonly counts: { readonly proved: number; readonly notProved: number; readonly couldNotRun: number };
+  /** The rows' redactions added up: each report folder counts a value once, so one taken out of two folders counts twice. */
+  readonly redactions: Redactions;
   readonly markdown: "summary.md";
   readonly timings: { readonly totalMs: number };
   /** The command that proves every scenario again, without --shard. */

@@ -8,7 +8,7 @@ export function sortRows(rows: ReadonlyArray<SummaryRow>): ReadonlyArray<Summary
 }
 
 /** The summary's verdict: the worst row wins (could not run, then not proved); no row at all is proved, with nothing to prove. */
-export function overall(rows: ReadonlyArray<SummaryRow>): Pick<ProofSummary, "verdict" | "exitCode" | "counts" | "reason"> {
+export function overall(rows: ReadonlyArray<SummaryRow>): Pick<ProofSummary, "verdict" | "exitCode" | "counts" | "reason" | "redactions"> {
   const counts = {
     proved: rows.filter((row) => row.verdict === "proved").length,
     notProved: rows.filter((row) => row.verdict === "not-proved").length,
@@ -20,5 +20,10 @@ export function overall(rows: ReadonlyArray<SummaryRow>): Pick<ProofSummary, "ve
     ...(counts.notProved > 0 ? [`${counts.notProved} not proved`] : []),
     ...(counts.couldNotRun > 0 ? [`${counts.couldNotRun} could not run`] : []),
   ];
-  return { verdict, exitCode, counts, reason: `${parts.join(", ")}.` };
+  // A row of a summary written before rows counted redactions has none to add.
+  const redactions = {
+    environment: rows.reduce((sum, row) => sum + (row.redactions?.environment ?? 0), 0),
+    secretShaped: rows.reduce((sum, row) => sum + (row.redactions?.secretShaped ?? 0), 0),
+  };
+  return { verdict, exitCode, counts, reason: `${parts.join(", ")}.`, redactions };
 }

@@ -28,6 +28,7 @@ const row = (file: string, verdict: SummaryRow["verdict"]): SummaryRow => ({
   reason: `${file}: ${verdict}`,
   dir: file.replace(/\.e2e\.ts$/, ""),
   report: `${file.replace(/\.e2e\.ts$/, "")}/report.md`,
+  redactions: { environment: verdict === "proved" ? 1 : 0, secretShaped: verdict === "not-proved" ? 2 : 0 },
 });
 
 const commit = (sha: string) => ({ ref: sha, sha: sha.repeat(40).slice(0, 40), subject: `commit ${sha}` });
@@ -79,10 +80,14 @@ describe("shards and summaries", () => {
     }
   });
 
-  it("give the summary the worst row's verdict, could-not-run over not-proved, and count each", () => {
+  it("give the summary the worst row's verdict, could-not-run over not-proved, and count each, and add up what the rows' reports redacted", () => {
     expect(overall([row("a.e2e.ts", "proved"), row("b.e2e.ts", "proved")])).toEqual({
-      verdict: "proved", exitCode: 0, counts: { proved: 2, notProved: 0, couldNotRun: 0 }, reason: "2 of 2 scenarios proved.",
+      verdict: "proved", exitCode: 0, counts: { proved: 2, notProved: 0, couldNotRun: 0 }, reason: "2 of 2 scenarios proved.", redactions: { environment: 2, secretShaped: 0 },
     });
+    expect(overall([row("a.e2e.ts", "proved"), row("b.e2e.ts", "not-proved"), row("c.e2e.ts", "not-proved")]).redactions).toEqual({ environment: 1, secretShaped: 4 });
+    // A row from a summary written before rows counted them adds nothing.
+    const { redactions: _none, ...older } = row("d.e2e.ts", "proved");
+    expect(overall([row("a.e2e.ts", "proved"), older as SummaryRow]).redactions).toEqual({ environment: 1, secretShaped: 0 });
     expect(overall([row("a.e2e.ts", "not-proved"), row("b.e2e.ts", "proved")])).toMatchObject({ verdict: "not-proved", exitCode: 1, reason: "1 of 2 scenarios proved, 1 not proved." });
     expect(overall([row("a.e2e.ts", "not-proved"), row("b.e2e.ts", "could-not-run"), row("c.e2e.ts", "proved")])).toMatchObject({
       verdict: "could-not-run", exitCode: 2, reason: "1 of 3 scenarios proved, 1 not proved, 1 could not run.",
