@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -94,6 +94,34 @@ describe("prove-scenario compare", () => {
     const targets = linkTargets(published.pr);
     expect(targets.length).toBeGreaterThanOrEqual(2 * images.length);
     expect(targets.filter((target) => !target.startsWith(`https://img.example/proofs/${folder}/images/`))).toEqual([]);
+  });
+
+  it("killed with SIGKILL while both sides run, leaves its run folder, which the next run removes and names, with no process left in it", async () => {
+    const out = join(work, "killed");
+    const prover = startProver(compareArgs(out));
+    let seen = "";
+    const running = new Promise<boolean>((resolve) => {
+      prover.stderr?.on("data", (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/^base {2}run +…$/m.test(seen) && /^head {2}run +…$/m.test(seen)) resolve(true);
+      });
+    });
+    expect(await Promise.race([running, prover.then(() => false)]), seen).toBe(true);
+    const prefix = `scenario-prover-${String(prover.pid)}.`;
+    const folders = (await readdir(tmpdir())).filter((name) => name.startsWith(prefix)).map((name) => join(tmpdir(), name));
+    expect(folders).toHaveLength(1);
+    prover.kill("SIGKILL");
+    await prover;
+
+    const next = await startProver(["run", "--at", repo.head, "--repo", repo.dir, "--config", "playwright.config.ts", scenario]);
+    expect(next.exitCode, next.stderr).toBe(0);
+    for (const folder of folders) {
+      expect(next.stderr).toContain(`removed ${folder}, left by a proof that was killed`);
+      expect(existsSync(folder)).toBe(false);
+      expect(await processesMentioning(folder)).toEqual([]);
+    }
+    expect((await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout.split("\n").filter((line) => line.startsWith("worktree "))).toHaveLength(1);
+    expect(existsSync(join(out, "compare.json"))).toBe(false);
   });
 
   it("refuses a --threshold that is not a share from 0 to 1, naming the flag and the fix, before running anything", async () => {
