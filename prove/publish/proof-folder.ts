@@ -209,9 +209,6 @@ const otherReport = (kind: "compare" | "bisect", verb: string, ends: readonly [s
 const compareFolder = otherReport("compare", "the comparison", ["base", "head"], (ends) => `${ends}-compare`);
 const bisectFolder = otherReport("bisect", "the bisection", ["old", "new"], (ends) => `bisect-${ends}`);
 
-/** The files that say which kind of folder a report folder is, in the order they are looked for. */
-export const reportFiles = ["report.json", "summary.json", "compare.json", "bisect.json"] as const;
-
 /**
  * Reads a report folder (report.json), a multi-scenario proof's folder (summary.json), a
  * comparison's (compare.json) or a bisection's (bisect.json).
