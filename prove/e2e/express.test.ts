@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -109,6 +110,40 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect([exitCode, report.verdict, report.reasonCode]).toEqual([1, "not-proved", "flaky"]);
     expect(report.base.attempts.map((attempt) => attempt.outcome).sort()).toEqual(["failed", "passed"]);
     expect(report.head.attempts.map((attempt) => attempt.outcome)).toEqual(["passed", "passed"]);
+  });
+
+  it("with --keep and a TMPDIR as long as a Mac's, keeps the run folder and each run's short folder with the app's home, says where and how to remove them, and a later proof leaves them", async () => {
+    const before = await repo.git("worktree", "list", "--porcelain");
+    const temp = join(await mkdtemp(join(tmpdir(), "prove-keep-")), "a-temporary-folder-as-long-as-a-mac-one");
+    await mkdir(temp);
+    const inTemp = (args: ReadonlyArray<string>) => execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore", env: { TMPDIR: temp } });
+
+    const kept = await inTemp(["--base", "bug", "--head", "fix", sumScenario, ...against("kept"), "--keep"]);
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    const run = /^keeping worktrees, homes and Playwright output in (\S+); remove them with: (.+)$/m.exec(kept.stderr);
+    const runDir = run?.[1] ?? "?";
+    expect(runDir.startsWith(join(temp, "scenario-prover-"))).toBe(true);
+    const shorts = [...kept.stderr.matchAll(/^keeping this run's homes and browser files in (\S+) \(the run folder's path is too long for Chromium's socket\); remove them with: rm -rf \1$/gm)].map((match) => match[1] ?? "?");
+    expect(shorts).toHaveLength(2);
+    for (const short of shorts) {
+      expect(short.startsWith("/tmp/scenario-prover-")).toBe(true);
+      expect((await readdir(short)).filter((name) => name.startsWith("scenario-app-"))).toHaveLength(1);
+    }
+    expect([existsSync(join(runDir, "base")), existsSync(join(runDir, "head"))]).toEqual([true, true]);
+
+    // A later run in the same temporary folders takes none of it for a killed proof's leftovers.
+    const later = await inTemp(["run", "--at", "fix", sumScenario, "--repo", repo.dir, "--config", config]);
+    expect(later.exitCode, later.stderr).toBe(0);
+    for (const dir of [runDir, ...shorts]) {
+      expect(later.stderr).not.toContain(`removed ${dir}`);
+      expect(existsSync(dir)).toBe(true);
+    }
+
+    // Removed as it said, nothing of it is left: no folder, no worktree.
+    await execa("sh", ["-c", `${run?.[2] ?? "false"} && rm -rf ${shorts.join(" ")}`]);
+    for (const dir of [runDir, ...shorts]) expect(existsSync(dir)).toBe(false);
+    expect(await repo.git("worktree", "list", "--porcelain")).toBe(before);
+    await rm(dirname(temp), { recursive: true, force: true });
   });
 
   it("bisects to no answer when the new end is flaky, making none of its runs after the first two that disagree, with --repeat 3", async () => {

@@ -7,8 +7,9 @@ import { RunnerFailed } from "../errors.ts";
 import { classify } from "../outcome/classify.ts";
 import { tail } from "../outcome/error-text.ts";
 import { runCommand } from "../process/run-command.ts";
+import { Progress } from "../progress/progress.ts";
 import { killProcessesUnder } from "../process/stray-processes.ts";
-import { ownedPrefix, shortTempRoot } from "../workspace/run-dir.ts";
+import { markKept, ownedPrefix, shortTempRoot } from "../workspace/run-dir.ts";
 import { escapeRegExp, fileFilter } from "./cli-path.ts";
 import { parseJsonReport } from "./json-report.ts";
 
@@ -44,14 +45,16 @@ const longestTemp = 56;
 /**
  * The attempt's TMPDIR: its own folder when that is short enough for Chromium, else a short one
  * named like a run folder (so one a killed proof left is removed by the next), removed with the
- * attempt unless --keep.
+ * attempt unless --keep, which marks it kept as it does the run folder.
  */
 const attemptTemp = (dir: string, keep: boolean) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const inside = join(dir, "tmp");
       if (inside.length <= longestTemp) return { path: await mkdir(inside, { recursive: true }).then(() => inside), own: false };
-      return { path: await mkdtemp(join(shortTempRoot(), ownedPrefix("t-"))), own: true };
+      const path = await mkdtemp(join(shortTempRoot(), ownedPrefix("t-")));
+      if (keep) await markKept(path);
+      return { path, own: true };
     }),
     (temp) =>
       temp.own && !keep
@@ -70,7 +73,11 @@ const attemptTemp = (dir: string, keep: boolean) =>
 export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: AttemptInput) {
   const reportFile = join(input.dir, "report.json");
   const logFile = join(input.dir, "playwright.log");
-  const temp = (yield* attemptTemp(input.dir, input.keep)).path;
+  const { path: temp, own } = yield* attemptTemp(input.dir, input.keep);
+  if (own && input.keep) {
+    const progress = yield* Progress;
+    yield* progress.line(`keeping this run's homes and browser files in ${temp} (the run folder's path is too long for Chromium's socket); remove them with: rm -rf ${temp}`);
+  }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   Object.assign(env, {

@@ -28,9 +28,10 @@ export const ownedPrefix = (kind = "") => `${prefix}${ownerToken()}-${kind}`;
 const runRoots = () => [...new Set([tmpdir(), shortTempRoot()])];
 const ownerFile = "owner.json";
 
+/** owner.json in a folder this process made: the repository whose worktrees it holds, if any, and whether --keep keeps it. */
 interface Owner {
   readonly pid: number;
-  readonly repo: string;
+  readonly repo?: string;
   readonly keep: boolean;
 }
 
@@ -39,11 +40,15 @@ async function readOwner(dir: string): Promise<Owner | undefined> {
     const value: unknown = JSON.parse(await readFile(join(dir, ownerFile), "utf8"));
     if (typeof value !== "object" || value === null) return undefined;
     const { pid, repo, keep } = value as Record<string, unknown>;
-    return typeof pid === "number" && typeof repo === "string" ? { pid, repo, keep: keep === true } : undefined;
+    if (typeof pid !== "number") return undefined;
+    return { pid, keep: keep === true, ...(typeof repo === "string" ? { repo } : {}) };
   } catch {
     return undefined;
   }
 }
+
+/** Marks a folder this process made for --keep, so that no later run removes it as a leftover. */
+export const markKept = (dir: string) => writeFile(join(dir, ownerFile), JSON.stringify({ pid: process.pid, keep: true } satisfies Owner));
 
 /**
  * Removes what runs killed without a chance to clean up left behind: their folders (and any
@@ -65,7 +70,7 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
       await killProcessesUnder(dir);
       await rm(dir, { recursive: true, force: true });
     });
-    if (written !== undefined) yield* git.prune(written.repo);
+    if (written?.repo !== undefined) yield* git.prune(written.repo);
     removed.push(dir);
   }
   return removed;
