@@ -146,6 +146,32 @@ describe("proving a fix in a plain Express repository that does not contain scen
     await rm(dirname(temp), { recursive: true, force: true });
   });
 
+  it("a bisection killed with SIGKILL while its ends run leaves its run folder, which the next run removes and names, with no worktree or process left", async () => {
+    const before = await repo.git("worktree", "list", "--porcelain");
+    const prover = startProver(["bisect", "--old", "bug", "--new", "noop", sumScenario, "--repo", repo.dir, "--config", config, "--out", out("bisect-killed")]);
+    let seen = "";
+    const running = new Promise<boolean>((resolve) => {
+      prover.stderr?.on("data", (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (/^old {3}run +…$/m.test(seen) && /^new {3}run +…$/m.test(seen)) resolve(true);
+      });
+    });
+    expect(await Promise.race([running, prover.then(() => false)]), seen).toBe(true);
+    const folders = (await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${String(prover.pid)}.`)).map((name) => join(tmpdir(), name));
+    expect(folders).toHaveLength(1);
+    prover.kill("SIGKILL");
+    await prover;
+
+    const next = await startProver(["run", "--at", "fix", sumScenario, "--repo", repo.dir, "--config", config]);
+    expect(next.exitCode, next.stderr).toBe(0);
+    for (const folder of folders) {
+      expect(next.stderr).toContain(`removed ${folder}, left by a proof that was killed`);
+      expect(existsSync(folder)).toBe(false);
+      expect(await processesMentioning(folder)).toEqual([]);
+    }
+    expect(await repo.git("worktree", "list", "--porcelain")).toBe(before);
+  });
+
   it("bisects to no answer when the new end is flaky, making none of its runs after the first two that disagree, with --repeat 3", async () => {
     const dir = out("bisect-flaky");
     const run = await startProver(["bisect", "--old", "bug", "--new", "flaky", "--repeat", "3", "--expect-timeout", "2000", sumScenario, "--repo", repo.dir, "--config", config, "--out", dir, "--json"]);
