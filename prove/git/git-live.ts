@@ -57,8 +57,25 @@ const addWorktree = Effect.fn("Git.addWorktree")(function* (repo: string, path: 
 
 const git = (repo: string, args: ReadonlyArray<string>) => Effect.ignore(Effect.tryPromise(() => client(repo).raw([...args])));
 
-const prune = Effect.fn("Git.prune")(function* (repo: string) {
-  yield* withRepoLock(repo, git(repo, ["worktree", "prune"]));
+/** The locked worktree entries of `repo` whose folders are in `dir`, from `git worktree list --porcelain`. */
+const lockedUnder = (repo: string, dir: string) =>
+  Effect.promise(() => client(repo).raw(["worktree", "list", "--porcelain"]).catch(() => "")).pipe(
+    Effect.map((listed) =>
+      listed
+        .split(/\n\s*\n/)
+        .map((entry) => ({ path: /^worktree (.+)$/m.exec(entry)?.[1], locked: /^locked\b/m.test(entry) }))
+        .flatMap(({ path, locked }) => (path !== undefined && locked && (path === dir || path.startsWith(`${dir}/`)) ? [path] : [])),
+    ),
+  );
+
+const prune = Effect.fn("Git.prune")(function* (repo: string, under?: string) {
+  yield* withRepoLock(
+    repo,
+    Effect.gen(function* () {
+      for (const path of under === undefined ? [] : yield* lockedUnder(repo, under)) yield* git(repo, ["worktree", "unlock", path]);
+      yield* git(repo, ["worktree", "prune"]);
+    }),
+  );
 });
 
 /**

@@ -16,8 +16,12 @@ export interface GitShape {
   readonly addWorktree: (repo: string, path: string, sha: string) => Effect.Effect<void, WorktreeFailed>;
   /** Deletes a worktree's folder and forgets it; never fails. */
   readonly removeWorktree: (repo: string, path: string) => Effect.Effect<void>;
-  /** Forgets worktrees whose folders are gone; never fails. */
-  readonly prune: (repo: string) => Effect.Effect<void>;
+  /**
+   * Forgets worktrees whose folders are gone; never fails. With `under`, the entries of worktrees
+   * in that folder are unlocked first: a `git worktree add` killed half-way leaves its entry
+   * locked ("initializing"), which prune would keep for good.
+   */
+  readonly prune: (repo: string, under?: string) => Effect.Effect<void>;
   /** Checks out the submodules of the worktree at `path` (of `repo`, at `sha`), without writing to the repository's config. */
   readonly checkoutSubmodules: (repo: string, path: string, sha: string) => Effect.Effect<void, SubmodulesFailed>;
   /**

@@ -70,7 +70,7 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
       await killProcessesUnder(dir);
       await rm(dir, { recursive: true, force: true });
     });
-    if (written?.repo !== undefined) yield* git.prune(written.repo);
+    if (written?.repo !== undefined) yield* git.prune(written.repo, dir);
     removed.push(dir);
   }
   return removed;

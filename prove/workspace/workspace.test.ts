@@ -83,7 +83,7 @@ describe("worktrees and the run folder", () => {
     expect(await readdir(temp)).toEqual([]);
   });
 
-  it("left by a killed run are removed by the next one, its pid reused or not; a live run's and a kept one's are not", async () => {
+  it("left by a killed run are removed by the next one, its pid reused or not, its half-made worktree too; a live run's and a kept one's are not", async () => {
     const { repo, temp, sha, git, worktrees } = await setup();
     const exited = execa("true");
     await exited;
@@ -99,6 +99,9 @@ describe("worktrees and the run folder", () => {
       return dir;
     };
     const killed = await folder(dead, false);
+    // Killed while git added a second worktree: its entry is left locked, as git leaves one it was still making.
+    await git("worktree", "add", "--detach", join(killed, "head"), sha);
+    await git("worktree", "lock", "--reason", "initializing", join(killed, "head"));
     const overtaken = await folder(reused, false);
     const running = await folder(live, false);
     const kept = await folder(dead, true);
