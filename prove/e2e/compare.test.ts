@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompareReport } from "../index.ts";
 import { linkTargets } from "../publish/test-support.ts";
 import { prMarker } from "../publish/pr-markdown.ts";
-import { checkout, processesMentioning, publishFrom, startProver } from "./support/prover.ts";
+import { afterLaterRun, checkout, cleanedUp, killOncePrinted, processesMentioning, publishFrom, startProver } from "./support/prover.ts";
 import { createRestyledRepo, type RestyledRepo } from "./support/restyled-repo.ts";
 
 /** Two labels: `asked` before any tool call shows, `tool-calls` with both tool calls opened on their results. */
@@ -98,28 +98,13 @@ describe("prove-scenario compare", () => {
 
   it("killed with SIGKILL while both sides run, leaves its run folder, which the next run removes and names, with no process left in it", async () => {
     const out = join(work, "killed");
-    const prover = startProver(compareArgs(out));
-    let seen = "";
-    const running = new Promise<boolean>((resolve) => {
-      prover.stderr?.on("data", (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (/^base {2}run +…$/m.test(seen) && /^head {2}run +…$/m.test(seen)) resolve(true);
-      });
-    });
-    expect(await Promise.race([running, prover.then(() => false)]), seen).toBe(true);
-    const prefix = `scenario-prover-${String(prover.pid)}.`;
-    const folders = (await readdir(tmpdir())).filter((name) => name.startsWith(prefix)).map((name) => join(tmpdir(), name));
-    expect(folders).toHaveLength(1);
-    prover.kill("SIGKILL");
-    await prover;
+    const killed = await killOncePrinted(startProver(compareArgs(out)), [/^base {2}run +…$/m, /^head {2}run +…$/m]);
+    expect(killed.seen, killed.text).toBe(true);
+    expect(killed.folders).toHaveLength(1);
 
     const next = await startProver(["run", "--at", repo.head, "--repo", repo.dir, "--config", "playwright.config.ts", scenario]);
     expect(next.exitCode, next.stderr).toBe(0);
-    for (const folder of folders) {
-      expect(next.stderr).toContain(`removed ${folder}, left by a proof that was killed`);
-      expect(existsSync(folder)).toBe(false);
-      expect(await processesMentioning(folder)).toEqual([]);
-    }
+    expect(await afterLaterRun(next.stderr, killed.folders)).toEqual(cleanedUp(killed.folders));
     expect((await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout.split("\n").filter((line) => line.startsWith("worktree "))).toHaveLength(1);
     expect(existsSync(join(out, "compare.json"))).toBe(false);
   });

@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BisectReport } from "../bisect/schema.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { checkout, config, fixtures, processesMentioning, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
+import { afterLaterRun, checkout, cleanedUp, config, fixtures, killOncePrinted, processesMentioning, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
 let work: string;
 let repo: ExpressRepo;
@@ -148,27 +148,14 @@ describe("proving a fix in a plain Express repository that does not contain scen
 
   it("a bisection killed with SIGKILL while its ends run leaves its run folder, which the next run removes and names, with no worktree or process left", async () => {
     const before = await repo.git("worktree", "list", "--porcelain");
-    const prover = startProver(["bisect", "--old", "bug", "--new", "noop", sumScenario, "--repo", repo.dir, "--config", config, "--out", out("bisect-killed")]);
-    let seen = "";
-    const running = new Promise<boolean>((resolve) => {
-      prover.stderr?.on("data", (chunk: Buffer) => {
-        seen += chunk.toString();
-        if (/^old {3}run +…$/m.test(seen) && /^new {3}run +…$/m.test(seen)) resolve(true);
-      });
-    });
-    expect(await Promise.race([running, prover.then(() => false)]), seen).toBe(true);
-    const folders = (await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${String(prover.pid)}.`)).map((name) => join(tmpdir(), name));
-    expect(folders).toHaveLength(1);
-    prover.kill("SIGKILL");
-    await prover;
+    const bisection = startProver(["bisect", "--old", "bug", "--new", "noop", sumScenario, "--repo", repo.dir, "--config", config, "--out", out("bisect-killed")]);
+    const killed = await killOncePrinted(bisection, [/^old {3}run +…$/m, /^new {3}run +…$/m]);
+    expect(killed.seen, killed.text).toBe(true);
+    expect(killed.folders).toHaveLength(1);
 
     const next = await startProver(["run", "--at", "fix", sumScenario, "--repo", repo.dir, "--config", config]);
     expect(next.exitCode, next.stderr).toBe(0);
-    for (const folder of folders) {
-      expect(next.stderr).toContain(`removed ${folder}, left by a proof that was killed`);
-      expect(existsSync(folder)).toBe(false);
-      expect(await processesMentioning(folder)).toEqual([]);
-    }
+    expect(await afterLaterRun(next.stderr, killed.folders)).toEqual(cleanedUp(killed.folders));
     expect(await repo.git("worktree", "list", "--porcelain")).toBe(before);
   });
 

@@ -1,4 +1,6 @@
+import { existsSync } from "node:fs";
 import { readdir, readFile, readlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import type { ProofReport } from "../../index.ts";
@@ -88,3 +90,48 @@ export async function publishFrom(repo: string, folder: string, branch = "scenar
     files: listed.stdout.split("\n").filter((line) => line !== ""),
   };
 }
+
+/**
+ * Resolves once the prover's stderr so far matches every pattern: the text it printed (true), or
+ * what it printed in all (false) when it ended first.
+ */
+function printedAll(prover: ReturnType<typeof startProver>, patterns: ReadonlyArray<RegExp>): Promise<{ readonly seen: boolean; readonly text: string }> {
+  let text = "";
+  return new Promise((resolve) => {
+    prover.stderr?.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      if (patterns.every((pattern) => pattern.test(text))) resolve({ seen: true, text });
+    });
+    void prover.then(() => resolve({ seen: false, text }));
+  });
+}
+
+/** The run folders prover `pid` made in the system's temporary folder. */
+const runFoldersOf = async (pid: number | undefined) =>
+  (await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${String(pid)}.`)).map((name) => join(tmpdir(), name));
+
+/**
+ * Kills the prover with SIGKILL once its stderr shows every pattern; gives whether it did (with
+ * what it printed) and the run folders it had then.
+ */
+export async function killOncePrinted(prover: ReturnType<typeof startProver>, patterns: ReadonlyArray<RegExp>) {
+  const printed = await printedAll(prover, patterns);
+  const folders = await runFoldersOf(prover.pid);
+  prover.kill("SIGKILL");
+  await prover;
+  return { ...printed, folders };
+}
+
+/** For each folder a killed run left: whether a later run's stderr names it as removed, whether it is still there, and the processes still working in it. */
+export const afterLaterRun = (stderr: string, folders: ReadonlyArray<string>) =>
+  Promise.all(
+    folders.map(async (folder) => ({
+      folder,
+      named: stderr.includes(`removed ${folder}, left by a proof that was killed`),
+      exists: existsSync(folder),
+      processes: await processesMentioning(folder),
+    })),
+  );
+
+/** What afterLaterRun gives when the later run removed every folder and every process. */
+export const cleanedUp = (folders: ReadonlyArray<string>) => folders.map((folder) => ({ folder, named: true, exists: false, processes: [] }));
