@@ -172,14 +172,19 @@ const publishFlags = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-const outputFlags = {
+/** Every command that writes a report folder: where, its JSON on stdout, and publishing it. */
+const reportFlags = {
   ...publishFlags,
-  repeat: { type: "string" },
   out: { type: "string" },
   json: { type: "boolean" },
+  publish: { type: "boolean" },
+} as const;
+
+const outputFlags = {
+  ...reportFlags,
+  repeat: { type: "string" },
   sequential: { type: "boolean" },
   keep: { type: "boolean" },
-  publish: { type: "boolean" },
   "expect-timeout": { type: "string" },
 } as const;
 
@@ -191,32 +196,13 @@ const proveFlags = {
   shard: { type: "string" },
 } as const;
 
-const mergeFlags = { ...publishFlags, out: { type: "string" }, json: { type: "boolean" }, publish: { type: "boolean" } } as const;
+const mergeFlags = reportFlags;
 
 const runFlags = { ...scenarioFlags, at: { type: "string" } } as const;
 
-const compareFlags = {
-  ...scenarioFlags,
-  base: { type: "string" },
-  head: { type: "string" },
-  out: { type: "string" },
-  json: { type: "boolean" },
-  sequential: { type: "boolean" },
-  threshold: { type: "string" },
-  ...publishFlags,
-  publish: { type: "boolean" },
-} as const;
+const compareFlags = { ...scenarioFlags, ...reportFlags, base: { type: "string" }, head: { type: "string" }, sequential: { type: "boolean" }, threshold: { type: "string" } } as const;
 
-const bisectFlags = {
-  ...scenarioFlags,
-  old: { type: "string" },
-  new: { type: "string" },
-  repeat: { type: "string" },
-  out: { type: "string" },
-  json: { type: "boolean" },
-  ...publishFlags,
-  publish: { type: "boolean" },
-} as const;
+const bisectFlags = { ...scenarioFlags, ...reportFlags, old: { type: "string" }, new: { type: "string" }, repeat: { type: "string" } } as const;
 
 function parse<const Flags extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: Flags) {
   let parsed;

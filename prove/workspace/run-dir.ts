@@ -47,8 +47,11 @@ async function readOwner(dir: string): Promise<Owner | undefined> {
   }
 }
 
+/** Writes owner.json into a folder this process made. */
+const writeOwner = (dir: string, owner: Omit<Owner, "pid">) => writeFile(join(dir, ownerFile), JSON.stringify({ pid: process.pid, ...owner } satisfies Owner));
+
 /** Marks a folder this process made for --keep, so that no later run removes it as a leftover. */
-export const markKept = (dir: string) => writeFile(join(dir, ownerFile), JSON.stringify({ pid: process.pid, keep: true } satisfies Owner));
+export const markKept = (dir: string) => writeOwner(dir, { keep: true });
 
 /**
  * Removes what runs killed without a chance to clean up left behind: their folders (and any
@@ -79,7 +82,7 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
 const create = (repo: string, keep: boolean, root: string) =>
   Effect.promise(async (): Promise<RunDir> => {
     const path = await mkdtemp(join(root, ownedPrefix()));
-    await writeFile(join(path, ownerFile), JSON.stringify({ pid: process.pid, repo, keep } satisfies Owner));
+    await writeOwner(path, { repo, keep });
     return { path };
   });
 
