@@ -32,7 +32,9 @@ export const resolveRefs = Effect.fn("Proof.refs")(function* (options: Pick<Prov
  */
 export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, keep: boolean) {
   const progress = yield* Progress;
-  for (const dir of yield* cleanLeftovers()) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
+  const leftovers = yield* cleanLeftovers();
+  for (const dir of leftovers.removed) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
+  for (const { dir, detail } of leftovers.failed) yield* progress.line(`could not remove ${dir}, left by a proof that was killed (${detail}); remove it by hand`);
   const runDir = yield* runDirectory(repo, keep);
   if (keep) {
     yield* progress.line(`keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${repo} worktree prune`);

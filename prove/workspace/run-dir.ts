@@ -53,15 +53,22 @@ const writeOwner = (dir: string, owner: Omit<Owner, "pid">) => writeFile(join(di
 /** Marks a folder this process made for --keep, so that no later run removes it as a leftover. */
 export const markKept = (dir: string) => writeOwner(dir, { keep: true });
 
+/** What cleanLeftovers did: the folders it removed, and those it could not remove, with why. */
+export interface Leftovers {
+  readonly removed: ReadonlyArray<string>;
+  readonly failed: ReadonlyArray<{ readonly dir: string; readonly detail: string }>;
+}
+
 /**
  * Removes what runs killed without a chance to clean up left behind: their folders (and any
  * process still working in one) and their worktrees' entries in the repositories they used.
  * A folder is another run's while the process its name names (pid and start time) runs; `--keep`
- * folders are kept.
+ * folders are kept. A folder it cannot remove is left and reported, never a failure of this run.
  */
 export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (roots: ReadonlyArray<string> = runRoots()) {
   const git = yield* Git;
   const removed: string[] = [];
+  const failed: Array<{ readonly dir: string; readonly detail: string }> = [];
   const found = yield* Effect.promise(() => Promise.all(roots.map(async (root) => (await readdir(root).catch(() => [])).map((name) => [root, name] as const))));
   for (const [root, name] of found.flat()) {
     const owner = /^scenario-prover-(\d+(?:\.\d+)?)-/.exec(name)?.[1];
@@ -69,14 +76,18 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
     const dir = join(root, name);
     const written = yield* Effect.promise(() => readOwner(dir));
     if (written?.keep === true) continue;
-    yield* Effect.promise(async () => {
+    const detail = yield* Effect.promise(async () => {
       await killProcessesUnder(dir);
-      await rm(dir, { recursive: true, force: true });
+      return rm(dir, { recursive: true, force: true, maxRetries: 3 }).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
     });
     if (written?.repo !== undefined) yield* git.prune(written.repo, dir);
-    removed.push(dir);
+    if (detail === undefined) removed.push(dir);
+    else failed.push({ dir, detail });
   }
-  return removed;
+  return { removed, failed } satisfies Leftovers;
 });
 
 const create = (repo: string, keep: boolean, root: string) =>

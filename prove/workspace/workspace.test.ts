@@ -13,6 +13,7 @@ import { GitLive } from "../git/git-live.ts";
 import { resolveRefs } from "../pipeline/steps.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { cleanLeftovers, runDirectory } from "./run-dir.ts";
+import { processesMentioning } from "../e2e/support/prover.ts";
 import { ownerToken, startTime } from "../process/owner.ts";
 import { worktree } from "./worktree.ts";
 
@@ -106,11 +107,34 @@ describe("worktrees and the run folder", () => {
     const running = await folder(live, false);
     const kept = await folder(dead, true);
 
-    const removed = await Effect.runPromise(cleanLeftovers([temp]).pipe(Effect.provide(GitLive)));
+    const { removed, failed } = await Effect.runPromise(cleanLeftovers([temp]).pipe(Effect.provide(GitLive)));
 
-    expect(removed.sort()).toEqual([killed, overtaken].sort());
+    expect([...removed].sort()).toEqual([killed, overtaken].sort());
+    expect(failed).toEqual([]);
     expect([existsSync(killed), existsSync(overtaken), existsSync(running), existsSync(kept)]).toEqual([false, false, true, true]);
     expect(await worktrees()).toBe(3);
+  });
+
+  it("left by a killed run whose processes still write into it, starting others, are removed whole: none of them is left, and nothing fails", async () => {
+    const { temp } = await setup();
+    const exited = execa("true");
+    await exited;
+    const dir = join(temp, `scenario-prover-${String(exited.pid)}-busy`);
+    await mkdir(join(dir, "base.out"), { recursive: true });
+    // As a Playwright runner a killed proof left behind: it keeps writing output and starting processes in the folder.
+    const writer = execa("sh", ["-c", "while :; do mkdir -p base.out/1/test-results; touch base.out/1/test-results/$(date +%N); sleep 30 & sleep 0.02; done"], {
+      cwd: dir,
+      detached: true,
+      reject: false,
+    });
+    while (!existsSync(join(dir, "base.out/1/test-results"))) await new Promise((resolve) => setImmediate(resolve));
+
+    const { removed, failed } = await Effect.runPromise(cleanLeftovers([temp]).pipe(Effect.provide(GitLive)));
+
+    expect([removed, failed]).toEqual([[dir], []]);
+    expect(existsSync(dir)).toBe(false);
+    expect((await writer).signal).toBe("SIGKILL");
+    expect(await processesMentioning(dir)).toEqual([]);
   });
 
   it("of one repository can be added and removed by many proofs at once", async () => {
