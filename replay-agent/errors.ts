@@ -67,12 +67,22 @@ export class ReplayMismatchError extends Schema.TaggedError<ReplayMismatchError>
   }
 }
 
-/** `resume` was called while the transcript is not held at a pause. */
+/** `resume` was called while the transcript is not held at a pause, not at the one named, or at several and none was named. */
 export class NotPausedError extends Schema.TaggedError<NotPausedError>()("NotPausedError", {
   next: Schema.String,
+  pause: Schema.optional(Schema.String),
+  held: Schema.optional(Schema.Array(Schema.String)),
 }) {
   override get message(): string {
-    return `resume() was called but the transcript is not held at a pause (next: ${this.next}). Await paused(name) before calling resume()`;
+    const held = this.held ?? [];
+    if (held.length > 1 && this.pause === undefined) {
+      return `resume() was called while ${held.length} pauses are held (${held.join(", ")}). Name the one to release: resume("<name>")`;
+    }
+    if (this.pause !== undefined && held.length > 0) {
+      return `resume("${this.pause}") was called but the pause held is ${held.join(", ")}. Await paused("${this.pause}") before resuming it`;
+    }
+    const call = this.pause === undefined ? "resume()" : `resume("${this.pause}")`;
+    return `${call} was called but the transcript is not held at a pause (next: ${this.next}). Await paused(name) before calling resume()`;
   }
 }
 

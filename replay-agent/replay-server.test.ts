@@ -41,6 +41,7 @@ describe("the replay server", () => {
         played: 0,
         remaining: 11,
         paused: null,
+        held: [],
         mismatches: [],
         next: { line: 3, type: "expect_outbound", summary: "expect_outbound POST /v1/chat/completions" },
       },
@@ -53,6 +54,7 @@ describe("the replay server", () => {
           message:
             "resume() was called but the transcript is not held at a pause (next: line 3 (expect_outbound POST /v1/chat/completions)). Await paused(name) before calling resume()",
           next: "line 3 (expect_outbound POST /v1/chat/completions)",
+          held: [],
         },
       },
     ]);
@@ -71,7 +73,7 @@ describe("the replay server", () => {
     const held = control("GET", "paused?name=mid-stream");
     const { reading } = await startTour(server.url);
     expect(await held).toEqual([200, { paused: "mid-stream", line: 8 }]);
-    expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 5, remaining: 6, paused: "mid-stream" })]);
+    expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 5, remaining: 6, paused: "mid-stream", held: [{ name: "mid-stream", line: 8 }] })]);
     expect(await control("POST", "resume")).toEqual([200, { resumed: "mid-stream", line: 8 }]);
     expect(await reading).toHaveLength(8);
     expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 11, remaining: 0, paused: null, next: null })]);

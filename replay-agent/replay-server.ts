@@ -11,24 +11,32 @@ export interface ReplayMismatch {
   readonly expectedLine: number | null;
   readonly expected: unknown;
   readonly diff: string;
+  /** When it came, in epoch milliseconds. */
+  readonly at: number;
 }
 
-/** Progress through the transcript; `played` and `remaining` count entries after meta. */
+/**
+ * Progress through the transcript: `played` counts the lines after meta played at least once,
+ * `remaining` the lines that must still play; `held` lists every pause held now, `paused` the first.
+ */
 export interface ReplayStatus {
   readonly played: number;
   readonly remaining: number;
   readonly paused: string | null;
+  readonly held: ReadonlyArray<{ readonly name: string; readonly line: number }>;
   readonly mismatches: ReadonlyArray<ReplayMismatch>;
   /** The next unplayed entry, e.g. summary "expect_outbound POST /v1/chat/completions". */
   readonly next: { readonly line: number; readonly type: string; readonly summary: string } | null;
 }
 
-/** A request the app sent, and whether it matched its expectation. */
+/** A request the app sent, whether it matched, the expect_outbound line it matched (null if none), and when it came (epoch ms). */
 export interface ReplayRequest {
   readonly method: string;
   readonly path: string;
   readonly body: unknown;
   readonly matched: boolean;
+  readonly line: number | null;
+  readonly at: number;
 }
 
 /** A replay agent serving one transcript over HTTP on 127.0.0.1. */
@@ -40,8 +48,8 @@ export interface ReplayServer {
   requests(): ReadonlyArray<ReplayRequest>;
   /** Resolves when the transcript is held at pause `name` (at once if held there now); rejects if it never will be. */
   paused(name: string): Promise<void>;
-  /** Resumes the current pause; throws if none is held. */
-  resume(): void;
+  /** Resumes the pause held (the one called `name` when several are); throws if none is held. */
+  resume(name?: string): void;
   /** Stops serving and ends open streams. */
   close(): Promise<void>;
 }
@@ -70,10 +78,10 @@ export const startReplayServer = async (options: {
     url: served.url,
     status: () => Effect.runSync(runtime.status),
     requests: () =>
-      Effect.runSync(runtime.requests).map(({ request, matched }) => ({ ...request, matched })),
+      Effect.runSync(runtime.requests).map(({ request, matched, line, at }) => ({ ...request, matched, line, at })),
     paused: (name) => Effect.runPromise(Effect.asVoid(runtime.awaitPause(name))),
-    resume: () => {
-      Effect.runSync(runtime.resume);
+    resume: (name) => {
+      Effect.runSync(runtime.resume(name));
     },
     close,
   };

@@ -22,19 +22,23 @@ export interface StdioPeerStatus {
   readonly played: number;
   readonly remaining: number;
   readonly paused: string | null;
+  readonly held: ReadonlyArray<{ readonly name: string; readonly line: number }>;
   readonly mismatches: ReadonlyArray<{
     readonly message: unknown;
     readonly expectedLine: number | null;
     readonly expected: unknown;
     readonly diff: string;
+    readonly at: number;
   }>;
   readonly next: { readonly line: number; readonly type: string; readonly summary: string } | null;
 }
 
-/** A message the app sent the peer, and whether it matched its expectation. */
+/** A message the app sent the peer, whether it matched, the expect_outbound line it matched (null if none), and when (epoch ms). */
 export interface StdioPeerMessage {
   readonly message: unknown;
   readonly matched: boolean;
+  readonly line: number | null;
+  readonly at: number;
 }
 
 /** A replay agent the app spawns as a child process, and the handle the scenario drives it with. */
@@ -49,8 +53,8 @@ export interface StdioPeer {
   requests(): ReadonlyArray<StdioPeerMessage>;
   /** Resolves when the peer holds at pause `name` (and `status()` shows it), waiting for the app to start it; rejects if it never will hold there. */
   paused(name: string): Promise<void>;
-  /** Resumes the pause the peer holds at (and `status()` shows it moved on); rejects if none is held or the peer is not running. */
-  resume(): Promise<void>;
+  /** Resumes the pause the peer holds at (the one called `name` when several are held), once `status()` shows it released; rejects if none is held or the peer is not running. */
+  resume(name?: string): Promise<void>;
   /** Waits briefly for a started peer's last report (it exits when the app closes its stdin or is killed), then stops listening. */
   close(): Promise<void>;
 }
@@ -120,7 +124,7 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
         if ("control" in report) Deferred.doneUnsafe(control, Exit.succeed(report.control));
         else {
           status = toPeerStatus(report.status);
-          requests = report.requests.map(({ request, matched }) => ({ message: request, matched }));
+          requests = report.requests.map(({ request, matched, line: matchedLine, at }) => ({ message: request, matched, line: matchedLine, at }));
         }
         moved();
       };
@@ -178,11 +182,11 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
     return next === null ? "the end of the transcript" : `line ${next.line} (${next.summary})`;
   };
 
-  /** The status reaches or passes `line` once the peer's report of it arrives. */
-  const reachedLine = (line: number) => (status: StdioPeerStatus) => status.next === null || status.next.line >= line;
-  const passedLine = (line: number) => (status: StdioPeerStatus) => status.next === null || status.next.line > line;
+  const heldCount = (status: StdioPeerStatus, name: string) => status.held.filter((pause) => pause.name === name).length;
+  /** The mirrored status shows pause `name` held, once the peer's report of it arrives. */
+  const holding = (name: string) => (status: StdioPeerStatus) => heldCount(status, name) > 0;
 
-  const lineOf = (body: unknown): number => (Predicate.isObject(body) && typeof body["line"] === "number" ? body["line"] : 0);
+  const nameOf = (body: unknown): string => (Predicate.isObject(body) && typeof body["resumed"] === "string" ? body["resumed"] : "");
 
   const awaitRemotePause = (name: string) =>
     Deferred.await(started.control).pipe(
@@ -190,19 +194,27 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
       Effect.mapError(() => new PauseNotReachedError({ name, reason: `the stdio peer exited while the transcript was at ${describeNext()}` })),
       Effect.flatMap(({ status, body }) =>
         status === 200
-          ? started.mirrored(reachedLine(lineOf(body)))
+          ? started.mirrored(holding(name))
           : Effect.fail(new PauseNotReachedError({ name, reason: errorField(body, "reason") ?? errorField(body, "message") ?? `status ${status}` })),
       ),
     );
 
-  const resume = Effect.gen(function* () {
+  const resume = Effect.fn("StdioPeer.resume")(function* (name?: string) {
     const url = Deferred.isDoneUnsafe(started.control) ? yield* Deferred.await(started.control) : undefined;
     if (url === undefined) return yield* new PeerNotRunningError({ operation: "resume()", detail: "the app has not started the stdio peer yet" });
-    const answer = yield* controlCall(`${url}/__replay/resume`, "POST").pipe(
+    const before = started.status();
+    const query = name === undefined ? "" : `?name=${encodeURIComponent(name)}`;
+    const answer = yield* controlCall(`${url}/__replay/resume${query}`, "POST").pipe(
       Effect.mapError((detail) => new PeerNotRunningError({ operation: "resume()", detail: `the stdio peer is gone (${detail})` })),
     );
-    if (answer.status !== 200) return yield* new NotPausedError({ next: errorField(answer.body, "next") ?? describeNext() });
-    yield* started.mirrored(passedLine(lineOf(answer.body)));
+    if (answer.status !== 200) {
+      const held = before.held.map((pause) => `"${pause.name}" (line ${pause.line})`);
+      return yield* new NotPausedError({ next: errorField(answer.body, "next") ?? describeNext(), ...(name === undefined ? {} : { pause: name }), held });
+    }
+    // Released once the mirrored status holds that pause fewer times than before.
+    const released = nameOf(answer.body);
+    const count = heldCount(before, released);
+    yield* started.mirrored((status) => heldCount(status, released) < count || count === 0);
   });
 
   return {
@@ -212,7 +224,7 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
     requests: started.requests,
     // A pause the transcript does not have fails at once on the unplayed runtime, before the app even starts the peer.
     paused: (name) => Effect.runPromise(Effect.raceFirst(Effect.asVoid(started.unplayed.awaitPause(name)), awaitRemotePause(name))),
-    resume: () => Effect.runPromise(resume),
+    resume: (name) => Effect.runPromise(resume(name)),
     close: async () => {
       const reporting = started.reporting();
       if (reporting !== undefined) await Effect.runPromise(Deferred.await(reporting).pipe(Effect.timeoutOption(lastReportGrace)));

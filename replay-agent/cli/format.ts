@@ -15,6 +15,9 @@ export const formatTranscriptSummary = (file: string, summary: TranscriptSummary
     `  requests: ${summary.requests}`,
     `  frames:   ${summary.frames}`,
     `  pauses:   ${pauses}`,
+    ...(summary.lanes.length === 0
+      ? []
+      : [`  lanes:    ${summary.lanes.map(({ name, requests, optional }) => `${name} (${requests} request${requests === 1 ? "" : "s"}${optional > 0 ? `, ${optional} optional` : ""})`).join(", ")}`]),
   ].join("\n");
 };
 
@@ -33,11 +36,10 @@ export const fullyPlayed = (status: RuntimeStatus<unknown>): boolean => status.r
 
 /** What `serve` and `stdio` print when they stop: how far the transcript got and every mismatch with its diff. */
 export const formatServeSummary = <Req>(status: RuntimeStatus<Req>, describeRequest: (request: Req) => string): string => {
-  const total = status.played + status.remaining;
   const progress =
     status.remaining === 0
-      ? `played all ${total} entries`
-      : `played ${status.played} of ${total} entries; ${status.remaining} remaining, next: ${
+      ? `played all ${status.played} entries`
+      : `played ${status.played} entries; ${status.remaining} remaining, next: ${
           status.next === null ? "none" : `line ${status.next.line} (${status.next.summary})`
         }`;
   const mismatches = status.mismatches.map(({ request, expectedLine, diff }, index) => {

@@ -6,10 +6,10 @@ import { writeJsonResponse } from "../wire/json.ts";
 /** Paths under this prefix control the replay agent and are never matched against the transcript. */
 export const controlPrefix = "/__replay/";
 
-const routes = `GET ${controlPrefix}status, GET ${controlPrefix}paused?name=<pause> or POST ${controlPrefix}resume`;
+const routes = `GET ${controlPrefix}status, GET ${controlPrefix}paused?name=<pause> or POST ${controlPrefix}resume[?name=<pause>]`;
 
 /**
- * `GET /__replay/status`, `POST /__replay/resume`, and `GET /__replay/paused?name=<pause>`,
+ * `GET /__replay/status`, `POST /__replay/resume` (`?name=<pause>` when several are held), and `GET /__replay/paused?name=<pause>`,
  * which answers once the transcript is held at that pause (409 with the reason if it never
  * will be), so another process can wait for a pause without polling.
  */
@@ -25,10 +25,10 @@ export const handleControl = <Req>(
     case `GET ${controlPrefix}status`:
       return runtime.status.pipe(Effect.map((status) => writeJsonResponse(response, 200, status)));
     case `POST ${controlPrefix}resume`:
-      return runtime.resume.pipe(
+      return runtime.resume(url.searchParams.get("name") || undefined).pipe(
         Effect.match({
           onSuccess: ({ name, line }) => writeJsonResponse(response, 200, { resumed: name, line }),
-          onFailure: (error) => writeJsonResponse(response, 409, { error: { type: "replay_not_paused", message: error.message, next: error.next } }),
+          onFailure: (error) => writeJsonResponse(response, 409, { error: { type: "replay_not_paused", message: error.message, next: error.next, held: error.held ?? [] } }),
         }),
       );
     case `GET ${controlPrefix}paused`: {

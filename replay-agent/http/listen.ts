@@ -10,7 +10,8 @@ export type RequestHandler = (request: IncomingMessage, response: ServerResponse
 
 const open = (port: number, run: (effect: Effect.Effect<void>) => unknown, handle: RequestHandler) =>
   Effect.callback<Server, ListenError>((resume) => {
-    const server = createServer((request, response) => {
+    // Nagle off: each write goes out as it is made, as a provider's stream does.
+    const server = createServer({ noDelay: true }, (request, response) => {
       run(handle(request, response));
     });
     server.once("error", (error) => resume(Effect.fail(new ListenError({ port, detail: error.message }))));

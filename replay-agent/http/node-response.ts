@@ -12,6 +12,9 @@ export const nodeResponseWriter = (response: ServerResponse): HttpResponseWriter
     writeHead: (status, headers) => {
       if (open() && !response.headersSent) response.writeHead(status, headers);
     },
+    flushHeaders: () => {
+      if (open()) response.flushHeaders();
+    },
     write: (chunk, written) => {
       if (!open()) return written?.();
       if (written === undefined) return void response.write(chunk);

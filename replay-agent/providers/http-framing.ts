@@ -1,6 +1,7 @@
 import { TranscriptError } from "../errors.ts";
 import { exchangesOf, type Exchange } from "../transcript/exchanges.ts";
-import type { SseFrame } from "../transcript/schema.ts";
+import type { Cut, SseFrame } from "../transcript/schema.ts";
+import { sseFrameText } from "../wire/sse.ts";
 import type { FramingCheck } from "./provider-format.ts";
 
 /** What one sse frame does to its stream: keeps it open, ends it (named, e.g. "[DONE]"), or breaks a rule. */
@@ -43,7 +44,14 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
   let stream: { readonly state: "none" } | { readonly state: "open" } | { readonly state: "ended"; readonly name: string } = { state: "none" };
   let complete: { readonly what: string; readonly line: number } | undefined;
   let lastFrame = request.line;
+  let head: number | undefined;
+  let joined: number | undefined;
   for (const entry of answer) {
+    const isFrame = entry.type === "emit_inbound" && entry.sse !== undefined;
+    if (joined !== undefined && !isFrame) {
+      return error(joined, `"join" puts this frame in one write with the next frame, but line ${entry.line} is a ${entry.type}`, 'Remove "join", or move the frame it joins right below it');
+    }
+    joined = undefined;
     if (entry.type === "pause" || entry.type === "delay") continue;
     if (complete !== undefined) {
       return error(
@@ -57,7 +65,16 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
         return error(entry.line, `disconnect after ${stream.name}: the stream has already ended`, `Remove the disconnect, or move it before ${stream.name}`);
       }
       complete = { what: "disconnect", line: entry.line };
+    } else if (entry.type === "emit_inbound" && entry.head !== undefined) {
+      if (stream.state !== "none" || head !== undefined) {
+        const before = head !== undefined ? `the head at line ${head}` : "sse frames";
+        return error(entry.line, `a head after ${before}: the status and headers go out once, before the first frame`, "Keep one head line, right below the expect_outbound it answers");
+      }
+      head = entry.line;
     } else if (entry.type === "fail") {
+      if (head !== undefined) {
+        return error(entry.line, `fail after the head at line ${head}: the stream's status was already sent`, "Put the error status in the head line, or remove the head and keep the fail");
+      }
       if (stream.state !== "none") {
         return error(
           entry.line,
@@ -67,7 +84,7 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       }
       complete = { what: "fail", line: entry.line };
     } else if (entry.type === "emit_inbound" && entry.response !== undefined) {
-      if (stream.state !== "none") {
+      if (stream.state !== "none" || head !== undefined) {
         return error(entry.line, "a whole JSON response after sse frames", "Answer a request with sse frames or with one response, not both");
       }
       complete = { what: "response", line: entry.line };
@@ -77,9 +94,18 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       }
       const verdict = checkFrame(entry.sse);
       if (verdict.kind === "violation") return error(entry.line, verdict.problem, verdict.fix);
+      const badCut = cutProblem(entry.cut ?? [], Buffer.byteLength(sseFrameText(entry.sse), "utf8"));
+      if (badCut !== undefined) return error(entry.line, badCut, "Cut at byte offsets that increase, each inside the frame as written (its event: and data: lines and the blank line)");
+      if (entry.join === true) joined = entry.line;
       stream = verdict.kind === "end" ? { state: "ended", name: verdict.name } : { state: "open" };
       lastFrame = entry.line;
     }
+  }
+  if (joined !== undefined) {
+    return error(joined, '"join" on the last frame of an answer: there is no next frame to share its write', 'Remove "join"');
+  }
+  if (head !== undefined && stream.state === "none" && complete === undefined) {
+    return error(head, "a head with no sse frames after it", `Add the stream's frames, ending with ${rules.endingExample}, or answer with one emit_inbound response instead`);
   }
   if (stream.state === "open" && complete === undefined) {
     return error(
@@ -94,6 +120,18 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       "this request has no answer",
       `Add emit_inbound sse frames ending with ${rules.endingExample}, an emit_inbound response, a fail or a disconnect below it`,
     );
+  }
+  return undefined;
+};
+
+/** Why a frame's cuts cannot be made: an offset outside the frame's `length` bytes, or not after the one before. */
+const cutProblem = (cuts: ReadonlyArray<Cut>, length: number): string | undefined => {
+  let previous = 0;
+  for (const cut of cuts) {
+    const at = typeof cut === "number" ? cut : cut.at;
+    if (at < 1 || at >= length) return `a cut at byte ${at}, outside this frame: it is ${length} bytes as written, so a cut falls from 1 to ${length - 1}`;
+    if (at <= previous) return `a cut at byte ${at} after one at ${previous}: cuts go in increasing order`;
+    previous = at;
   }
   return undefined;
 };

@@ -1,3 +1,4 @@
+import * as Clock from "effect/Clock";
 import * as Deferred from "effect/Deferred";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
@@ -7,43 +8,43 @@ import type * as Scope from "effect/Scope";
 import { NotPausedError, PauseNotReachedError, ReplayMismatchError } from "../errors.ts";
 import { describeEntry } from "../transcript/describe.ts";
 import type { ExpectOutbound } from "../transcript/schema.ts";
-import type { AnswerEntry, Located, Transcript, TranscriptEntry } from "../transcript/transcript.ts";
-import { formatDifferences, matchPattern } from "./pattern.ts";
+import type { Located, Transcript } from "../transcript/transcript.ts";
+import { formatDifferences, matchPattern, type PatternDifference } from "./pattern.ts";
+import { planTranscript, type PlannedExchange, type Step } from "./plan.ts";
 import type { HeldPause, Mismatch, NextEntry, RecordedRequest, ReplayRuntime, RuntimeStatus } from "./replay-runtime.ts";
 import type { AnswerRun, ResponseSink } from "./response-sink.ts";
 
 /** What an expect_outbound line matches: its HTTP `request` or its stdio `message`. */
 const patternOf = (entry: Located<ExpectOutbound>): unknown => entry.request ?? entry.message;
 
-/** One run of answer lines as its transport prepared it, and how many entries it covers. */
-interface PreparedRun<Run> {
-  readonly prepared: Run;
-  readonly length: number;
+/** An exchange as it is being matched: how often it matched, and whether its lane has moved past it. */
+interface ExchangeState<Run> {
+  readonly planned: PlannedExchange<Run>;
+  count: number;
+  closed: boolean;
 }
 
-/** Cuts the answer lines into runs at every expect_outbound, pause and delay, and prepares each run under the index of its first line. */
-const prepareRuns = <Run>(entries: ReadonlyArray<TranscriptEntry>, prepare: (run: AnswerRun) => Run): ReadonlyMap<number, PreparedRun<Run>> => {
-  const runs = new Map<number, PreparedRun<Run>>();
-  let start = 0;
-  let lines: Array<AnswerEntry> = [];
-  const close = () => {
-    if (lines.length > 0) runs.set(start, { prepared: prepare(lines), length: lines.length });
-    lines = [];
-  };
-  entries.forEach((entry, index) => {
-    if (entry.type === "expect_outbound" || entry.type === "pause" || entry.type === "delay") return close();
-    if (lines.length === 0) start = index;
-    lines.push(entry);
-  });
-  close();
-  return runs;
-};
+/** One lane: its exchanges in file order, the first one not yet closed, and the end of the last answer it started. */
+interface Lane<Run> {
+  readonly exchanges: ReadonlyArray<ExchangeState<Run>>;
+  position: number;
+  tail: Deferred.Deferred<void> | undefined;
+}
+
+/** One playing (or waiting) answer: its steps, where it is, and the pause it holds at. */
+interface Play<Run> {
+  readonly steps: ReadonlyArray<Step<Run>>;
+  readonly after: Deferred.Deferred<void> | undefined;
+  readonly done: Deferred.Deferred<void>;
+  step: number;
+  held: { readonly pause: HeldPause; readonly resumed: Deferred.Deferred<void> } | undefined;
+}
 
 /**
- * Builds the runtime for one transcript. Two positions move forward only: `claimed`, how many
- * expect_outbound lines requests have matched, and `cursor`, the next entry not yet played.
- * A request claims on arrival and plays when the cursor reaches its line, so answers go out
- * in transcript order. Each run of answer lines between pauses and delays is prepared here,
+ * Builds the runtime for one transcript. Each request claims an expectation on arrival, in the
+ * first lane (by file order) whose next expectations it matches, and plays once the answers
+ * claimed before it in that lane are done, so a lane's answers go out in order while other
+ * lanes play beside it. Each run of answer pieces between pauses and delays is prepared here,
  * once, by `prepare`, and played with one `send`. Closing the scope fails every pending `awaitPause`.
  */
 export const makeReplayRuntime = <Req, Run>(
@@ -51,159 +52,248 @@ export const makeReplayRuntime = <Req, Run>(
   prepare: (run: AnswerRun) => Run,
 ): Effect.Effect<ReplayRuntime<Req, Run>, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const entries = transcript.entries;
-    const runs = prepareRuns(entries, prepare);
-    const slots: ReadonlyArray<Slot<Run>> = entries.map((entry, index) => ({
-      index,
-      entry,
-      run: runs.get(index),
-      turn: Deferred.makeUnsafe(),
-      reached: Deferred.makeUnsafe(),
-      resumed: Deferred.makeUnsafe(),
-    }));
-    /** Where each expect_outbound is, in order, so claiming the next one costs nothing however long the answers are. */
-    const expectations = entries.flatMap((entry, index) => (entry.type === "expect_outbound" ? [index] : []));
-    let cursor = 0;
-    let claimed = 0;
-    let held: Slot<Run> | null = null;
+    const plan = planTranscript(transcript, prepare);
+    const exchanges: ReadonlyArray<ExchangeState<Run>> = plan.exchanges.map((planned) => ({ planned, count: 0, closed: false }));
+    const opening: Play<Run> | undefined =
+      plan.opening.length === 0 ? undefined : { steps: plan.opening, after: undefined, done: Deferred.makeUnsafe(), step: 0, held: undefined };
+    const lanes = new Map<string, Lane<Run>>();
+    for (const exchange of exchanges) {
+      const lane = lanes.get(exchange.planned.lane);
+      if (lane === undefined) lanes.set(exchange.planned.lane, { exchanges: [exchange], position: 0, tail: opening?.done });
+      else lanes.set(exchange.planned.lane, { ...lane, exchanges: [...lane.exchanges, exchange] });
+    }
+    const played = new Set<number>();
+    const plays = new Set<Play<Run>>(opening === undefined ? [] : [opening]);
+    const held: Array<Play<Run>> = [];
     const mismatches: Array<Mismatch<Req>> = [];
     const requests: Array<RecordedRequest<Req>> = [];
+    let closedReason: string | undefined;
+    /** Completes at the next change of status; replaced on every change, failed when the runtime closes. */
+    let moved = Deferred.makeUnsafe<void, string>();
     const changed = yield* PubSub.unbounded<void>();
-    yield* Effect.addFinalizer(() => PubSub.shutdown(changed));
-    /** Tells the `changes` subscribers that status or requests moved. */
+    /** Wakes whoever waits for a change, and tells the `changes` subscribers that status or requests moved. */
     const notify = () => {
+      const previous = moved;
+      moved = Deferred.makeUnsafe();
+      Deferred.doneUnsafe(previous, Effect.void);
       PubSub.publishUnsafe(changed, undefined);
     };
-    const openTurn = (index: number) => Effect.suspend(() => {
-      const slot = slots[index];
-      return slot === undefined ? Effect.void : Deferred.succeed(slot.turn, undefined);
-    });
-    yield* openTurn(0);
 
+    /** The step a play stands at, for `next`; none once it has played every step. */
+    const placeOf = (play: Play<Run>): NextEntry | undefined => {
+      const step = play.steps[play.step];
+      return step === undefined ? undefined : { line: step.line, type: step.type, summary: step.summary };
+    };
+    const owed = (exchange: ExchangeState<Run>): number => (exchange.closed ? 0 : Math.max(0, exchange.planned.min - exchange.count));
+
+    /** The first line that must still play: a playing answer's step, or a required expectation not yet matched. */
     const nextEntry = (): NextEntry | null => {
-      const entry = entries[cursor];
-      return entry === undefined ? null : { line: entry.line, type: entry.type, summary: describeEntry(entry) };
+      const places = [
+        ...[...plays].flatMap((play) => placeOf(play) ?? []),
+        ...exchanges.flatMap(({ planned, ...state }) =>
+          owed({ planned, ...state }) > 0 ? [{ line: planned.expect.line, type: "expect_outbound", summary: describeEntry(planned.expect) }] : [],
+        ),
+      ];
+      return places.reduce<NextEntry | null>((first, place) => (first === null || place.line < first.line ? place : first), null);
     };
     const describeNext = (): string => {
       const next = nextEntry();
       return next === null ? "the end of the transcript" : `line ${next.line} (${next.summary})`;
     };
-
-    yield* Effect.addFinalizer(() =>
-      Effect.suspend(() => {
-        const reason = `the replay server closed while the transcript was at ${describeNext()}`;
-        return Effect.forEach(slots, (slot) => Deferred.fail(slot.reached, reason), { discard: true });
-      }),
-    );
-
-    /** Matches `request` against the next unclaimed expectation; claims it on a match. */
-    const claimFor = (request: Req): Slot<Run> | ReplayMismatchError => {
-      const slot = slots[expectations[claimed] ?? entries.length];
-      if (slot?.entry.type !== "expect_outbound") {
-        const mismatch = {
-          request,
-          expectedLine: null,
-          expected: null,
-          diff: `the transcript expects no more requests: all ${expectations.length} of its expect_outbound lines were already matched`,
-        };
-        mismatches.push(mismatch);
-        requests.push({ request, matched: false });
-        notify();
-        return new ReplayMismatchError({ file: transcript.file, ...mismatch, expectedSummary: null });
-      }
-      const expected = patternOf(slot.entry);
-      const differences = matchPattern(expected, request);
-      if (differences.length > 0) {
-        const mismatch = { request, expectedLine: slot.entry.line, expected, diff: formatDifferences(differences) };
-        mismatches.push(mismatch);
-        requests.push({ request, matched: false });
-        notify();
-        return new ReplayMismatchError({ file: transcript.file, ...mismatch, expectedSummary: describeEntry(slot.entry) });
-      }
-      claimed++;
-      requests.push({ request, matched: true });
-      notify();
-      return slot;
+    const remaining = (): number => {
+      const playing = [...plays].reduce((sum, play) => sum + play.steps.slice(play.step).reduce((lines, step) => lines + step.completes.length, 0), 0);
+      return playing + exchanges.reduce((sum, exchange) => sum + owed(exchange) * exchange.planned.size, 0);
     };
 
-    /** Plays the lines after the cursor up to the next expect_outbound. */
-    const playAnswer = Effect.fn("ReplayRuntime.playAnswer")(function* (sink: ResponseSink<Run>) {
-      for (let slot = slots[cursor]; slot !== undefined && slot.entry.type !== "expect_outbound"; slot = slots[cursor]) {
-        const entry = slot.entry;
-        switch (entry.type) {
-          case "pause":
-            held = slot;
-            notify();
-            yield* Deferred.succeed(slot.reached, undefined);
-            yield* Deferred.await(slot.resumed);
-            break;
-          case "delay":
-            yield* Effect.sleep(Duration.millis(entry.ms));
-            cursor++;
-            break;
-          default: {
-            // Runs start after every expect_outbound, pause and delay, where the cursor stops.
-            const run = slot.run ?? (yield* Effect.die(`replay runtime: line ${entry.line} does not start a run of answer lines`));
-            yield* sink.send(run.prepared);
-            cursor += run.length;
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        closedReason = `the replay server closed while the transcript was at ${describeNext()}`;
+        Deferred.doneUnsafe(moved, Effect.fail(closedReason));
+      }).pipe(Effect.andThen(PubSub.shutdown(changed))),
+    );
+
+    /** Each lane's expectations a request may match now, in file order: the lane's first open one, and the next while each is satisfied. */
+    const candidates = (): Array<{ readonly lane: Lane<Run>; readonly at: number; readonly exchange: ExchangeState<Run> }> =>
+      [...lanes.values()]
+        .flatMap((lane) => {
+          const open: Array<{ readonly lane: Lane<Run>; readonly at: number; readonly exchange: ExchangeState<Run> }> = [];
+          for (let at = lane.position; at < lane.exchanges.length; at++) {
+            const exchange = lane.exchanges[at];
+            if (exchange === undefined) break;
+            if (exchange.count < exchange.planned.max) open.push({ lane, at, exchange });
+            if (exchange.count < exchange.planned.min) break;
+          }
+          return open;
+        })
+        .sort((a, b) => a.exchange.planned.expect.line - b.exchange.planned.expect.line);
+
+    const noMoreRequests = (): string => {
+      const matched = exchanges.filter((exchange) => exchange.count > 0).length;
+      return matched === exchanges.length
+        ? `the transcript expects no more requests: all ${exchanges.length} of its expect_outbound lines were already matched`
+        : `the transcript expects no more requests: each of its ${exchanges.length} expect_outbound lines was matched as often as it may be, or passed over as optional`;
+    };
+
+    /** Matches `request` against every candidate; claims the first that matches, and closes the satisfied ones its lane passes over. */
+    const claimFor = (request: Req, at: number): Play<Run> | ReplayMismatchError => {
+      const open = candidates();
+      const tries = open.map((candidate) => ({ candidate, differences: matchPattern(patternOf(candidate.exchange.planned.expect), request) }));
+      const match = tries.find(({ differences }) => differences.length === 0);
+      if (match === undefined) {
+        const closest = tries.reduce<{ readonly candidate: (typeof open)[number]; readonly differences: ReadonlyArray<PatternDifference> } | undefined>(
+          (best, next) => (best === undefined || next.differences.length < best.differences.length ? next : best),
+          undefined,
+        );
+        const expect = closest?.candidate.exchange.planned.expect;
+        const mismatch: Mismatch<Req> = {
+          request,
+          expectedLine: expect?.line ?? null,
+          expected: expect === undefined ? null : patternOf(expect),
+          diff: closest === undefined ? noMoreRequests() : formatDifferences(closest.differences),
+          at,
+        };
+        mismatches.push(mismatch);
+        requests.push({ request, matched: false, line: null, at });
+        notify();
+        return new ReplayMismatchError({
+          file: transcript.file,
+          request,
+          expectedLine: mismatch.expectedLine,
+          expected: mismatch.expected,
+          diff: mismatch.diff,
+          expectedSummary: expect === undefined ? null : describeEntry(expect),
+        });
+      }
+      const { lane, at: position, exchange } = match.candidate;
+      for (let passed = lane.position; passed < position; passed++) {
+        const skipped = lane.exchanges[passed];
+        if (skipped !== undefined) skipped.closed = true;
+      }
+      lane.position = position;
+      exchange.count++;
+      if (exchange.count >= exchange.planned.max) {
+        exchange.closed = true;
+        lane.position = position + 1;
+      }
+      played.add(exchange.planned.entryIndex);
+      const play: Play<Run> = { steps: exchange.planned.steps, after: lane.tail, done: Deferred.makeUnsafe(), step: 0, held: undefined };
+      lane.tail = play.done;
+      plays.add(play);
+      requests.push({ request, matched: true, line: exchange.planned.expect.line, at });
+      notify();
+      return play;
+    };
+
+    const finishStep = (play: Play<Run>, step: Step<Run>) => {
+      for (const index of step.completes) played.add(index);
+      play.step++;
+      notify();
+    };
+
+    /** Plays `play`'s steps once the answers before it in its lane are done; its lane's next answer may start once it ends, however it ends. */
+    const runPlay = (play: Play<Run>, sink: ResponseSink<Run>): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        if (play.after !== undefined) yield* Deferred.await(play.after);
+        for (let step = play.steps[play.step]; step !== undefined; step = play.steps[play.step]) {
+          switch (step.kind) {
+            case "pause": {
+              const resumed = Deferred.makeUnsafe<void>();
+              play.held = { pause: { name: step.name, line: step.line }, resumed };
+              held.push(play);
+              notify();
+              // resume() moves the play past the pause at once, so status never shows a released pause.
+              yield* Deferred.await(resumed);
+              break;
+            }
+            case "delay":
+              yield* Effect.sleep(Duration.millis(step.ms));
+              finishStep(play, step);
+              break;
+            case "run":
+              yield* sink.send(step.prepared);
+              finishStep(play, step);
           }
         }
-        notify();
-      }
-      yield* sink.end;
-      yield* openTurn(cursor);
-    });
+        yield* sink.end;
+      }).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            plays.delete(play);
+            const at = held.indexOf(play);
+            if (at !== -1) held.splice(at, 1);
+            Deferred.doneUnsafe(play.done, Effect.void);
+            notify();
+          }),
+        ),
+      );
 
     const serve = Effect.fn("ReplayRuntime.serve")(function* (request: Req, sink: ResponseSink<Run>) {
-      const claimed = claimFor(request);
-      if (claimed instanceof ReplayMismatchError) return yield* claimed;
-      yield* Deferred.await(claimed.turn);
-      cursor = claimed.index + 1;
-      notify();
-      yield* playAnswer(sink);
+      const at = yield* Clock.currentTimeMillis;
+      const play = claimFor(request, at);
+      if (play instanceof ReplayMismatchError) return yield* play;
+      yield* runPlay(play, sink);
     });
 
-    /** Plays from the start up to the first expect_outbound; slot 0's turn is open from the start. */
+    /** Plays the lines before the first expect_outbound; every lane's first answer waits for them. */
     const serveOpening = Effect.fn("ReplayRuntime.serveOpening")(function* (sink: ResponseSink<Run>) {
-      const first = slots[0];
-      if (first === undefined || first.entry.type === "expect_outbound") return;
-      yield* Deferred.await(first.turn);
-      yield* playAnswer(sink);
+      if (opening !== undefined && opening.step === 0 && opening.held === undefined) yield* runPlay(opening, sink);
     });
 
-    const awaitPause = Effect.fn("ReplayRuntime.awaitPause")(function* (name: string) {
-      const target = slots.find(({ index, entry }) => index >= cursor && entry.type === "pause" && entry.name === name);
-      if (target === undefined) return yield* new PauseNotReachedError({ name, reason: missingPauseReason(name) });
-      yield* Deferred.await(target.reached).pipe(Effect.mapError((reason) => new PauseNotReachedError({ name, reason })));
-      return { name, line: target.entry.line };
-    });
+    const heldAt = (name: string): HeldPause | undefined => held.find((play) => play.held?.pause.name === name)?.held?.pause;
+
+    /** Whether a pause called `name` may still be held: ahead in a playing answer, or in an exchange that may still match. */
+    const reachable = (name: string): boolean =>
+      [...plays].some((play) => play.steps.slice(play.step).some((step) => step.kind === "pause" && step.name === name)) ||
+      exchanges.some(
+        (exchange) => !exchange.closed && exchange.count < exchange.planned.max && exchange.planned.steps.some((step) => step.kind === "pause" && step.name === name),
+      );
 
     const missingPauseReason = (name: string): string => {
-      const pauses = entries.flatMap((entry) => (entry.type === "pause" ? [entry] : []));
-      const passed = pauses.find((entry) => entry.name === name);
+      const passed = plan.pauses.find((pause) => pause.name === name);
       if (passed !== undefined) return `the transcript already played past it (line ${passed.line}); it is now at ${describeNext()}`;
-      if (pauses.length === 0) return `${transcript.file} has no pause lines`;
-      const names = pauses.map((entry) => `"${entry.name}" (line ${entry.line})`).join(", ");
+      if (plan.pauses.length === 0) return `${transcript.file} has no pause lines`;
+      const names = plan.pauses.map((pause) => `"${pause.name}" (line ${pause.line})`).join(", ");
       return `${transcript.file} has no pause named "${name}"; its pauses are ${names}`;
     };
 
-    /** Releases the held pause; the cursor moves past it at once so status never shows a released pause. */
-    const resume = Effect.suspend((): Effect.Effect<HeldPause, NotPausedError> => {
-      const slot = held;
-      if (slot === null || slot.entry.type !== "pause") return Effect.fail(new NotPausedError({ next: describeNext() }));
-      held = null;
-      cursor = slot.index + 1;
-      notify();
-      return Deferred.succeed(slot.resumed, undefined).pipe(Effect.as({ name: slot.entry.name, line: slot.entry.line }));
-    });
+    const awaitPause = (name: string): Effect.Effect<HeldPause, PauseNotReachedError> =>
+      Effect.suspend(() => {
+        const now = heldAt(name);
+        if (now !== undefined) return Effect.succeed(now);
+        if (closedReason !== undefined) return Effect.fail(new PauseNotReachedError({ name, reason: closedReason }));
+        if (!reachable(name)) return Effect.fail(new PauseNotReachedError({ name, reason: missingPauseReason(name) }));
+        return Deferred.await(moved).pipe(
+          Effect.mapError((reason) => new PauseNotReachedError({ name, reason })),
+          Effect.andThen(awaitPause(name)),
+        );
+      });
 
-    const status = Effect.sync((): RuntimeStatus<Req> => ({
-      played: cursor,
-      remaining: entries.length - cursor,
-      paused: held !== null && held.entry.type === "pause" ? held.entry.name : null,
-      mismatches: [...mismatches],
-      next: nextEntry(),
-    }));
+    /** Releases a held pause: the only one, or the one called `name`; the play moves past it at once. */
+    const resume = (name?: string): Effect.Effect<HeldPause, NotPausedError> =>
+      Effect.suspend(() => {
+        const names = held.flatMap((play) => (play.held === undefined ? [] : [`"${play.held.pause.name}" (line ${play.held.pause.line})`]));
+        const play = name === undefined ? (held.length === 1 ? held[0] : undefined) : held.find((candidate) => candidate.held?.pause.name === name);
+        const release = play?.held;
+        const step = play?.steps[play.step];
+        if (play === undefined || release === undefined || step === undefined) {
+          return Effect.fail(new NotPausedError({ next: describeNext(), ...(name === undefined ? {} : { pause: name }), held: names }));
+        }
+        play.held = undefined;
+        held.splice(held.indexOf(play), 1);
+        finishStep(play, step);
+        return Deferred.succeed(release.resumed, undefined).pipe(Effect.as(release.pause));
+      });
+
+    const status = Effect.sync(
+      (): RuntimeStatus<Req> => ({
+        played: played.size,
+        remaining: remaining(),
+        paused: held[0]?.held?.pause.name ?? null,
+        held: held.flatMap((play) => (play.held === undefined ? [] : [play.held.pause])),
+        mismatches: [...mismatches],
+        next: nextEntry(),
+      }),
+    );
 
     return {
       transcript,
@@ -216,13 +306,3 @@ export const makeReplayRuntime = <Req, Run>(
       changes: Stream.fromPubSub(changed),
     } satisfies ReplayRuntime<Req, Run>;
   });
-
-/** One entry with the run of answer lines it starts, if any, and the gates the runtime opens as it plays: its turn, and for a pause, reached and resumed. */
-interface Slot<Run> {
-  readonly index: number;
-  readonly entry: TranscriptEntry;
-  readonly run: PreparedRun<Run> | undefined;
-  readonly turn: Deferred.Deferred<void>;
-  readonly reached: Deferred.Deferred<void, string>;
-  readonly resumed: Deferred.Deferred<void>;
-}

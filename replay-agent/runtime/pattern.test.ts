@@ -43,6 +43,19 @@ describe("matchPattern", () => {
     ["$any needs the key", { body: { user: { $any: true } } }, "body.user: expected any value, got nothing (the key is missing)"],
     ["$absent matches a missing key", { body: { temperature: { $absent: true } } }, ""],
     ["$absent fails on a present key", { body: { stream: { $absent: true } } }, "body.stream: expected the key to be absent, got true"],
+    ["$last matches the last element, whatever comes before", { body: { messages: { $last: { role: "user", content: { $contains: "tour" } } } } }, ""],
+    [
+      "$last that differs names the last index",
+      { body: { messages: { $last: { role: "assistant" } } } },
+      'body.messages[1].role: expected "assistant", got "user"',
+    ],
+    ["$some matches any element", { body: { messages: { $some: { role: "system" } } } }, ""],
+    [
+      "$some with no match shows the closest element",
+      { body: { messages: { $some: { role: "user", content: "Give me the tour" } } } },
+      'body.messages: expected an element that matches {"role":"user","content":"Give me the tour"}, got none; the closest:\nbody.messages[1].content: expected "Give me the tour", got "Give me a short tour"',
+    ],
+    ["$last needs an array", { body: { model: { $last: "x" } } }, 'body.model: expected an array whose last element matches "x", got "gpt-4o-mini"'],
     ["a $-key that is not an operator is a literal key", { body: { tools: [{ function: { parameters: { $schema: "http://json-schema.org/draft-07/schema#" } } }] } }, ""],
     ["an object where a string is", { body: { model: { name: "gpt-4o-mini" } } }, 'body.model: expected an object, got "gpt-4o-mini"'],
     ["an array where an object is", { body: { model: [] } }, 'body.model: expected an array, got "gpt-4o-mini"'],
@@ -69,6 +82,7 @@ describe("validatePattern", () => {
     [{ body: { content: { $regex: "([" } } }, 'body.content: $regex "([" is not a valid regular expression'],
     [{ body: { content: { $any: "yes" } } }, 'body.content: $any takes true, got "yes"'],
     [{ body: { content: { $absent: false } } }, "body.content: $absent takes true, got false"],
+    [{ body: { messages: { $last: { content: { $regex: "([" } } } } }, 'body.messages.$last.content: $regex "([" is not a valid regular expression'],
     [{ body: { content: { $contains: "a", role: "user" } } }, "body.content: an operator object has exactly one key, got $contains, role"],
   ])("rejects %j", (pattern, problem) => {
     expect(formatDifferences(validatePattern(pattern))).toContain(problem);

@@ -1,12 +1,13 @@
 import * as Predicate from "effect/Predicate";
 
 /**
- * Patterns of `expect_outbound` lines, as DESIGN.md defines them: objects match as a
- * subset (extra keys allowed), arrays element by element with equal length, primitives
- * by equality; `{"$contains": s}` and `{"$regex": s}` match strings, `{"$any": true}`
- * any present value and `{"$absent": true}` a missing key. An object is an operator
- * only when its single key is one of those four, so `{"$schema": …}` in a tool's JSON
- * schema stays a literal key.
+ * Patterns of `expect_outbound` lines, as docs/transcripts.md defines them: objects match
+ * as a subset (extra keys allowed), arrays element by element with equal length, primitives
+ * by equality; `{"$contains": s}` and `{"$regex": s}` match strings, `{"$any": true}` any
+ * present value, `{"$absent": true}` a missing key, `{"$some": p}` an array with an element
+ * matching `p` and `{"$last": p}` an array whose last element matches `p`. An object is an
+ * operator only when its single key is one of those six, so `{"$schema": …}` in a tool's
+ * JSON schema stays a literal key.
  */
 
 /** One place where the actual value differs from the pattern. */
@@ -19,11 +20,13 @@ type Operator =
   | { readonly kind: "contains"; readonly text: string }
   | { readonly kind: "regex"; readonly source: string }
   | { readonly kind: "any" }
-  | { readonly kind: "absent" };
+  | { readonly kind: "absent" }
+  | { readonly kind: "some"; readonly pattern: unknown }
+  | { readonly kind: "last"; readonly pattern: unknown };
 
 type Actual = { readonly present: true; readonly value: unknown } | { readonly present: false };
 
-const operatorKeys = new Set(["$contains", "$regex", "$any", "$absent"]);
+const operatorKeys = new Set(["$contains", "$regex", "$any", "$absent", "$some", "$last"]);
 const maxRendered = 80;
 
 /** Every difference between `pattern` and `actual`; empty when they match. */
@@ -55,6 +58,7 @@ const validateOperator = (key: string, value: unknown, path: string): ReadonlyAr
   if ((key === "$contains" || key === "$regex") && typeof value !== "string") {
     return [{ path, message: `${key} takes a string, got ${render(value)}` }];
   }
+  if (key === "$some" || key === "$last") return validatePattern(value, `${path}.${key}`);
   if (key === "$regex" && typeof value === "string") {
     const problem = regexProblem(value);
     if (problem !== undefined) return [{ path, message: `$regex ${render(value)} is not a valid regular expression: ${problem}` }];
@@ -85,6 +89,10 @@ const operatorOf = (pattern: unknown): Operator | undefined => {
       return value === true ? { kind: "any" } : undefined;
     case "$absent":
       return value === true ? { kind: "absent" } : undefined;
+    case "$some":
+      return { kind: "some", pattern: value };
+    case "$last":
+      return { kind: "last", pattern: value };
     default:
       return undefined;
   }
@@ -105,6 +113,7 @@ const compareOperator = (operator: Operator, actual: Actual, path: string): Read
   if (operator.kind === "absent") {
     return actual.present ? [{ path, message: `expected the key to be absent, got ${render(actual.value)}` }] : [];
   }
+  if (operator.kind === "some" || operator.kind === "last") return compareElements(operator, actual, path);
   const expected =
     operator.kind === "any"
       ? "any value"
@@ -118,6 +127,24 @@ const compareOperator = (operator: Operator, actual: Actual, path: string): Read
     (typeof value === "string" &&
       (operator.kind === "contains" ? value.includes(operator.text) : new RegExp(operator.source).test(value)));
   return matches ? [] : [{ path, message: `expected ${expected}, got ${render(value)}` }];
+};
+
+/** `$some`: an element matches (the diff is the closest element's); `$last`: the last element matches. */
+const compareElements = (
+  operator: { readonly kind: "some" | "last"; readonly pattern: unknown },
+  actual: Actual,
+  path: string,
+): ReadonlyArray<PatternDifference> => {
+  const wanted = operator.kind === "some" ? "an array with an element that matches" : "an array whose last element matches";
+  if (!actual.present) return [{ path, message: `expected ${wanted} ${render(operator.pattern)}, got nothing (the key is missing)` }];
+  const value = actual.value;
+  if (!Array.isArray(value) || value.length === 0) return [{ path, message: `expected ${wanted} ${render(operator.pattern)}, got ${render(value)}` }];
+  const items: ReadonlyArray<unknown> = value;
+  if (operator.kind === "last") return compare(operator.pattern, { present: true, value: items.at(-1) }, indexPath(path, items.length - 1));
+  const tries = items.map((item, index) => compare(operator.pattern, { present: true, value: item }, indexPath(path, index)));
+  if (tries.some((differences) => differences.length === 0)) return [];
+  const closest = tries.reduce((best, next) => (next.length < best.length ? next : best));
+  return [{ path, message: `expected an element that matches ${render(operator.pattern)}, got none; the closest:` }, ...closest];
 };
 
 const compareArray = (pattern: ReadonlyArray<unknown>, value: unknown, path: string): ReadonlyArray<PatternDifference> => {

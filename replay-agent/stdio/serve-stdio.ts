@@ -51,7 +51,7 @@ const stdioSink = (output: Writable, ended: Deferred.Deferred<StdioEnd>): Respon
     }
   };
   return {
-    send: (run) => Effect.forEach(run, sendLine, { discard: true }),
+    send: (run) => Effect.forEach(run, (piece) => sendLine(piece.entry), { discard: true }),
     end: Effect.suspend(() => (exitCode === undefined ? Effect.void : Deferred.succeed(ended, { reason: "exit", code: exitCode }).pipe(Effect.asVoid))),
   };
 };

@@ -16,6 +16,7 @@ export const describeEntry = (entry: TranscriptEntry): string => {
         return entry.sse.data === "[DONE]" ? `emit_inbound sse${event} [DONE]` : `emit_inbound sse${event} frame`;
       }
       if (entry.response !== undefined) return `emit_inbound response ${entry.response.status}`;
+      if (entry.head !== undefined) return `emit_inbound head ${entry.head.status}`;
       return "emit_inbound message";
     case "pause":
       return `pause ${entry.name}`;

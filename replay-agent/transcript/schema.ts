@@ -31,11 +31,24 @@ export const HttpRequestPattern = Schema.Struct({
 });
 export type HttpRequestPattern = typeof HttpRequestPattern.Type;
 
-/** The next request (HTTP) or message (stdio) the app must send. */
+/** How many requests one expectation answers: a positive count, or any number. */
+const Times = Schema.Union([Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), Schema.Literal("any")]).annotate({
+  expected: 'a whole number of requests from 1 up, or "any"',
+});
+
+/**
+ * The next request (HTTP) or message (stdio) the app must send. `lane` names the ordered
+ * sequence it belongs to (default "main"), `unordered` gives it a lane of its own, `times`
+ * says how many requests it answers and `optional` lets it answer fewer, none included.
+ */
 export const ExpectOutbound = Schema.Struct({
   type: Schema.Literal("expect_outbound"),
   request: Schema.optionalKey(HttpRequestPattern),
   message: Schema.optionalKey(Schema.Unknown),
+  lane: Schema.optionalKey(Schema.NonEmptyString),
+  unordered: Schema.optionalKey(Schema.Literal(true)),
+  times: Schema.optionalKey(Times),
+  optional: Schema.optionalKey(Schema.Literal(true)),
 });
 export type ExpectOutbound = typeof ExpectOutbound.Type;
 
@@ -48,6 +61,21 @@ export const SseFrame = Schema.Struct({
 });
 export type SseFrame = typeof SseFrame.Type;
 
+/** Where a piece of a frame ends, and what happens before the next piece: nothing, a delay, or a pause. */
+export const Cut = Schema.Union([
+  Schema.Int,
+  Schema.Struct({ at: Schema.Int, delay: Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)) }),
+  Schema.Struct({ at: Schema.Int, pause: Schema.NonEmptyString }),
+]).annotate({ expected: 'a byte offset like 12, {"at":12,"delay":25} or {"at":12,"pause":"half-event"}' });
+export type Cut = typeof Cut.Type;
+
+/** The status and headers of a streamed answer, sent before its first frame. */
+export const StreamHead = Schema.Struct({
+  status: Schema.Int.check(Schema.isBetween({ minimum: 200, maximum: 599 })).annotate({ expected: "an HTTP status from 200 to 599" }),
+  headers: Schema.optionalKey(Headers),
+});
+export type StreamHead = typeof StreamHead.Type;
+
 /** A whole non-streaming HTTP response. */
 export const HttpResponse = Schema.Struct({
   status: HttpStatus,
@@ -56,12 +84,19 @@ export const HttpResponse = Schema.Struct({
 });
 export type HttpResponse = typeof HttpResponse.Type;
 
-/** A frame sent back to the app, in order. */
+/**
+ * A frame sent back to the app, in order. An `sse` frame is its own write unless `cut` ends
+ * writes inside it (byte offsets into the frame as written) or `join` puts it in one write
+ * with the next frame; `head` sets the status and headers of the stream that follows.
+ */
 export const EmitInbound = Schema.Struct({
   type: Schema.Literal("emit_inbound"),
   sse: Schema.optionalKey(SseFrame),
+  head: Schema.optionalKey(StreamHead),
   response: Schema.optionalKey(HttpResponse),
   message: Schema.optionalKey(Schema.Unknown),
+  cut: Schema.optionalKey(Schema.Array(Cut)),
+  join: Schema.optionalKey(Schema.Literal(true)),
 });
 export type EmitInbound = typeof EmitInbound.Type;
 
@@ -114,7 +149,7 @@ export const lineSchemas = {
 } as const;
 export type LineType = keyof typeof lineSchemas;
 
-/** Every line type, in the order DESIGN.md lists them. */
+/** Every line type, in the order docs/transcripts.md lists them. */
 export const lineTypes: ReadonlyArray<LineType> = [
   "meta",
   "expect_outbound",

@@ -19,6 +19,9 @@ export const transportViolation = (line: DecodedLine, transport: Transport): Rul
   });
   switch (line.type) {
     case "expect_outbound":
+      if (has(line, "lane") && has(line, "unordered")) {
+        return violation('expect_outbound has both "lane" and "unordered": an unordered expectation is a lane of its own');
+      }
       if (transport === "http" && (!has(line, "request") || has(line, "message"))) {
         return violation('expect_outbound of an HTTP provider needs "request" (and no "message")');
       }
@@ -27,9 +30,13 @@ export const transportViolation = (line: DecodedLine, transport: Transport): Rul
       }
       return undefined;
     case "emit_inbound": {
-      const kinds = ["sse", "response", "message"].filter((key) => has(line, key));
+      const kinds = ["sse", "head", "response", "message"].filter((key) => has(line, key));
       if (transport === "http" && (kinds.length !== 1 || kinds[0] === "message")) {
-        return violation(`emit_inbound of an HTTP provider needs exactly one of "sse" or "response", got ${describeKinds(kinds)}`);
+        return violation(`emit_inbound of an HTTP provider needs exactly one of "sse", "head" or "response", got ${describeKinds(kinds)}`);
+      }
+      const writes = ["cut", "join"].filter((key) => has(line, key));
+      if (writes.length > 0 && kinds[0] !== "sse") {
+        return violation(`${describeKinds(writes)} only shape the writes of an "sse" frame, and this line has ${describeKinds(kinds)}`);
       }
       if (transport === "stdio" && (kinds.length !== 1 || kinds[0] !== "message")) {
         return violation(`emit_inbound of a stdio provider needs "message" alone, got ${describeKinds(kinds)}`);

@@ -3,31 +3,56 @@ import type { AnswerRun, ResponseSink } from "../runtime/response-sink.ts";
 import type { AnswerEntry } from "../transcript/transcript.ts";
 import type { HttpResponseWriter } from "./http-response.ts";
 import { writeJsonResponse } from "./json.ts";
-import { encodeSseEvents, writeSseEvents, type SseEvent } from "./sse.ts";
+import { sseFrameText, streamHeaders, writeSseEvents } from "./sse.ts";
 
-/** Consecutive sse frames as HTTP writes them. */
-export interface EncodedFrames {
-  readonly type: "encoded_frames";
+/** Consecutive sse frames as HTTP writes them: one buffer a write. */
+export interface EncodedWrites {
+  readonly type: "encoded_writes";
   readonly writes: ReadonlyArray<Buffer>;
 }
 
-/** A run of answer lines as HTTP writes it: its sse frames encoded, other lines as recorded. */
-export type HttpRun = ReadonlyArray<EncodedFrames | AnswerEntry>;
+/** A head line as HTTP sends it: the stream's status and headers, at once. */
+export interface StreamHeadPart {
+  readonly type: "stream_head";
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** A run of answer pieces as HTTP writes it: its sse frames cut into writes, its head, other lines as recorded. */
+export type HttpRun = ReadonlyArray<EncodedWrites | StreamHeadPart | AnswerEntry>;
 
 /**
- * Encodes a run of answer lines once, when the transcript is loaded: each sse frame as its
- * `event:` name (when recorded) and its data JSON or `[DONE]`, consecutive frames together.
+ * Encodes a run of answer pieces once, when the transcript is loaded. Every sse frame is its
+ * own write, cut further at its plain `cut` offsets; a frame with `join` shares its last write
+ * with the next frame's first.
  */
 export const prepareHttpRun = (run: AnswerRun): HttpRun => {
-  const prepared: Array<EncodedFrames | AnswerEntry> = [];
-  let frames: Array<SseEvent> = [];
+  const prepared: Array<EncodedWrites | StreamHeadPart | AnswerEntry> = [];
+  let writes: Array<Buffer> = [];
+  let joinNext = false;
   const flush = () => {
-    if (frames.length > 0) prepared.push({ type: "encoded_frames", writes: encodeSseEvents(frames) });
-    frames = [];
+    if (writes.length > 0) prepared.push({ type: "encoded_writes", writes });
+    writes = [];
+    joinNext = false;
   };
-  for (const entry of run) {
+  for (const { entry, from, to } of run) {
     if (entry.type === "emit_inbound" && entry.sse !== undefined) {
-      frames.push({ event: entry.sse.event, data: entry.sse.data === "[DONE]" ? "[DONE]" : JSON.stringify(entry.sse.data) });
+      const bytes = Buffer.from(sseFrameText(entry.sse), "utf8");
+      const end = to ?? bytes.length;
+      const inside = (entry.cut ?? []).flatMap((cut) => (typeof cut === "number" && cut > from && cut < end ? [cut] : []));
+      const bounds = [from, ...inside, end];
+      const pieces = bounds.slice(1).map((stop, index) => bytes.subarray(bounds[index], stop));
+      const [first, ...rest] = pieces;
+      if (first !== undefined) {
+        const last = writes.at(-1);
+        if (joinNext && last !== undefined) writes[writes.length - 1] = Buffer.concat([last, first]);
+        else writes.push(first);
+      }
+      writes.push(...rest);
+      joinNext = entry.join === true && to === undefined;
+    } else if (entry.type === "emit_inbound" && entry.head !== undefined) {
+      flush();
+      prepared.push({ type: "stream_head", status: entry.head.status, headers: streamHeaders(entry.head.headers) });
     } else {
       flush();
       prepared.push(entry);
@@ -37,12 +62,16 @@ export const prepareHttpRun = (run: AnswerRun): HttpRun => {
   return prepared;
 };
 
-/** Writes one part of a run: encoded frames, a whole JSON response, a fail as its status and body, a disconnect as a dropped connection. */
-const writePart = (response: HttpResponseWriter, part: EncodedFrames | AnswerEntry): Effect.Effect<void> =>
+/** Writes one part of a run: encoded writes, a stream's head, a whole JSON response, a fail as its status and body, a disconnect as a dropped connection. */
+const writePart = (response: HttpResponseWriter, part: EncodedWrites | StreamHeadPart | AnswerEntry): Effect.Effect<void> =>
   Effect.suspend(() => {
     switch (part.type) {
-      case "encoded_frames":
+      case "encoded_writes":
         return writeSseEvents(response, part.writes);
+      case "stream_head":
+        response.writeHead(part.status, part.headers);
+        response.flushHeaders();
+        return Effect.void;
       case "emit_inbound":
         if (part.response !== undefined) writeJsonResponse(response, part.response.status, part.response.body, part.response.headers);
         return Effect.void;

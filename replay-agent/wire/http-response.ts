@@ -2,6 +2,8 @@
 export interface HttpResponseWriter {
   readonly headersSent: boolean;
   writeHead(status: number, headers: Readonly<Record<string, string>>): void;
+  /** Sends the head written with writeHead now, before any body. */
+  flushHeaders(): void;
   /** Writes `chunk`; calls `written`, if given, once the connection has taken it or has closed. */
   write(chunk: string | Uint8Array, written?: () => void): void;
   end(text?: string): void;

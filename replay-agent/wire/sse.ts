@@ -1,5 +1,7 @@
 import * as Effect from "effect/Effect";
+import type { SseFrame } from "../transcript/schema.ts";
 import type { HttpResponseWriter } from "./http-response.ts";
+import { transferHeaders } from "./json.ts";
 
 /** One server-sent event as text: an optional `event:` name and its `data:` payload. */
 export interface SseEvent {
@@ -7,10 +9,19 @@ export interface SseEvent {
   readonly data: string;
 }
 
+/** What a stream is sent with when its transcript sets no head. */
 export const sseHeaders: Readonly<Record<string, string>> = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache",
   connection: "keep-alive",
+};
+
+/** A head line's headers over the defaults, names compared without case; recorded transfer headers are not sent again. */
+export const streamHeaders = (headers: Readonly<Record<string, string>> = {}): Record<string, string> => {
+  const given = Object.entries(headers).filter(([name]) => !transferHeaders.has(name.toLowerCase()));
+  const named = new Set(given.map(([name]) => name.toLowerCase()));
+  const defaults = Object.entries(sseHeaders).filter(([name]) => !named.has(name));
+  return Object.fromEntries([...defaults, ...given]);
 };
 
 /** `event: <name>\n` when named, one `data: ` line per payload line, and the blank line that ends the event. */
@@ -20,50 +31,23 @@ export const formatSseEvent = ({ event, data }: SseEvent): string =>
     .map((line) => `data: ${line}\n`)
     .join("")}\n`;
 
-/**
- * About how many bytes each write of a stream carries: the first write is small so its events
- * go out at once, each next one doubles up to the cap, so a long stream takes few writes and
- * no single write holds the event loop long.
- */
-const writeSizes = { first: 16 * 1024, max: 1024 * 1024 };
+/** The text of one transcript frame as it goes on the wire: its recorded event name and its data JSON, or `[DONE]`. */
+export const sseFrameText = (frame: SseFrame): string =>
+  formatSseEvent({ event: frame.event, data: frame.data === "[DONE]" ? "[DONE]" : JSON.stringify(frame.data) });
 
-/** Encodes consecutive events into the writes that carry them, each write whole events. */
-export const encodeSseEvents = (events: ReadonlyArray<SseEvent>): ReadonlyArray<Buffer> => {
-  const writes: Array<Buffer> = [];
-  let texts: Array<string> = [];
-  let size = 0;
-  let limit = writeSizes.first;
-  const cut = () => {
-    writes.push(Buffer.from(texts.join(""), "utf8"));
-    texts = [];
-    size = 0;
-    limit = Math.min(limit * 2, writeSizes.max);
-  };
-  for (const event of events) {
-    const text = formatSseEvent(event);
-    texts.push(text);
-    size += Buffer.byteLength(text, "utf8");
-    if (size >= limit) cut();
-  }
-  if (texts.length > 0) cut();
-  return writes;
-};
-
-/** Writes `bytes` and completes once the connection has taken them. */
+/** Writes `bytes` and completes once the connection has taken them (or has closed). */
 const writeTaken = (response: HttpResponseWriter, bytes: Uint8Array): Effect.Effect<void> =>
   Effect.callback<void>((resume) => {
     response.write(bytes, () => resume(Effect.void));
   });
 
 /**
- * Writes events `encodeSseEvents` encoded to `response`, sending the 200 event-stream head with
- * the first write the first time; completes once the connection has taken the last. Between two
- * writes the event loop turns, so a reader in this process has the first events early.
+ * Writes each of `writes` as its own write, the next only once the connection has taken the one
+ * before, so no two are merged into one segment; sends the default 200 event-stream head with
+ * the first write when no head line was sent.
  */
 export const writeSseEvents = (response: HttpResponseWriter, writes: ReadonlyArray<Uint8Array>): Effect.Effect<void> =>
   Effect.suspend(() => {
-    if (!response.headersSent) response.writeHead(200, sseHeaders);
-    return Effect.forEach(writes, (bytes, index) => (index === 0 ? writeTaken(response, bytes) : Effect.andThen(Effect.yieldNow, writeTaken(response, bytes))), {
-      discard: true,
-    });
+    if (!response.headersSent) response.writeHead(200, streamHeaders());
+    return Effect.forEach(writes, (bytes) => writeTaken(response, bytes), { discard: true });
   });
