@@ -1,26 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import * as Effect from "effect/Effect";
-import * as Predicate from "effect/Predicate";
 import { UpstreamError, type RecordOutputError } from "../errors.ts";
 import { nodeResponseWriter } from "../http/node-response.ts";
 import { parseBody, readBody } from "../http/read-request.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { writeJsonResponse } from "../wire/json.ts";
-import { makeSseParser, type ParsedSseEvent } from "../wire/sse-parse.ts";
-import { isKeptHeader, isTransferHeader, type Redactor } from "./redact.ts";
-import type { TranscriptFile } from "./transcript-file.ts";
-
-/** What every recorded exchange shares. */
-export interface ExchangeContext {
-  readonly upstream: URL;
-  /** The headers carrying the recorder's own key, which replace the app's. */
-  readonly credentials: Readonly<Record<string, string>>;
-  readonly file: TranscriptFile;
-  readonly redactor: Redactor;
-  /** Appends the line that starts an exchange (with the meta line before the first one). */
-  readonly begin: (request: { readonly method: string; readonly path: string; readonly body: unknown }, userAgent: string | undefined) => Effect.Effect<void, RecordOutputError>;
-  readonly log: (line: string) => void;
-}
+import { appHeaders, describe, dropped, type ExchangeContext } from "./exchange-context.ts";
+import { isKeptHeader } from "./redact.ts";
+import { relayStream } from "./record-stream.ts";
 
 /** `upstream`'s origin and path prefix, then the path and query the app asked for. */
 const targetOf = (upstream: URL, path: string): URL => new URL(`${upstream.pathname.replace(/\/$/, "")}${path}`, upstream.origin);
@@ -34,65 +21,6 @@ const upstreamHeaders = (incoming: IncomingMessage, credentials: Readonly<Record
   }
   return { ...headers, ...credentials, "accept-encoding": "identity" };
 };
-
-/** The provider's headers as the app gets them: all but transfer details (the body is framed anew) and cookies. */
-const appHeaders = (headers: Headers): Record<string, string> =>
-  Object.fromEntries([...headers.entries()].filter(([name]) => !isTransferHeader(name) && name !== "set-cookie"));
-
-const describe = (error: unknown): string => {
-  if (!(error instanceof Error)) return String(error);
-  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
-};
-
-/** The emit_inbound line of one streamed event, or why it cannot be recorded (a transcript frame holds a JSON object or [DONE]). */
-const frameLine = (event: ParsedSseEvent, redactor: Redactor): { readonly type: "emit_inbound"; readonly sse: object } | string => {
-  const named = event.event === undefined ? {} : { event: event.event };
-  if (event.data === "[DONE]") return { type: "emit_inbound", sse: { ...named, data: "[DONE]" } };
-  const data = parseBody(event.data);
-  if (!Predicate.isObject(data) || Array.isArray(data)) return `skipped an event whose data is not a JSON object: ${redactor.text(event.data).slice(0, 80)}`;
-  return { type: "emit_inbound", sse: { ...named, data: redactor.value(data) } };
-};
-
-/** A stream the provider or the app dropped: the transcript says disconnect, the app loses its connection. */
-const dropped = (context: ExchangeContext, app: HttpResponseWriter) =>
-  context.file.append({ type: "disconnect" }).pipe(Effect.andThen(Effect.sync(() => app.destroy())));
-
-/** Streams an event-stream answer: each chunk reaches the app as it arrives, each event is appended as it completes. */
-const relayStream = (context: ExchangeContext, response: Response, app: HttpResponseWriter) =>
-  Effect.gen(function* () {
-    app.writeHead(response.status, appHeaders(response.headers));
-    const body = response.body;
-    if (body === null) {
-      app.end();
-      return;
-    }
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    const parser = makeSseParser();
-    for (;;) {
-      const next = yield* Effect.promise(() =>
-        reader.read().then(
-          (result) => result,
-          (error: unknown) => ({ failed: error }),
-        ),
-      );
-      if ("failed" in next) {
-        context.log(`replay-agent: the stream was cut off (${describe(next.failed)}); recorded a disconnect`);
-        return yield* dropped(context, app);
-      }
-      const text = next.done ? decoder.decode() : decoder.decode(next.value, { stream: true });
-      for (const event of parser.push(text)) {
-        const line = frameLine(event, context.redactor);
-        if (typeof line === "string") context.log(`replay-agent: ${line}`);
-        else yield* context.file.append(line);
-      }
-      if (next.done) {
-        app.end(text);
-        return;
-      }
-      app.write(text);
-    }
-  });
 
 /** Relays a whole answer: an error status becomes a fail line, any other a JSON response line. */
 const relayWhole = (context: ExchangeContext, response: Response, app: HttpResponseWriter) =>

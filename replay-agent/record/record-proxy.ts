@@ -7,7 +7,8 @@ import { MissingKeyError, type ListenError, type RecordOutputError } from "../er
 import { listenHttp } from "../http/listen.ts";
 import { httpFormats } from "../providers/registry.ts";
 import type { HttpProvider } from "../transcript/providers.ts";
-import { recordExchange, type ExchangeContext } from "./record-exchange.ts";
+import type { ExchangeContext } from "./exchange-context.ts";
+import { recordExchange } from "./record-exchange.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
 import { openTranscriptFile, type RecordingCounts } from "./transcript-file.ts";
 

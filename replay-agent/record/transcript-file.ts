@@ -47,7 +47,8 @@ export const openTranscriptFile = (path: string): Effect.Effect<TranscriptFile, 
       write(line).pipe(
         Effect.map(() => {
           if (line.type === "expect_outbound") requests++;
-          if (line.type === "emit_inbound") frames++;
+          // A head line holds the status and headers of the frames after it, no frame of its own.
+          if (line.type === "emit_inbound" && !("head" in line)) frames++;
         }),
       );
     return { append, counts: () => ({ requests, frames }) };

@@ -1,0 +1,31 @@
+import * as Effect from "effect/Effect";
+import type { RecordOutputError } from "../errors.ts";
+import type { HttpResponseWriter } from "../wire/http-response.ts";
+import { isTransferHeader, type Redactor } from "./redact.ts";
+import type { TranscriptFile } from "./transcript-file.ts";
+
+/** What every recorded exchange shares. */
+export interface ExchangeContext {
+  readonly upstream: URL;
+  /** The headers carrying the recorder's own key, which replace the app's. */
+  readonly credentials: Readonly<Record<string, string>>;
+  readonly file: TranscriptFile;
+  readonly redactor: Redactor;
+  /** Appends the line that starts an exchange (with the meta line before the first one). */
+  readonly begin: (request: { readonly method: string; readonly path: string; readonly body: unknown }, userAgent: string | undefined) => Effect.Effect<void, RecordOutputError>;
+  readonly log: (line: string) => void;
+}
+
+/** The provider's headers as the app gets them: all but transfer details (the body is framed anew) and cookies. */
+export const appHeaders = (headers: Headers): Record<string, string> =>
+  Object.fromEntries([...headers.entries()].filter(([name]) => !isTransferHeader(name) && name !== "set-cookie"));
+
+/** An error's message, with its cause's when it has one (fetch's "fetch failed" says little alone). */
+export const describe = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? `${error.message} (${error.cause.message})` : error.message;
+};
+
+/** A stream the provider or the app dropped: the transcript says disconnect, the app loses its connection. */
+export const dropped = (context: ExchangeContext, app: HttpResponseWriter) =>
+  context.file.append({ type: "disconnect" }).pipe(Effect.andThen(Effect.sync(() => app.destroy())));

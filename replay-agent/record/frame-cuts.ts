@@ -1,0 +1,31 @@
+/**
+ * Where the upstream's chunk boundaries inside one event fall in the frame the replay agent
+ * writes for it: the `cut` offsets of its sse line. `offsets` are byte offsets into `raw`, the
+ * event's bytes as the upstream sent them; the result are byte offsets into `written`, the frame
+ * as it is replayed (redacted, `data: ` and one line of JSON). When the two are the same bytes, as
+ * they are for a provider that writes compact JSON, every offset stays as it was. Otherwise an
+ * offset in the bytes both start with keeps its place counted from the start, one in the bytes
+ * both end with keeps its place counted from the end, and one in the part that differs (a CRLF,
+ * an `id:` line, a space, a redacted secret) lands at the same proportion of that part. Each is
+ * kept from 1 to the frame's length - 1, and offsets that land on one byte become one cut.
+ */
+export const frameCuts = (raw: Uint8Array, written: Uint8Array, offsets: ReadonlyArray<number>): ReadonlyArray<number> => {
+  const shortest = Math.min(raw.length, written.length);
+  let prefix = 0;
+  while (prefix < shortest && raw[prefix] === written[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < shortest - prefix && raw[raw.length - 1 - suffix] === written[written.length - 1 - suffix]) suffix++;
+  const rawMiddle = raw.length - prefix - suffix;
+  const writtenMiddle = written.length - prefix - suffix;
+  const place = (offset: number): number => {
+    if (offset <= prefix) return offset;
+    if (raw.length - offset <= suffix) return written.length - (raw.length - offset);
+    return prefix + Math.round(((offset - prefix) * writtenMiddle) / rawMiddle);
+  };
+  const cuts: Array<number> = [];
+  for (const offset of offsets) {
+    const cut = Math.min(Math.max(place(offset), 1), written.length - 1);
+    if (cut > (cuts.at(-1) ?? 0)) cuts.push(cut);
+  }
+  return cuts;
+};

@@ -1,0 +1,108 @@
+import * as Effect from "effect/Effect";
+import * as Predicate from "effect/Predicate";
+import type { RecordOutputError } from "../errors.ts";
+import { parseBody } from "../http/read-request.ts";
+import type { HttpResponseWriter } from "../wire/http-response.ts";
+import type { SseFrame } from "../transcript/schema.ts";
+import { makeSseParser } from "../wire/sse-parse.ts";
+import { sseFrameText } from "../wire/sse.ts";
+import { makeBlockScanner, type RawBlock } from "./event-blocks.ts";
+import { appHeaders, describe, dropped, type ExchangeContext } from "./exchange-context.ts";
+import { frameCuts } from "./frame-cuts.ts";
+import type { RecordedLine } from "./transcript-file.ts";
+
+/** The frame one block of the stream holds, nothing for a comment or empty block, or why it cannot be recorded. */
+const frameOf = (block: RawBlock, context: ExchangeContext): SseFrame | string | undefined => {
+  const text = new TextDecoder().decode(block.bytes).replace(/\r\n?/g, "\n");
+  const event = makeSseParser().push(text)[0];
+  if (event === undefined) return undefined;
+  const named = event.event === undefined ? {} : { event: event.event };
+  if (event.data === "[DONE]") return { ...named, data: "[DONE]" };
+  const data = context.redactor.value(parseBody(event.data));
+  if (!Predicate.isObject(data)) return `skipped an event whose data is not a JSON object: ${context.redactor.text(event.data).slice(0, 80)}`;
+  return { ...named, data };
+};
+
+/** The frame's bytes as the replay agent writes them. */
+const written = (frame: SseFrame): Uint8Array => Buffer.from(sseFrameText(frame), "utf8");
+
+/** Whether one of `boundaries` lies from `from` to `to`, both included. */
+const boundaryBetween = (boundaries: ReadonlyArray<number>, from: number, to: number): boolean => boundaries.some((at) => at >= from && at <= to);
+
+/**
+ * Streams an event-stream answer: its status and headers are appended as a `head` line, each
+ * chunk reaches the app as it arrives, and each event is appended as it completes, with where
+ * the upstream's chunks ended: a chunk boundary inside the event becomes a `cut` offset, and an
+ * event that ended in the same chunk the next one began in gets `join`, so the recording replays
+ * in the writes the upstream made. An event whose chunk went on into the next event is held
+ * until that one completes (its `join` is known then), or until the stream ends or is cut short.
+ */
+export const relayStream = (context: ExchangeContext, response: Response, app: HttpResponseWriter) =>
+  Effect.gen(function* () {
+    yield* context.file.append({ type: "emit_inbound", head: { status: response.status, headers: context.redactor.headers(response.headers) } });
+    app.writeHead(response.status, appHeaders(response.headers));
+    app.flushHeaders();
+    const body = response.body;
+    if (body === null) {
+      app.end();
+      return;
+    }
+    const reader = body.getReader();
+    const scanner = makeBlockScanner();
+    /** Where the upstream's chunks ended so far, as byte offsets into the stream; the ones still needed. */
+    let boundaries: Array<number> = [];
+    let position = 0;
+    /** The last event read, not appended yet: whether it joins the next depends on that one. */
+    let held: { readonly line: RecordedLine; readonly end: number } | undefined;
+    const release = (join: boolean): Effect.Effect<void, RecordOutputError> => {
+      if (held === undefined) return Effect.void;
+      const line = join ? { ...held.line, join: true } : held.line;
+      held = undefined;
+      return context.file.append(line);
+    };
+    const record = (blocks: ReadonlyArray<RawBlock>) =>
+      Effect.forEach(
+        blocks,
+        (block) =>
+          Effect.gen(function* () {
+            const frame = frameOf(block, context);
+            if (frame === undefined) return;
+            if (typeof frame === "string") return context.log(`replay-agent: ${frame}`);
+            if (held !== undefined) yield* release(!boundaryBetween(boundaries, held.end, block.start));
+            const inside = boundaries.filter((at) => at > block.start && at < block.end).map((at) => at - block.start);
+            const cut = inside.length === 0 ? {} : { cut: frameCuts(block.bytes, written(frame), inside) };
+            held = { line: { type: "emit_inbound", sse: frame, ...cut }, end: block.end };
+          }),
+        { discard: true },
+      );
+    const relay = Effect.gen(function* () {
+      for (;;) {
+        const next = yield* Effect.promise(() =>
+          reader.read().then(
+            (result) => result,
+            (error: unknown) => ({ failed: error }),
+          ),
+        );
+        if ("failed" in next) {
+          context.log(`replay-agent: the stream was cut off (${describe(next.failed)}); recorded a disconnect`);
+          yield* release(false);
+          return yield* dropped(context, app);
+        }
+        if (next.done) {
+          yield* record(scanner.end());
+          yield* release(false);
+          app.end();
+          return;
+        }
+        yield* record(scanner.push(next.value));
+        position += next.value.length;
+        boundaries.push(position);
+        // A chunk ended between the held event and whatever follows it: it joins nothing.
+        if (held !== undefined && boundaryBetween(boundaries, held.end, scanner.blockStart)) yield* release(false);
+        const needed = held?.end ?? scanner.blockStart;
+        boundaries = boundaries.filter((at) => at >= needed);
+        app.write(next.value);
+      }
+    });
+    yield* relay.pipe(Effect.onInterrupt(() => release(false).pipe(Effect.ignore)));
+  });
