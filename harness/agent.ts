@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   loadTranscript,
+  requestExcerpt,
   startReplayServer,
   startStdioPeer,
   type ReplayStatus,
@@ -20,6 +21,10 @@ export interface AgentRequest {
 
 export interface AgentMismatch {
   readonly what: string;
+  /** What the request said, e.g. `last user message: "Hello there"` (see requestExcerpt). */
+  readonly excerpt: string;
+  /** When the agent turned it down, in epoch ms. */
+  readonly at: number;
   readonly expectedLine: number | null;
   readonly diff: string;
 }
@@ -54,6 +59,8 @@ function fromHttpStatus(status: ReplayStatus): AgentStatus {
     ...status,
     mismatches: status.mismatches.map((m) => ({
       what: `${m.request.method} ${m.request.path}`,
+      excerpt: requestExcerpt(m.request),
+      at: m.at,
       expectedLine: m.expectedLine,
       diff: m.diff,
     })),
@@ -63,7 +70,13 @@ function fromHttpStatus(status: ReplayStatus): AgentStatus {
 function fromStdioStatus(status: StdioPeerStatus): AgentStatus {
   return {
     ...status,
-    mismatches: status.mismatches.map((m) => ({ what: describeMessage(m.message), expectedLine: m.expectedLine, diff: m.diff })),
+    mismatches: status.mismatches.map((m) => ({
+      what: describeMessage(m.message),
+      excerpt: requestExcerpt(m.message),
+      at: m.at,
+      expectedLine: m.expectedLine,
+      diff: m.diff,
+    })),
   };
 }
 
@@ -131,18 +144,44 @@ async function emptyTranscript(dir: string): Promise<string> {
   return file;
 }
 
-/** The teardown verdict: mismatches always fail; an unplayed transcript fails a test that otherwise passed. */
-export function agentProblems(status: AgentStatus, testPassed: boolean): HarnessError | undefined {
+/** Where the test's own steps ended, as the fixtures saw it then. */
+export interface TestEnd {
+  /** Epoch ms. */
+  readonly at: number;
+  /** Whether the test had failed (or timed out) by then. */
+  readonly failed: boolean;
+  /** How many mismatches the agent had reported by then. */
+  readonly mismatches: number;
+}
+
+/**
+ * Whether the mismatch at `index` came after the test had already failed: the test had failed
+ * when its steps ended, the agent had not reported the mismatch by then, and the agent's clock
+ * puts it after (a stdio peer reports a moment late, which its clock corrects).
+ */
+export function afterFailure(mismatch: AgentMismatch, index: number, end: TestEnd): boolean {
+  return end.failed && index >= end.mismatches && mismatch.at >= end.at;
+}
+
+/**
+ * The teardown verdict: mismatches always fail, each named by its request and what it said, and
+ * whether it came after the test had already failed; an unplayed transcript fails a test that
+ * otherwise passed.
+ */
+export function agentProblems(status: AgentStatus, testPassed: boolean, end: TestEnd): HarnessError | undefined {
   if (status.mismatches.length > 0) {
     const details = status.mismatches
       .map((mismatch, i) => {
         const where = mismatch.expectedLine === null ? "with nothing left to expect" : `against transcript line ${mismatch.expectedLine}`;
-        return `${i + 1}. ${mismatch.what} did not match ${where}:\n${mismatch.diff}`;
+        const when = afterFailure(mismatch, i, end) ? ", sent after the test had already failed," : "";
+        return `${i + 1}. ${mismatch.what} (${mismatch.excerpt})${when} did not match ${where}:\n${mismatch.diff}`;
       })
       .join("\n");
+    const first = status.mismatches[0];
+    const late = first !== undefined && afterFailure(first, 0, end) ? " The test had already failed before the first of them: its own error came first." : "";
     return new HarnessError(
       "replay-mismatch",
-      `The app sent ${status.mismatches.length} request(s) the transcript did not expect (answered as a replay mismatch).\n` +
+      `The app sent ${status.mismatches.length} request(s) the transcript did not expect (answered as a replay mismatch).${late}\n` +
         `Expected against actual:\n${details}`,
     );
   }

@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
-import { test as base } from "@playwright/test";
-import type { ScenarioAgent } from "./agent.ts";
+import { test as base, type TestInfo } from "@playwright/test";
+import type { ScenarioAgent, TestEnd } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
 import { isHeadlessShell, resolveChromium } from "./chromium.ts";
 import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
@@ -26,6 +26,24 @@ export interface ScenarioFixtures extends ScenarioTestOptions {
 interface InternalWorkerFixtures extends ScenarioWorkerOptions {
   scenarioBrowserCheck: void;
 }
+
+/**
+ * Where each running test's own steps ended, noted by the app fixture as its teardown begins (the
+ * agent fixture tears down after the app, so its own teardown comes too late to say).
+ */
+const testEnds = new WeakMap<TestInfo, TestEnd>();
+
+/** The test's end as first noted: by the app fixture when the test used the app, else by the agent fixture. */
+function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): TestEnd {
+  const noted = testEnds.get(testInfo);
+  if (noted !== undefined) return noted;
+  const end = { at: Date.now(), failed: testInfo.status !== "passed" && testInfo.status !== "skipped", mismatches: agent.status().mismatches.length };
+  testEnds.set(testInfo, end);
+  return end;
+}
+
+/** Tells the prover that the test's own error came before the first unexpected request, so it names that error first. */
+const mismatchAfterFailure = "scenario-harness:replay-mismatch-after-failure";
 
 /**
  * The replay agent and the app's process code are imported by the fixtures that use them, not
@@ -61,15 +79,22 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   ],
 
   agent: async ({ transcript }, use, testInfo) => {
-    const { agentProblems, startAgent } = await import("./agent.ts");
+    const { afterFailure, agentProblems, startAgent } = await import("./agent.ts");
     const file = transcript === undefined ? undefined : resolve(dirname(testInfo.file), transcript);
     const { agent, dispose } = await startAgent(file);
+    let end: TestEnd;
     try {
       await use(agent);
     } finally {
+      end = noteTestEnd(testInfo, agent);
       await dispose();
     }
-    const problem = agentProblems(agent.status(), testInfo.status === "passed");
+    const status = agent.status();
+    const first = status.mismatches[0];
+    if (first !== undefined && afterFailure(first, 0, end)) {
+      testInfo.annotations.push({ type: mismatchAfterFailure, description: "the test failed before the app sent its first unexpected request" });
+    }
+    const problem = agentProblems(status, testInfo.status === "passed", end);
     if (problem !== undefined) throw problem;
   },
 
@@ -87,6 +112,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
     try {
       await use(running.app);
     } finally {
+      noteTestEnd(testInfo, agent);
       await running.dispose();
       if (testInfo.status !== testInfo.expectedStatus || agent.status().mismatches.length > 0) {
         await testInfo.attach("server.log", { body: running.app.logs(), contentType: "text/plain" });

@@ -19,6 +19,7 @@ interface JsonResult {
   readonly status: string;
   readonly errors: ReadonlyArray<{ readonly message?: string }>;
   readonly attachments: ReadonlyArray<{ readonly name: string }>;
+  readonly annotations: ReadonlyArray<{ readonly type: string }>;
 }
 
 const scratch: string[] = [];
@@ -26,12 +27,16 @@ afterEach(async () => {
   await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-function results(suites: ReadonlyArray<JsonSuite>): JsonResult[] {
-  return suites.flatMap((suite) => [
-    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
-    ...results(suite.suites ?? []),
-  ]);
+function specs(suites: ReadonlyArray<JsonSuite>): Array<JsonSuite["specs"][number]> {
+  return suites.flatMap((suite) => [...suite.specs, ...specs(suite.suites ?? [])]);
 }
+
+function results(suites: ReadonlyArray<JsonSuite>): JsonResult[] {
+  return specs(suites).flatMap((spec) => spec.tests.flatMap((test) => test.results));
+}
+
+// eslint-disable-next-line no-control-regex -- Playwright colours its messages with ANSI escapes, which start with ESC.
+const plain = (text: string | undefined) => (text ?? "").replace(/\u001b\[[0-9;]*m/g, "");
 
 /** Runs one of the harness's test apps through the real Playwright CLI and reads its JSON report. */
 async function runTestApp(name: string, env: Record<string, string> = {}, args: ReadonlyArray<string> = []) {
@@ -83,5 +88,42 @@ describe("the harness", () => {
     expect(message).toContain("POST /v1/chat/completions");
     expect(message).toContain('body.messages[1].content: expected "Good morning", got "Hello there"');
     expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
+  });
+
+  it("names each unexpected request by what it said, and says whether it came after the test had already failed", async () => {
+    const run = await runTestApp("late-request");
+    expect(run.exitCode).toBe(1);
+    const seen = (title: string) => {
+      const result = specs(run.report.suites).find((spec) => spec.title.startsWith(title))?.tests[0]?.results[0];
+      return {
+        errors: result?.errors.map((error) => plain(error.message).split("\n\n")[0]?.split("\n")),
+        late: result?.annotations.some((annotation) => annotation.type === "scenario-harness:replay-mismatch-after-failure"),
+      };
+    };
+    const [assertionFirst, mismatchFirst] = [seen("The reply is shown whole"), seen("mismatch first")];
+    expect(assertionFirst).toEqual({
+      errors: [
+        ["Error: expect(locator).toHaveText(expected) failed"],
+        [
+          "HarnessError: [scenario-harness:replay-mismatch] The app sent 1 request(s) the transcript did not expect (answered as a replay mismatch). The test had already failed before the first of them: its own error came first.",
+          "Expected against actual:",
+          '1. POST /v1/chat/completions (last user message: "Summarize this chat in one line."), sent after the test had already failed, did not match with nothing left to expect:',
+          "the transcript expects no more requests: all 1 of its expect_outbound lines were already matched",
+        ],
+      ],
+      late: true,
+    });
+    expect(mismatchFirst).toEqual({
+      errors: [
+        ["Error: expect(locator).toHaveText(expected) failed"],
+        [
+          "HarnessError: [scenario-harness:replay-mismatch] The app sent 1 request(s) the transcript did not expect (answered as a replay mismatch).",
+          "Expected against actual:",
+          '1. POST /v1/chat/completions (last user message: "Good morning") did not match against transcript line 2:',
+          'body.messages[0].content: expected "Hello there", got "Good morning"',
+        ],
+      ],
+      late: false,
+    });
   });
 });

@@ -17,6 +17,7 @@ export type { AnswerEntry, Located, Transcript, TranscriptEntry } from "./transc
 export type { HttpProvider, Provider, StdioProvider } from "./transcript/providers.ts";
 export type { HttpRequest } from "./http/read-request.ts";
 export type { ReplayRuntime, RuntimeStatus } from "./runtime/replay-runtime.ts";
+export { requestExcerpt } from "./runtime/request-excerpt.ts";
 export {
   ListenError,
   MissingKeyError,

@@ -6,7 +6,9 @@ import { classify } from "./classify.ts";
 
 /**
  * Samples are real Playwright 1.65 JSON reports, recorded from a test app whose fixtures throw
- * the harness's tagged errors the way the harness does (paths rewritten to /repo).
+ * the harness's tagged errors the way the harness does (paths rewritten to /repo); the two of an
+ * assertion and an unexpected request in either order, from the real harness and replay agent
+ * running harness/test-apps/late-request (`--grep "assertion first"`, `--grep "mismatch first"`).
  */
 function classifySample(name: string) {
   const report = parseJsonReport(readFileSync(join(import.meta.dirname, "samples", `${name}.json`), "utf8"));
@@ -20,6 +22,8 @@ const table: ReadonlyArray<readonly [sample: string, outcome: string, kind: stri
   ["timeout", "failed", "timeout", undefined, "Test timeout of 3000ms exceeded."],
   ["app-error", "failed", "app-error", "samples-src/s.e2e.ts:19", "SyntaxError: Expected property name or '}' in JSON at position 1"],
   ["mismatch", "failed", "unexpected-request", "samples-src/fixtures.ts:13", "Error: [scenario-harness:replay-mismatch] The app sent a request the transcript did not expect:"],
+  ["assertion-then-mismatch", "failed", "assertion", "harness/test-apps/late-request/late-request.e2e.ts:16", "Error: expect(locator).toHaveText(expected) failed"],
+  ["mismatch-then-assertion", "failed", "unexpected-request", "harness/agent.ts:185", "HarnessError: [scenario-harness:replay-mismatch] The app sent 1 request(s) the transcript did not expect (answered as a replay mismatch)."],
   ["unplayed", "failed", "unplayed-transcript", "samples-src/fixtures.ts:14", "Error: [scenario-harness:transcript-unplayed] 2 lines of the transcript were never played: the app stopped early."],
   ["boot", "error", "boot", "samples-src/fixtures.ts:9", "Error: [scenario-harness:boot] The app exited with code 1 before it was ready. Check app.start (`node server.js`) in the scenario config and the app's output:"],
   ["browser", "error", "browser", "samples-src/fixtures.ts:5", "Error: [scenario-harness:browser] No Chromium found. Install one with `apt-get install -y chromium`."],
@@ -41,6 +45,24 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(message).toContain('Expected: "Bye"');
     expect(message).not.toContain("\u001b");
     expect(message).not.toMatch(/\d+ \||^\s+at /m);
+  });
+
+  it.each([
+    ["assertion-then-mismatch", ["assertion", "unexpected-request"]],
+    ["mismatch-then-assertion", ["unexpected-request", "assertion"]],
+    ["mismatch", ["unexpected-request", "assertion"]],
+  ])("keeps every error of %s in the order they happened, the first cause first", (sample, kinds) => {
+    const { attempt } = classifySample(sample);
+    expect(attempt.errors?.map((error) => error.kind)).toEqual(kinds);
+    expect(attempt.errors?.[0]).toEqual(attempt.error);
+  });
+
+  it("keeps the assertion's diff beside a request the app sent after it failed, and names that request", () => {
+    const [assertion, mismatch] = classifySample("assertion-then-mismatch").attempt.errors ?? [];
+    expect(assertion?.message).toContain('Expected: "Hello! How can I help?"\nReceived: "Hello"');
+    expect(mismatch?.message).toContain(
+      '1. POST /v1/chat/completions (last user message: "Summarize this chat in one line."), sent after the test had already failed, did not match with nothing left to expect:',
+    );
   });
 
   it("finds labelled screenshots in order, the failure screenshot, the trace and the server log", () => {

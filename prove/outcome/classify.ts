@@ -44,9 +44,33 @@ const harnessKinds: Readonly<Record<string, { readonly outcome: Outcome; readonl
 };
 
 const expectFailure = /^(?:Error: )?(?:Timed out \d+ms waiting for )?expect(?:\.\w+)*[.(]/;
+const testTimeout = /^Test timeout of \d+ms exceeded/;
+
+/** The harness's note that the test had failed before the app sent its first unexpected request. */
+const mismatchAfterFailure = "scenario-harness:replay-mismatch-after-failure";
 
 function tagOf(error: JsonError): string | undefined {
   return harnessTag.exec(stripAnsi(error.message))?.[1];
+}
+
+/** What one of the result's errors is, on its own. */
+function kindOf(error: JsonError): AttemptErrorKind {
+  const known = harnessKinds[tagOf(error) ?? ""];
+  if (known !== undefined) return known.kind;
+  const text = stripAnsi(error.message).trimStart();
+  if (testTimeout.test(text)) return "timeout";
+  return expectFailure.test(text) ? "assertion" : "app-error";
+}
+
+/**
+ * The result's errors in the order they happened. Playwright lists the harness's teardown error
+ * last, and an unexpected request it reports there usually came first (its 400 answer is what
+ * failed the test): it comes first unless the harness noted that the test had already failed.
+ */
+function inOrder(result: JsonResult): ReadonlyArray<JsonError> {
+  const mismatch = result.errors.find((error) => tagOf(error) === "replay-mismatch");
+  if (mismatch === undefined || result.annotations.some((annotation) => annotation.type === mismatchAfterFailure)) return result.errors;
+  return [mismatch, ...result.errors.filter((error) => error !== mismatch)];
 }
 
 /**
@@ -72,30 +96,31 @@ function attemptError(kind: AttemptErrorKind, error: JsonError, context: Classif
   return { kind, message: cleanMessage(error.message), ...(location === undefined ? {} : { location }) };
 }
 
-/** Picks the error that explains a failed result and says what kind it is. */
-function explain(result: JsonResult, context: ClassifyContext): { outcome: Outcome; error: AttemptError } {
-  const tagged = (outcome: Outcome) =>
-    result.errors.find((error) => {
-      const known = harnessKinds[tagOf(error) ?? ""];
-      return known !== undefined && known.outcome === outcome;
-    });
+/** Picks the error that explains a failed result (of its errors in order) and says what kind it is. */
+function explain(result: JsonResult, errors: ReadonlyArray<JsonError>): { outcome: Outcome; kind: AttemptErrorKind; cause: JsonError } {
   // A harness error means there was no running app: whatever failed after it is moot.
-  const harnessError = tagged("error");
-  if (harnessError !== undefined) {
-    return { outcome: "error", error: attemptError(harnessKinds[tagOf(harnessError) ?? ""]?.kind ?? "boot", harnessError, context) };
-  }
-  // An unexpected request explains the assertions that failed because of its 400 answer.
-  const mismatch = result.errors.find((error) => tagOf(error) === "replay-mismatch");
-  const unplayed = result.errors.find((error) => tagOf(error) === "transcript-unplayed");
-  const first = result.errors[0] ?? { message: `The test ended with status ${result.status}.` };
-  if (mismatch !== undefined) return { outcome: "failed", error: attemptError("unexpected-request", mismatch, context) };
-  if (result.status === "timedOut") return { outcome: "failed", error: attemptError("timeout", first, context) };
-  if (result.status === "interrupted") return { outcome: "error", error: attemptError("runner", first, context) };
-  if (unplayed !== undefined && result.errors.length === 1) {
-    return { outcome: "failed", error: attemptError("unplayed-transcript", unplayed, context) };
-  }
-  const kind = expectFailure.test(stripAnsi(first.message).trimStart()) ? "assertion" : "app-error";
-  return { outcome: "failed", error: attemptError(kind, first, context) };
+  const harnessError = errors.find((error) => harnessKinds[tagOf(error) ?? ""]?.outcome === "error");
+  if (harnessError !== undefined) return { outcome: "error", kind: kindOf(harnessError), cause: harnessError };
+  const first = errors[0] ?? { message: `The test ended with status ${result.status}.` };
+  // An unexpected request that came first explains the assertions that failed because of its 400 answer.
+  if (tagOf(first) === "replay-mismatch") return { outcome: "failed", kind: "unexpected-request", cause: first };
+  if (result.status === "timedOut") return { outcome: "failed", kind: "timeout", cause: first };
+  if (result.status === "interrupted") return { outcome: "error", kind: "runner", cause: first };
+  const kind = kindOf(first);
+  return { outcome: "failed", kind: kind === "unplayed-transcript" && errors.length > 1 ? "app-error" : kind, cause: first };
+}
+
+/**
+ * The attempt's outcome, its first cause (`error`), and, when Playwright reported more than one
+ * error, all of them (`errors`): the first cause, then the others in the order they happened.
+ */
+function explainAll(result: JsonResult, context: ClassifyContext): { outcome: Outcome; error: AttemptError; errors?: ReadonlyArray<AttemptError> } {
+  const ordered = inOrder(result);
+  const { outcome, kind, cause } = explain(result, ordered);
+  const error = attemptError(kind, cause, context);
+  if (ordered.length < 2) return { outcome, error };
+  const others = ordered.filter((other) => other !== cause).map((other) => attemptError(kindOf(other), other, context));
+  return { outcome, error, errors: [error, ...others] };
 }
 
 function source(attachment: JsonAttachment): AttachmentSource | undefined {
@@ -148,6 +173,6 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
     const error = { message: "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something." };
     return { attempt: { outcome: "error", durationMs, runMs, error: attemptError("skipped", error, context) }, artifacts };
   }
-  const { outcome, error } = explain(result, context);
-  return { attempt: { outcome, durationMs, runMs, error }, artifacts };
+  const { outcome, error, errors } = explainAll(result, context);
+  return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }) }, artifacts };
 }

@@ -32,7 +32,13 @@ export interface Attempt {
   readonly durationMs: number;
   /** Wall time of the attempt's whole Playwright run (runner, browser, app boot, test, teardown); null when none ran. */
   readonly runMs: number | null;
+  /** The first cause: why the attempt did not pass. */
   readonly error?: AttemptError;
+  /**
+   * Added within v1, when the test reported more than one error: every one, `error` first, then
+   * the others in the order they happened (e.g. a failed assertion, then an unexpected request the app sent after it).
+   */
+  readonly errors?: ReadonlyArray<AttemptError>;
 }
 
 export type Verdict = "proved" | "not-proved" | "could-not-run";

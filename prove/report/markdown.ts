@@ -10,7 +10,7 @@ export interface MarkdownInput {
   readonly report: ProofReport;
   /** Screenshot rows in scenario order, then the failure screenshot row when there is one (see screenshotRows). */
   readonly rows: ReadonlyArray<ComparisonRow>;
-  /** The error of each side that did not pass, from the attempt the report shows. */
+  /** The errors of each side that did not pass, from the attempt the report shows: its first cause, then the others in order. */
   readonly errors: ReadonlyArray<{ readonly side: SideName; readonly error: AttemptError }>;
 }
 
@@ -105,10 +105,11 @@ export function renderMarkdown({ report, rows, errors }: MarkdownInput): string 
 
   if (rows.length > 0) parts.push("", screenshotTable({ base: column("base", report.base), head: column("head", report.head) }, rows));
 
-  for (const { side, error } of errors) {
+  errors.forEach(({ side, error }, index) => {
     const where = error.location === undefined ? "" : ` at \`${error.location}\``;
-    parts.push("", `**${side === "base" ? "Base" : "Head"}: ${error.kind}**${where}`, "", fenced(error.message, "text"));
-  }
+    const then = errors[index - 1]?.side === side ? ", then" : "";
+    parts.push("", `**${side === "base" ? "Base" : "Head"}${then}: ${error.kind}**${where}`, "", fenced(error.message, "text"));
+  });
 
   parts.push("", "### Commits", "", commitLine("base", report.base), commitLine("head", report.head));
   const evidence = [

@@ -26,6 +26,18 @@ describe("redaction", () => {
     expect(redact(text, secrets)).toBe(expected);
   });
 
+  it("takes out a value cut short with an ellipsis, as an excerpt of the app's request cuts it, from its first 4 characters", () => {
+    const found = noRedactions();
+    expect(redact('last user message: "use Bearer abc.d…" (180 more characters)', secrets, found)).toBe(
+      'last user message: "use [redacted:MY_AUTH_HEADER]…" (180 more characters)',
+    );
+    expect(redactBytes(Buffer.from('"text":"pa\\"ss\\\\wo\\u2026"'), secrets, found).toString()).toBe('"text":"[redacted:DB_PASSWORD]\\u2026"');
+    expect(redactionCounts(found)).toEqual({ environment: 2, secretShaped: 0 });
+    expect(redact("Bea… stays, too short, and so does xBearer abc…, inside a longer word", secrets)).toBe(
+      "Bea… stays, too short, and so does xBearer abc…, inside a longer word",
+    );
+  });
+
   it("returns the same bytes when there is nothing to take out, and new bytes otherwise", () => {
     const clean = Buffer.from("nothing here");
     expect(redactBytes(clean, secrets)).toBe(clean);

@@ -113,10 +113,33 @@ export const combine = (...lists: ReadonlyArray<ReadonlyArray<Replacement>>): Re
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+/** How many characters of a secret's value, cut short with an ellipsis, are enough to take the rest of it out. */
+const cutShortLength = 4;
+
+/**
+ * A secret's value cut short with an ellipsis, as an excerpt of a request or a long message is
+ * cut: its first `cutShortLength` or more characters (not all of them: that is the value itself),
+ * where a word begins, right before the `…`.
+ */
+function cutShortValue(value: string): RegExp {
+  const characters = [...value].map(escapeRegExp);
+  const rest = characters.slice(cutShortLength, -1).reduceRight((inner, character) => `(?:${character}${inner})?`, "");
+  return new RegExp(`${start}${characters.slice(0, cutShortLength).join("")}${rest}${cutShort}`, "g");
+}
+
+const ellipsis = /…|\u00e2\u0080\u00a6|\\u2026/;
+
+/** Whether `bytes` may hold a secret's value cut short: its first characters and an ellipsis (as UTF-8 or JSON-escaped). */
+const mayBeCutShort = (bytes: Buffer, { find, variable }: Replacement) =>
+  variable !== undefined && find.length > cutShortLength && bytes.includes(find.slice(0, cutShortLength)) && (bytes.includes("…") || bytes.includes("\\u2026"));
+
 function replaceOne(text: string, { find, replace, path, variable }: Replacement, found: Redactions | undefined): string {
-  if (!text.includes(find)) return text;
-  if (variable !== undefined) found?.variables.add(variable);
-  return path === true ? text.replace(new RegExp(`${escapeRegExp(find)}(?![\\w.-])`, "g"), () => replace) : text.split(find).join(replace);
+  const cutShortToo = variable !== undefined && find.length > cutShortLength && ellipsis.test(text) && text.includes(find.slice(0, cutShortLength));
+  if (!text.includes(find) && !cutShortToo) return text;
+  const whole = path === true ? text.replace(new RegExp(`${escapeRegExp(find)}(?![\\w.-])`, "g"), () => replace) : text.split(find).join(replace);
+  const replaced = cutShortToo ? whole.replace(cutShortValue(find), () => replace) : whole;
+  if (variable !== undefined && replaced !== text) found?.variables.add(variable);
+  return replaced;
 }
 
 const hasCredentialShape = (text: string) => shapePrefixes.test(text) && credentialShapes.some((shape) => text.search(shape) !== -1);
@@ -151,7 +174,7 @@ export function redact(text: string, replacements: ReadonlyArray<Replacement>, f
  * `shapes: false` leaves credential shapes alone, for an image, whose bytes hold no text.
  */
 export function redactBytes(bytes: Buffer, replacements: ReadonlyArray<Replacement>, found?: Redactions, shapes = true): Buffer {
-  const hasValue = replacements.some((replacement) => bytes.includes(replacement.find));
+  const hasValue = replacements.some((replacement) => bytes.includes(replacement.find) || mayBeCutShort(bytes, replacement));
   if (!hasValue && !shapes) return bytes;
   // latin1 maps each byte to one character and back, so UTF-8 text is matched byte for byte.
   const text = bytes.toString("latin1");

@@ -6,6 +6,7 @@ import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
+import type { Attempt } from "../outcome/types.ts";
 import { refLabel } from "../outcome/ref-label.ts";
 import { decide } from "../outcome/verdict.ts";
 import { pathsFrom, secretsFrom } from "./redact.ts";
@@ -36,7 +37,10 @@ const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
  * A proof's evidence in a checkout at `work` (a folder whose name is planted to be found), its
  * base worktree at `<work>/run/base`: every text names those paths the way Playwright and an app do.
  */
-async function proofWithEvidence(refs: { readonly base: string; readonly head: string } = { base: "main", head: "fix" }) {
+async function proofWithEvidence(
+  refs: { readonly base: string; readonly head: string } = { base: "main", head: "fix" },
+  baseErrors?: (scenarioFile: string) => Pick<Attempt, "error" | "errors">,
+) {
   const work = await mkdtemp(join(tmpdir(), "prove-report-planted-Qz7-"));
   scratch.push(work);
   const scenarioFile = join(work, "scenarios/x.e2e.ts");
@@ -62,6 +66,7 @@ async function proofWithEvidence(refs: { readonly base: string; readonly head: s
         message: `Error: expect(locator).toBeHidden() failed | token ${secret} | ${printed}\n    at ${scenarioFile}:18:3`,
         location: "scenarios/x.e2e.ts:18",
       },
+      ...baseErrors?.(scenarioFile),
     },
     artifacts: {
       screenshots: [
@@ -174,6 +179,31 @@ describe("the report folder", () => {
     expect(markdown).toContain("| | base `aaaaaaa` main | head `bbbbbbb` fix |");
     expect(markdown).toContain("- base: `aaaaaaa` (main) Add streaming — failed (run 9.8s, of which the test 4.2s)");
     expect(markdown).toContain("- head: `bbbbbbb` (fix) Handle the end of the stream — passed (run 7.4s, of which the test 3.1s)");
+  });
+
+  it("shows every error of a side in order: the assertion with its diff, then the request the app sent after it, redacted", async () => {
+    const assertion = {
+      kind: "assertion" as const,
+      message: 'Error: expect(locator).toHaveText(expected) failed\n\nLocator:  getByRole(\'heading\')\nExpected: "Hello! How can I help?"\nReceived: "Hello"',
+      location: "scenarios/x.e2e.ts:18",
+    };
+    const mismatch = {
+      kind: "unexpected-request" as const,
+      message:
+        "HarnessError: [scenario-harness:replay-mismatch] The app sent 1 request(s) the transcript did not expect (answered as a replay mismatch). The test had already failed before the first of them: its own error came first.\n" +
+        `Expected against actual:\n1. POST /v1/chat/completions (last user message: "my key is ${secret}"), sent after the test had already failed, did not match with nothing left to expect:\n` +
+        "the transcript expects no more requests: all 1 of its expect_outbound lines were already matched",
+    };
+    const { dir, report } = await proofWithEvidence(undefined, () => ({ error: assertion, errors: [assertion, mismatch] }));
+    const markdown = await readFile(join(dir, "report.md"), "utf8");
+    const [first, second] = ["**Base: assertion** at `scenarios/x.e2e.ts:18`", "**Base, then: unexpected-request**"].map((heading) => markdown.indexOf(heading));
+    expect(first).toBeGreaterThan(-1);
+    expect(second).toBeGreaterThan(first ?? 0);
+    expect(markdown.slice(first, second)).toContain('Expected: "Hello! How can I help?"\nReceived: "Hello"');
+    expect(markdown.slice(second)).toContain('1. POST /v1/chat/completions (last user message: "my key is [redacted:OPENAI_API_KEY]"), sent after the test had already failed');
+    expect(markdown).not.toContain(secret);
+    expect(report.base.attempts[0]?.errors?.map((error) => error.kind)).toEqual(["assertion", "unexpected-request"]);
+    expect(report.base.attempts[0]?.errors?.[1]?.message).not.toContain(secret);
   });
 
   it("names a side by its short SHA alone when the ref given was the SHA, never printing the 40 characters", async () => {

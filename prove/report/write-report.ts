@@ -84,8 +84,9 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
   }
 
   const errors = (["base", "head"] as const).flatMap((side) => {
-    const error = evidence[side].shown?.attempt.error;
-    return error === undefined ? [] : [{ side, error: redactDeep(error, replacements, found) }];
+    const attempt = evidence[side].shown?.attempt;
+    const all = attempt?.errors ?? (attempt?.error === undefined ? [] : [attempt.error]);
+    return all.map((error) => ({ side, error: redactDeep(error, replacements, found) }));
   });
   // report.md does not show the counts, and its text is redacted too: they are counted once it is.
   const markdown = redact(renderMarkdown({ report: { ...redacted, redactions: redactionCounts(found) }, rows, errors }), secrets, found);

@@ -3,6 +3,7 @@ import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import type { ReplayMismatchError } from "../errors.ts";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
+import { requestExcerpt } from "../runtime/request-excerpt.ts";
 import { httpAnswerSink, type HttpRun } from "../wire/http-answer.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { writeJsonResponse } from "../wire/json.ts";
@@ -10,15 +11,19 @@ import { controlPrefix, handleControl } from "./control.ts";
 import { nodeResponseWriter } from "./node-response.ts";
 import { readRequest, type HttpRequest } from "./read-request.ts";
 
-const mismatchBody = (request: HttpRequest, error: ReplayMismatchError) => ({
-  error: {
-    type: "replay_mismatch",
-    message: `replay-agent could not replay ${request.method} ${request.path}: ${error.message}`,
-    line: error.expectedLine,
-    expected: error.expected,
-    diff: error.diff,
-  },
-});
+const mismatchBody = (request: HttpRequest, error: ReplayMismatchError) => {
+  const excerpt = requestExcerpt(request);
+  return {
+    error: {
+      type: "replay_mismatch",
+      message: `replay-agent could not replay ${request.method} ${request.path} (${excerpt}): ${error.message}`,
+      line: error.expectedLine,
+      expected: error.expected,
+      diff: error.diff,
+      excerpt,
+    },
+  };
+};
 
 /** Answers a request the server stopped serving before its answer was complete. */
 const abandon = (response: HttpResponseWriter, type: string, message: string) =>

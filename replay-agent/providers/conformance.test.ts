@@ -166,6 +166,8 @@ describe.each(providers)("$provider over HTTP, read by its official client", ({ 
     const mismatch = await client.ask(server.url, "Name this chat").catch((error: unknown) => error);
     expect(mismatch).toBeInstanceOf(badRequest);
     expect(mismatch).toMatchObject({ status: 400, type: "replay_mismatch" });
+    // The message names the request by its last message (Anthropic's SDK shows the body as JSON, its quotes escaped).
+    expect((mismatch as Error).message).toMatch(/could not replay POST \/v1\/\S+ \(last user message: \\?"Name this chat\\?"\): /);
     expect(server.status()).toMatchObject({ played: 0, remaining: 2, mismatches: [{ expectedLine: 3, diff: mismatchDiff }] });
 
     expect(await client.ask(server.url, "Name this thread")).toBe("Math helpers tour");

@@ -131,7 +131,7 @@ describe("the stdio peer, spawned by an Agent Client Protocol client", () => {
     });
   });
 
-  it("exits with the code of an exit line, after writing the lines before it", async () => {
+  it("exits with the code of an exit line, after writing the lines before it, an optional expectation never sent not counted unplayed", async () => {
     const dir = await mkdtemp(join(tmpdir(), "replay-agent-stdio-"));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const transcript = join(dir, "refuses.ndjson");
@@ -139,6 +139,7 @@ describe("the stdio peer, spawned by an Agent Client Protocol client", () => {
       transcript,
       [
         '{"type":"meta","format":"replay-transcript","version":1,"provider":"jsonrpc-stdio","source":"handwritten"}',
+        '{"type":"expect_outbound","unordered":true,"optional":true,"message":{"jsonrpc":"2.0","method":"session/cancel"}}',
         '{"type":"expect_outbound","message":{"jsonrpc":"2.0","id":0,"method":"initialize"}}',
         '{"type":"emit_inbound","message":{"jsonrpc":"2.0","id":0,"error":{"code":-32000,"message":"this agent needs a newer client"}}}',
         '{"type":"exit","code":3}',
@@ -150,7 +151,8 @@ describe("the stdio peer, spawned by an Agent Client Protocol client", () => {
     expect(refused).toMatchObject({ code: -32000, message: "this agent needs a newer client" });
     expect(await exited).toBe(3);
     await peer.close();
-    expect(peer.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    expect(peer.status()).toMatchObject({ played: 3, remaining: 0, mismatches: [], next: null });
+    expect(peer.requests()).toMatchObject([{ matched: true, line: 3 }]);
   });
 });
 

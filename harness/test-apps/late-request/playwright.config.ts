@@ -1,0 +1,11 @@
+import { defineScenarioConfig } from "../../index.ts";
+
+export default defineScenarioConfig({
+  testDir: ".",
+  app: {
+    root: "harness/test-apps/late-request",
+    start: "node server.mjs",
+    ready: { path: "/health" },
+    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay" },
+  },
+});
