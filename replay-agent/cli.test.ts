@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
@@ -20,7 +20,7 @@ describe("replay-agent serve", () => {
       [],
       "SIGTERM",
       1,
-      "played 0 of 2 entries; 2 remaining, next: line 3 (expect_outbound POST /v1/chat/completions); 0 mismatches; transcript NOT fully played",
+      "played 0 entries; 2 remaining, next: line 3 (expect_outbound POST /v1/chat/completions); 0 mismatches; transcript NOT fully played",
     ],
     [
       "exits 1 after a mismatch, even when the rest played",
@@ -42,6 +42,26 @@ describe("replay-agent serve", () => {
     const result = await subprocess;
     expect(result.exitCode).toBe(exitCode);
     expect(result.stdout).toContain(`replay-agent stopped: ${summary}`);
+  });
+});
+
+describe("replay-agent new", () => {
+  it("writes a transcript check accepts, whose first line is the command that wrote it, and prints the same without --out", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-new-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const out = join(dir, "tour.ndjson");
+    const description = ["--provider", "openai-chat", "--user", "Give me a short tour", "--tool", 'list_files {"path":"src"}', "--reply", "This project has two files.", "--pause", "mid-stream@3", "--background", "title=Math helpers"];
+    const written = await replayAgent(["new", ...description, "--out", out]);
+    expect(written).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(written.stdout).toContain(`${out}: valid replay-transcript v1\n  provider: openai-chat\n  model:    gpt-4o-mini\n  requests: 3\n`);
+    expect(written.stdout).toContain("  pauses:   mid-stream (line 20)\n  lanes:    main (2 requests), title (1 request, 1 optional)");
+    const text = await readFile(out, "utf8");
+    expect(text.split("\n")[0]).toBe(`// Written by: replay-agent new --provider openai-chat --user 'Give me a short tour' --tool 'list_files {"path":"src"}' --reply 'This project has two files.' --pause mid-stream@3 --background 'title=Math helpers' --out ${out}`);
+    expect((await replayAgent(["check", out])).exitCode).toBe(0);
+    const printed = await replayAgent(["new", ...description]);
+    expect(printed.exitCode).toBe(0);
+    expect(`${printed.stdout}\n`).toBe(text.replace(` --out ${out}`, ""));
+    expect((await replayAgent(["new", ...description, "--out", out])).stderr).toContain(`replay-agent new cannot write ${out}: EEXIST`);
   });
 });
 
@@ -80,6 +100,12 @@ describe("replay-agent check", () => {
     [["record", "--provider", "anthropic-messages", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"], { ANTHROPIC_API_KEY: "" }, "forwards each request with the key in ANTHROPIC_API_KEY, which is not set"],
     [["serve", "--transcript", fixture("jsonrpc-stdio/acp-prompt.ndjson")], {}, '"jsonrpc-stdio" transcripts are not served by replay-agent serve. Use replay-agent stdio --transcript'],
     [["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")], {}, '"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript'],
+    [["new", "--provider", "openai-chat", "--user", "Hi"], {}, "new needs --reply <text> (the answer), --tool '<name> <json>' with --reply, or --fail <status>"],
+    [["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--pause", "mid-stream"], {}, '--pause takes <name>@<n>, the pause\'s name and after how many deltas of the reply it holds, like --pause mid-stream@3 (@0: before the first frame); got "mid-stream"'],
+    [["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--pause", "mid-stream@9"], {}, 'the command line: pause "mid-stream@9" holds after delta 9, but this answer streams 2 deltas. Pick a number from 0 (before the first frame) to 2'],
+    [["new", "--provider", "openai-chat", "--user", "Hi", "--tool", "list_files {path}", "--reply", "Hello!"], {}, '--tool "list_files {path}": the arguments after "list_files" are not JSON'],
+    [["new", "--from", "turns.json", "--user", "Hi"], {}, "new --from takes the whole description from its file; leave out --user or put them in the file"],
+    [["new", "--from", "missing.json"], {}, "replay-agent new cannot read the description missing.json: ENOENT"],
   ])("exits 2 for %j, saying what to change", async (args, env, message) => {
     const result = await replayAgent(args, env);
     expect(result.exitCode).toBe(2);

@@ -5,6 +5,8 @@ import * as Exit from "effect/Exit";
 import { describeHttpRequest, describeMessage, formatRecordSummary, formatServeSummary, formatTranscriptSummary, fullyPlayed } from "./cli/format.ts";
 import { parseCommand, usage, type Command } from "./cli/parse-args.ts";
 import { UsageError } from "./errors.ts";
+import { newTranscript, writeNewTranscript } from "./new/new-transcript.ts";
+import { quoteArgs } from "./new/quote-args.ts";
 import { readTranscript } from "./read-transcript.ts";
 import { recordProxy } from "./record/record-proxy.ts";
 import { serveTranscript } from "./serve-transcript.ts";
@@ -87,6 +89,19 @@ const record = (command: Extract<Command, { command: "record" }>) =>
     return 0;
   });
 
+/** Prints the new transcript, or writes it to a new --out file and prints what `check` would. */
+const writeNew = (command: Extract<Command, { command: "new" }>) =>
+  Effect.gen(function* () {
+    const made = yield* newTranscript(command.source, `replay-agent new ${quoteArgs(command.args)}`, command.out ?? "the new transcript");
+    if (command.out === undefined) {
+      yield* Effect.sync(() => process.stdout.write(made.text));
+      return 0;
+    }
+    yield* writeNewTranscript(command.out, made.text);
+    yield* print(formatTranscriptSummary(command.out, summarizeTranscript(made.transcript)));
+    return 0;
+  });
+
 const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<number, unknown> => {
   switch (command.command) {
     case "check":
@@ -97,6 +112,8 @@ const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<numb
       return stdio(command.transcript, command.controlPort, command.notify);
     case "record":
       return record(command);
+    case "new":
+      return writeNew(command);
   }
 };
 

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
+import { descriptionFromFlags } from "../new/from-flags.ts";
+import type { NewSource } from "../new/new-transcript.ts";
 import { httpProviders, providers, type HttpProvider } from "../transcript/providers.ts";
 
 export const usage = `Usage:
@@ -10,11 +12,27 @@ export const usage = `Usage:
   replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
                                                         record a real provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
   replay-agent check <file>                             validate a transcript and print a summary
+  replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--pause <name>@<n>]...
+                   [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
+                   [--background '<lane>=<reply>']... [--no-stream] [--no-usage] [--out <file>]
+  replay-agent new --from <description.json> [--out <file>]
+                                                        write a transcript from a short description,
+                                                        to stdout or to a new file --out
+
+new: the request must carry --model (default gpt-4o-mini, or claude-sonnet-4-6) and end with
+the --user message; the reply streams one token per delta. --pause name@n holds after the reply's
+n-th delta (@0: before it starts). --tool answers with a tool call first; the app's request with
+the tool's result then gets the --reply (--before-tool: text streamed before the call). --fail
+answers the first request with that error status; with --reply, the retry gets the reply.
+--background lane=reply answers any number of requests that do not stream, in a lane of their
+own (a chat title, say). openai-chat sends a usage chunk and expects stream_options.include_usage
+unless --no-usage. --from reads turns, tools with results, pauses and lanes from a JSON file.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in
 OPENAI_API_KEY (openai-chat, openai-responses) or ANTHROPIC_API_KEY (anthropic-messages)
-and exits 0 when stopped. Invalid transcripts and bad usage exit 2.
+and exits 0 when stopped. new exits 0 once the transcript is written. Invalid transcripts,
+a description new cannot write, and bad usage exit 2.
 Providers: ${providers.join(", ")}.`;
 
 /** A command line the CLI can run. */
@@ -23,6 +41,7 @@ export type Command =
   | { readonly command: "stdio"; readonly transcript: string; readonly controlPort: number; readonly notify: string | undefined }
   | { readonly command: "record"; readonly provider: HttpProvider; readonly upstream: URL; readonly out: string; readonly port: number }
   | { readonly command: "check"; readonly transcript: string }
+  | { readonly command: "new"; readonly source: NewSource; readonly out: string | undefined; readonly args: ReadonlyArray<string> }
   | { readonly command: "help" };
 
 const options = {
@@ -33,7 +52,21 @@ const options = {
   provider: { type: "string" },
   upstream: { type: "string" },
   out: { type: "string" },
+  from: { type: "string" },
+  model: { type: "string" },
+  user: { type: "string" },
+  reply: { type: "string" },
+  "before-tool": { type: "string" },
+  tool: { type: "string", multiple: true },
+  pause: { type: "string", multiple: true },
+  fail: { type: "string" },
+  background: { type: "string", multiple: true },
+  "no-stream": { type: "boolean" },
+  "no-usage": { type: "boolean" },
 } as const;
+
+/** The flags of `new` that describe the transcript (all but --from and --out). */
+const descriptionFlags = ["provider", "model", "user", "reply", "before-tool", "tool", "pause", "fail", "background", "no-stream", "no-usage"] as const;
 
 type Values = ReturnType<typeof parseRest>["values"];
 
@@ -78,6 +111,19 @@ const parseRecord = (values: Values, positionals: ReadonlyArray<string>): Comman
   return port instanceof UsageError ? port : { command: "record", provider, upstream: url, out, port };
 };
 
+const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: ReadonlyArray<string>): Command | UsageError => {
+  if (positionals.length > 0) return new UsageError({ detail: `new takes no positional arguments, got ${positionals.join(" ")}` });
+  if (values.from !== undefined) {
+    const given = descriptionFlags.filter((flag) => values[flag] !== undefined);
+    if (given.length > 0) {
+      return new UsageError({ detail: `new --from takes the whole description from its file; leave out ${given.map((flag) => `--${flag}`).join(", ")} or put them in the file` });
+    }
+    return { command: "new", source: { from: values.from }, out: values.out, args };
+  }
+  const description = descriptionFromFlags(values);
+  return description instanceof UsageError ? description : { command: "new", source: { description }, out: values.out, args };
+};
+
 /** The command `argv` names, or a usage error saying what is missing. */
 export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError => {
   const [command, ...rest] = argv;
@@ -112,6 +158,10 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
     case "record": {
       const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port"]);
       return foreign ?? parseRecord(values, positionals);
+    }
+    case "new": {
+      const foreign = foreignFlags(command, values, ["from", "out", ...descriptionFlags]);
+      return foreign ?? parseNew(values, positionals, rest);
     }
     case "check": {
       const [transcript, ...extra] = positionals;
