@@ -17,6 +17,10 @@ export interface AgentRequest {
   readonly what: string;
   readonly body: unknown;
   readonly matched: boolean;
+  /** The expect_outbound line it matched; null for a mismatch. */
+  readonly line: number | null;
+  /** When it came, in epoch ms. */
+  readonly at: number;
 }
 
 export interface AgentMismatch {
@@ -40,8 +44,8 @@ export interface ScenarioAgent {
   readonly command: string | undefined;
   /** Resolves when the transcript is held at the pause called `name`. */
   paused(name: string): Promise<void>;
-  /** Lets a held transcript go on; resolves once the agent has it (await it for a stdio peer). */
-  resume(): Promise<void>;
+  /** Lets a held transcript go on (the pause called `name` when several are held); resolves once the agent has it (await it for a stdio peer). */
+  resume(name?: string): Promise<void>;
   /** Every request the app sent, in order. */
   requests(): ReadonlyArray<AgentRequest>;
   status(): AgentStatus;
@@ -113,8 +117,8 @@ export async function startAgent(
         url: undefined,
         command: peer.commandLine,
         paused: (name) => peer.paused(name),
-        resume: () => peer.resume(),
-        requests: () => peer.requests().map((r) => ({ what: describeMessage(r.message), body: r.message, matched: r.matched })),
+        resume: (name) => peer.resume(name),
+        requests: () => peer.requests().map((r) => ({ what: describeMessage(r.message), body: r.message, matched: r.matched, line: r.line, at: r.at })),
         status: () => fromStdioStatus(peer.status()),
       };
       return { agent, dispose: async () => (await peer.close(), await removeScratch()) };
@@ -126,8 +130,8 @@ export async function startAgent(
       url: server.url,
       command: undefined,
       paused: (name) => server.paused(name),
-      resume: async () => server.resume(),
-      requests: () => server.requests().map((r) => ({ what: `${r.method} ${r.path}`, body: r.body, matched: r.matched })),
+      resume: async (name) => server.resume(name),
+      requests: () => server.requests().map((r) => ({ what: `${r.method} ${r.path}`, body: r.body, matched: r.matched, line: r.line, at: r.at })),
       status: () => fromHttpStatus(server.status()),
     };
     return { agent, dispose: async () => (await server.close(), await removeScratch()) };

@@ -27,7 +27,7 @@ describe("replay-agent serve", () => {
       ["Name this chat", "Name this thread"],
       "SIGTERM",
       1,
-      'played all 2 entries; 1 mismatch; transcript NOT fully played\n  1. POST /v1/chat/completions against line 3:\n     body.messages[0].content: expected "Name this thread", got "Name this chat"',
+      'played all 2 entries; 1 mismatch; transcript NOT fully played\n  1. POST /v1/chat/completions (last user message: "Name this chat") against line 3:\n     body.messages[0].content: expected "Name this thread", got "Name this chat"',
     ],
   ] as const)("%s", async (_name, questions, signal, exitCode, summary) => {
     const subprocess = replayAgent(["serve", "--transcript", fixture("openai-chat/non-streaming.ndjson")]);

@@ -2,6 +2,7 @@ import * as Predicate from "effect/Predicate";
 import type { HttpRequest } from "../http/read-request.ts";
 import type { RecordingCounts } from "../record/transcript-file.ts";
 import type { RuntimeStatus } from "../runtime/replay-runtime.ts";
+import { requestExcerpt } from "../runtime/request-excerpt.ts";
 import type { TranscriptSummary } from "../transcript/summary.ts";
 
 /** What `check` prints about a valid transcript. */
@@ -45,7 +46,7 @@ export const formatServeSummary = <Req>(status: RuntimeStatus<Req>, describeRequ
   const mismatches = status.mismatches.map(({ request, expectedLine, diff }, index) => {
     const against = expectedLine === null ? "with nothing left to expect" : `against line ${expectedLine}`;
     const indented = diff.split("\n").map((line) => `     ${line}`).join("\n");
-    return `  ${index + 1}. ${describeRequest(request)} ${against}:\n${indented}`;
+    return `  ${index + 1}. ${describeRequest(request)} (${requestExcerpt(request)}) ${against}:\n${indented}`;
   });
   const verdict = fullyPlayed(status) ? "transcript fully played" : "transcript NOT fully played";
   const count = `${status.mismatches.length} mismatch${status.mismatches.length === 1 ? "" : "es"}`;

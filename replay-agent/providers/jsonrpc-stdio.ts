@@ -1,6 +1,7 @@
 import * as Predicate from "effect/Predicate";
 import { TranscriptError, type ReplayMismatchError } from "../errors.ts";
 import { matchPattern } from "../runtime/pattern.ts";
+import { requestExcerpt } from "../runtime/request-excerpt.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import type { StdioProviderFormat } from "./provider-format.ts";
 
@@ -76,7 +77,7 @@ const checkFraming = (transcript: Transcript): TranscriptError | undefined => {
 
 /** A request the transcript did not expect gets a JSON-RPC error naming its method: -32601 when another method was expected, -32602 when only its params differ. */
 const answerMismatch = (message: unknown, mismatch: ReplayMismatchError): unknown => {
-  const data = { type: "replay_mismatch", line: mismatch.expectedLine, expected: mismatch.expected, diff: mismatch.diff };
+  const data = { type: "replay_mismatch", line: mismatch.expectedLine, expected: mismatch.expected, diff: mismatch.diff, excerpt: requestExcerpt(message) };
   if (typeof message === "string") {
     return { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: replay-agent could not read this line as JSON", data } };
   }

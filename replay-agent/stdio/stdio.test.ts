@@ -120,7 +120,11 @@ describe("the stdio peer, spawned by an Agent Client Protocol client", () => {
     await agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
     const unexpected = await agent.request(methods.agent.authenticate, { methodId: "api-key" }).catch((error: unknown) => error);
     expect(unexpected).toBeInstanceOf(RequestError);
-    expect(unexpected).toMatchObject({ code: -32601, message: expect.stringContaining('replay-agent did not expect "authenticate"') });
+    expect(unexpected).toMatchObject({
+      code: -32601,
+      message: expect.stringContaining('replay-agent did not expect "authenticate"'),
+      data: expect.objectContaining({ type: "replay_mismatch", excerpt: expect.stringContaining('"methodId":"api-key"') }),
+    });
 
     child.kill("SIGTERM");
     expect(await exited).toBe(1);
