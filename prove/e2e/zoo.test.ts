@@ -12,12 +12,21 @@ const bugs = await listBugs(checkout);
 const failedKinds = ["assertion", "timeout", "app-error", "unexpected-request", "unplayed-transcript"];
 
 /**
- * The demo's own bug is proved by `demo`; every other bug in one sandbox, all their fixes reversed
- * on zoo-bugs and applied on zoo-fixes. (With the demo's bug reversed too, its merged tool calls
- * make another scenario's app send requests its transcript does not expect before that
- * scenario's own bug shows.)
+ * The bugs `demo` proves, each in its own sandbox, both sides at once: its default bug, named by
+ * nothing, and the event cut across two reads, five runs a side. A pause between the event's two
+ * pieces makes the app read them apart, so base must lose the word and head show it every time.
  */
-const zooBugs = bugs.filter((bug) => bug.id !== defaultBugId);
+const demoProofs = [
+  { id: defaultBugId, args: [], runs: 1 },
+  { id: "event-split-across-reads-dropped", args: ["event-split-across-reads-dropped", "--repeat", "5"], runs: 5 },
+] as const;
+
+/**
+ * Every other bug in one sandbox, all their fixes reversed on zoo-bugs and applied on zoo-fixes.
+ * (With the demo's bug reversed too, its merged tool calls make another scenario's app send
+ * requests its transcript does not expect before that scenario's own bug shows.)
+ */
+const zooBugs = bugs.filter((bug) => !demoProofs.some((proof) => proof.id === bug.id));
 
 let work: string;
 let zoo: ZooSandbox;
@@ -76,16 +85,19 @@ async function markdownRows(dir: string): Promise<string[][]> {
 }
 
 /** The checks every zoo bug's report must pass, however it was proved. */
-async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, refs: { readonly base: string; readonly head: string }) {
+async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, refs: { readonly base: string; readonly head: string }, runs = 1) {
   expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["proved", 0, "proved"]);
   expect(report.scenario.file).toBe(bug.scenario);
-  expect(report.base.attempts).toHaveLength(1);
+  // Every run of base fails at the same place, and every run of head passes.
   const [failure] = report.base.attempts;
-  expect(failure).toMatchObject({ outcome: "failed", error: { location: expect.stringMatching(new RegExp(`^${bug.scenario}:\\d+$`)) } });
+  expect(report.base.attempts).toEqual(
+    Array.from({ length: runs }, () => expect.objectContaining({ outcome: "failed", error: expect.objectContaining({ kind: failure?.error?.kind, location: failure?.error?.location }) })),
+  );
+  expect(failure?.error?.location).toMatch(new RegExp(`^${bug.scenario}:\\d+$`));
   expect(failedKinds).toContain(failure?.error?.kind);
   expect(report.reason).toContain(`The scenario fails on base (${refs.base}) with ${failure?.error?.kind} at ${failure?.error?.location}: `);
   expect(report.reason).toContain("Base failed by waiting out the expect timeout (5000 ms)");
-  expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
+  expect(report.head.attempts).toEqual(Array.from({ length: runs }, () => expect.objectContaining({ outcome: "passed" })));
 
   // Base stopped at its failure, so its labels are the first of head's; the rest were not reached.
   const baseLabels = report.base.screenshots.map((shot) => shot.label);
@@ -128,11 +140,11 @@ async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, re
 const installs = (stderr: string, side: string) => stderr.split("\n").filter((line) => line.startsWith(`${side.padEnd(5)} install `)).length;
 
 describe("prove-scenario demo", () => {
-  it(`proves its default bug, ${defaultBugId}, in its own sandbox, base failing in its scenario and head passing, and leaves nothing behind`, async () => {
-    const bug = bugs.find((candidate) => candidate.id === defaultBugId);
-    if (bug === undefined) throw new Error(`no zoo bug ${defaultBugId}`);
-    const out = join(work, "demo");
-    const prover = startProver(["demo", "--out", out, "--json", ...expectTimeout]);
+  it.each(demoProofs)("$id: proved in its own sandbox, $runs run(s) a side, base failing in its scenario and head passing every time, and leaves nothing behind", async ({ id, args, runs }) => {
+    const bug = bugs.find((candidate) => candidate.id === id);
+    if (bug === undefined) throw new Error(`no zoo bug ${id}`);
+    const out = join(work, `demo-${id}`);
+    const prover = startProver(["demo", ...args, "--out", out, "--json", ...expectTimeout]);
     const run = await prover;
 
     expect(run.exitCode, run.stderr).toBe(0);
@@ -140,8 +152,8 @@ describe("prove-scenario demo", () => {
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
     expect(JSON.parse(run.stdout)).toEqual(report);
     expect([report.base.subject, report.head.subject]).toEqual([`agent-chat: ${bug.title}`, `Fix: ${bug.title}`]);
-    expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}`);
-    await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` });
+    expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}${runs > 1 ? ` --repeat ${runs}` : ""}`);
+    await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` }, runs);
 
     // The sandbox (in scenario-prover-<pid>.<start>-demo-…), its worktrees and the apps' homes (in scenario-prover-<pid>.<start>-…) are gone.
     expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}.`))).toEqual([]);

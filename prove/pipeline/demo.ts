@@ -58,6 +58,10 @@ function proofOptions(made: DemoSandbox, output: OutputOptions) {
   return command.kind === "prove" ? Effect.succeed({ ...command.options, ...output }) : Effect.die(new Error(`the demo's arguments read as ${command.kind}`));
 }
 
+/** The demo's command line for the report, with `--repeat` when above 1, as a proof's command has it. */
+const reproduceCommand = (bug: ZooBug, output: OutputOptions): string =>
+  `pnpm prove-scenario demo ${bug.id}${output.repeat > 1 ? ` --repeat ${output.repeat}` : ""}`;
+
 /**
  * `prove-scenario demo <id>`: builds the bug's sandbox (base: the fix reversed, head: the app as
  * shipped) and proves the fix in it with the pipeline of any proof. The sandbox is removed on
@@ -68,7 +72,7 @@ export const proveDemo = Effect.fn("Demo.prove")(
     const progress = yield* Progress;
     const made = yield* progress.step({ step: "sandbox", detail: bug.id }, Effect.raceFirst(sandbox(bug, input.zooRoot), input.interrupt));
     const options = yield* proofOptions(made.sandbox, input.output);
-    return yield* proveScenario(options, input.cwd, input.secrets, input.interrupt, `pnpm prove-scenario demo ${bug.id}`);
+    return yield* proveScenario(options, input.cwd, input.secrets, input.interrupt, reproduceCommand(bug, input.output));
   },
   Effect.scoped,
   Effect.catch((error: DemoError | Interrupted) => Effect.succeed<ProofResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: error.message })),

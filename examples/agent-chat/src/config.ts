@@ -19,6 +19,7 @@ interface ProviderVariables {
 // Where each provider's key and endpoint come from, and its model when AGENT_CHAT_MODEL is unset.
 const providerVariables: Record<ProviderName, ProviderVariables> = {
   openai: { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", defaultModel: "gpt-4o-mini" },
+  "openai-fetch": { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", defaultModel: "gpt-4o-mini" },
   anthropic: { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", defaultModel: "claude-sonnet-4-6" },
 };
 
@@ -41,8 +42,8 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
 function readProvider(env: NodeJS.ProcessEnv): ProviderSettings {
   const name = env.AGENT_CHAT_PROVIDER || "openai";
   if (!isProviderName(name)) {
-    const names = Object.keys(providerVariables).join(" or ");
-    throw new ConfigError(`AGENT_CHAT_PROVIDER is "${name}", which is not a provider: set it to ${names} (openai when unset).`);
+    const names = Object.keys(providerVariables).join(", ");
+    throw new ConfigError(`AGENT_CHAT_PROVIDER is "${name}", which is not a provider: set it to one of ${names} (openai when unset).`);
   }
   const variables = providerVariables[name];
   const apiKey = env[variables.apiKey];

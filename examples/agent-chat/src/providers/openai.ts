@@ -1,7 +1,6 @@
 import { OpenAI } from "openai";
-import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ModelCall, ModelProvider, ModelReply, ProviderSettings } from "../provider.ts";
-import { toolDefinitions } from "../tools.ts";
+import { chatMessages, tools } from "./openai-chat-request.ts";
 import { StreamAssembly } from "./openai-stream-assembly.ts";
 
 /** OpenAI chat completions, streamed through the official `openai` SDK. */
@@ -10,8 +9,6 @@ export function openaiProvider(settings: ProviderSettings): ModelProvider {
   const client = new OpenAI({ baseURL: settings.baseURL, apiKey: settings.apiKey, maxRetries: 0 });
   return { stream: (call) => streamCompletion(client, settings.model, call) };
 }
-
-const tools: ChatCompletionFunctionTool[] = toolDefinitions.map((tool) => ({ type: "function", function: tool }));
 
 // One streamed chat completion, its text passed on delta by delta, read until the provider ends the stream.
 async function streamCompletion(client: OpenAI, model: string, call: ModelCall): Promise<ModelReply> {
@@ -33,22 +30,4 @@ async function streamCompletion(client: OpenAI, model: string, call: ModelCall):
     toolCalls: assembly.toolCalls(),
     usage: assembly.usage === null ? null : { promptTokens: assembly.usage.prompt_tokens, completionTokens: assembly.usage.completion_tokens },
   };
-}
-
-function chatMessages(call: ModelCall): ChatCompletionMessageParam[] {
-  const messages: ChatCompletionMessageParam[] = [{ role: "system", content: call.system }];
-  for (const entry of call.conversation) {
-    if (entry.role === "tool") {
-      messages.push({ role: "tool", tool_call_id: entry.toolCallId, content: entry.result });
-    } else if (entry.role === "user" || entry.toolCalls.length === 0) {
-      messages.push({ role: entry.role, content: entry.text });
-    } else {
-      messages.push({
-        role: "assistant",
-        content: entry.text === "" ? null : entry.text,
-        tool_calls: entry.toolCalls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
-      });
-    }
-  }
-  return messages;
 }

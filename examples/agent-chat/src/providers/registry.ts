@@ -5,6 +5,7 @@ import type { ModelProvider, ProviderName, ProviderSettings } from "../provider.
 // server's start to load, and a server talks to one provider.
 const providers: Record<ProviderName, () => Promise<(settings: ProviderSettings) => ModelProvider>> = {
   openai: async () => (await import("./openai.ts")).openaiProvider,
+  "openai-fetch": async () => (await import("./openai-fetch.ts")).openaiFetchProvider,
   anthropic: async () => (await import("./anthropic.ts")).anthropicProvider,
 };
 
