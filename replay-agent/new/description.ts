@@ -1,6 +1,6 @@
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
-import * as SchemaIssue from "effect/SchemaIssue";
+import { issueDescriber } from "../transcript/issues.ts";
 import { httpProviders } from "../transcript/providers.ts";
 import { DescriptionError } from "./errors.ts";
 
@@ -85,24 +85,8 @@ export type Description = typeof Description.Type;
 
 const decode = Schema.decodeUnknownResult(Description, { onExcessProperty: "error", errors: "all" });
 
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
-  leafHook: (issue) => {
-    if (issue._tag === "MissingKey") return "is missing";
-    if (issue._tag === "UnexpectedKey") return "is not a field of a description (check its spelling)";
-    return SchemaIssue.defaultLeafHook(issue);
-  },
-});
-
 /** A schema issue as one phrase per problem, each with its path: `"turns[0].pause": expected …`. */
-const describeIssue = (issue: SchemaIssue.Issue): string =>
-  formatter(issue)
-    .issues.map(({ path, message }) => {
-      const where = (path ?? []).map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("").slice(1);
-      const text = message.replace(/^Expected/, "expected");
-      if (where === "") return text;
-      return text.startsWith("is ") ? `"${where}" ${text}` : `"${where}": ${text}`;
-    })
-    .join("; ");
+const describeIssue = issueDescriber("a description");
 
 /** The first thing in a decoded description that cannot be written, as an error naming the turn. */
 const checkTurns = (source: string, description: Description): DescriptionError | undefined => {
