@@ -93,6 +93,7 @@ describe("loading a transcript", () => {
     ["a cut outside its frame", [meta, request, line({ ...JSON.parse(chunk), cut: [5000] }), done], 3, "a cut at byte 5000, outside this frame: it is 173 bytes as written, so a cut falls from 1 to 172"],
     ["cuts out of order", [meta, request, line({ ...JSON.parse(chunk), cut: [40, { at: 20, pause: "x" }] }), done], 3, "a cut at byte 20 after one at 40: cuts go in increasing order"],
     ["a cut with a pause and a delay", [meta, request, line({ ...JSON.parse(chunk), cut: [{ at: 20, pause: "x", delay: 5 }] }), done], 3, '"cut[0].delay" is not a field of this line type'],
+    ["a cut inside sse", [meta, request, line({ type: "emit_inbound", sse: { ...JSON.parse(chunk).sse, cut: [5] } }), done], 3, '"sse.cut" is inside the frame\'s "sse" object, but "cut" shapes its writes and belongs beside "sse", on the emit_inbound line'],
     ["a cut on a response", [meta, request, line({ type: "emit_inbound", response: { status: 200, body: {} }, cut: [2] })], 3, '"cut" only shape the writes of an "sse" frame, and this line has "response"'],
     ["a join on the last frame", [meta, request, chunk, line({ ...JSON.parse(done), join: true })], 4, '"join" on the last frame of an answer'],
     ["a join before a pause", [meta, request, line({ ...JSON.parse(chunk), join: true }), line({ type: "pause", name: "x" }), done], 3, '"join" puts this frame in one write with the next frame, but line 4 is a pause'],

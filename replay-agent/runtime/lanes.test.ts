@@ -41,6 +41,19 @@ describe.each(providers)("%s lanes, read by the official client", (provider) => 
   });
 });
 
+describe("waiting for a pause", () => {
+  it("fails as soon as the app sends a request the transcript does not expect, naming it, since the test fails on it anyway", async () => {
+    const [meta, ...tour] = await fixtureLines("openai-chat/short-tour.ndjson");
+    if (meta === undefined) throw new Error("fixture lines missing");
+    const server = await serveFile(await writeVariant([meta, ...tour]));
+    const waiting = server.paused("mid-stream");
+    await expect(clients["openai-chat"].ask(server.url, "Name this chat")).rejects.toMatchObject({ status: 400 });
+    await expect(waiting).rejects.toThrow(
+      'the transcript will not reach pause "mid-stream": the app sent a request the transcript did not expect (last user message: "Name this chat"), turned down against line 2: body.messages[0].content: expected "Give me a short tour", got "Name this chat"',
+    );
+  });
+});
+
 const line = (value: Line) => value;
 const meta = line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat" });
 const expectOutbound = (content: string, fields: object = {}) =>

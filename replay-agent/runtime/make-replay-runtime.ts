@@ -11,6 +11,7 @@ import type { ExpectOutbound } from "../transcript/schema.ts";
 import type { Located, Transcript } from "../transcript/transcript.ts";
 import { formatDifferences, matchPattern, type PatternDifference } from "./pattern.ts";
 import { planTranscript, type PlannedExchange, type Step } from "./plan.ts";
+import { requestExcerpt } from "./request-excerpt.ts";
 import type { HeldPause, Mismatch, NextEntry, RecordedRequest, ReplayRuntime, RuntimeStatus } from "./replay-runtime.ts";
 import type { AnswerRun, ResponseSink } from "./response-sink.ts";
 
@@ -256,17 +257,30 @@ export const makeReplayRuntime = <Req, Run>(
       return `${transcript.file} has no pause named "${name}"; its pauses are ${names}`;
     };
 
-    const awaitPause = (name: string): Effect.Effect<HeldPause, PauseNotReachedError> =>
-      Effect.suspend(() => {
-        const now = heldAt(name);
-        if (now !== undefined) return Effect.succeed(now);
-        if (closedReason !== undefined) return Effect.fail(new PauseNotReachedError({ name, reason: closedReason }));
-        if (!reachable(name)) return Effect.fail(new PauseNotReachedError({ name, reason: missingPauseReason(name) }));
-        return Deferred.await(moved).pipe(
-          Effect.mapError((reason) => new PauseNotReachedError({ name, reason })),
-          Effect.andThen(awaitPause(name)),
-        );
-      });
+    /** Why a wait for a pause ends early: the app sent a request the transcript did not expect, which fails the test anyway. */
+    const mismatchReason = (mismatch: Mismatch<Req>): string => {
+      const against = mismatch.expectedLine === null ? "with nothing left to expect" : `against line ${mismatch.expectedLine}`;
+      return `the app sent a request the transcript did not expect (${requestExcerpt(mismatch.request)}), turned down ${against}: ${mismatch.diff.split("\n")[0] ?? ""}`;
+    };
+
+    /** Waits for pause `name`; fails when it can no longer be held, or once a request is turned down meanwhile (the test fails on it anyway). */
+    const awaitPause = (name: string): Effect.Effect<HeldPause, PauseNotReachedError> => {
+      const seen = mismatches.length;
+      const wait = (): Effect.Effect<HeldPause, PauseNotReachedError> =>
+        Effect.suspend(() => {
+          const now = heldAt(name);
+          if (now !== undefined) return Effect.succeed(now);
+          if (closedReason !== undefined) return Effect.fail(new PauseNotReachedError({ name, reason: closedReason }));
+          const turnedDown = mismatches[seen];
+          if (turnedDown !== undefined) return Effect.fail(new PauseNotReachedError({ name, reason: mismatchReason(turnedDown) }));
+          if (!reachable(name)) return Effect.fail(new PauseNotReachedError({ name, reason: missingPauseReason(name) }));
+          return Deferred.await(moved).pipe(
+            Effect.mapError((reason) => new PauseNotReachedError({ name, reason })),
+            Effect.andThen(wait()),
+          );
+        });
+      return wait();
+    };
 
     /** Releases a held pause: the only one, or the one called `name`; the play moves past it at once. */
     const resume = (name?: string): Effect.Effect<HeldPause, NotPausedError> =>

@@ -63,6 +63,15 @@ export const parseLine = Effect.fnUntraced(function* (
       `Set "type" to one of ${lineTypes.join(", ")}`,
     );
   }
+  const sse = json["sse"];
+  const misplaced = type === "emit_inbound" && Predicate.isObject(sse) ? ["cut", "join"].filter((key) => Object.hasOwn(sse, key)) : [];
+  if (misplaced.length > 0) {
+    return yield* fail(
+      "invalid_field",
+      `"sse.${misplaced[0] ?? ""}" is inside the frame's "sse" object, but "${misplaced[0] ?? ""}" shapes its writes and belongs beside "sse", on the emit_inbound line`,
+      'Write it like {"type":"emit_inbound","sse":{"data":{…}},"cut":[{"at":40,"pause":"half-event"}]}',
+    );
+  }
   const decoded = decoders[type](json);
   if (Result.isFailure(decoded)) {
     return yield* fail("invalid_field", `${type}: ${describeIssue(decoded.failure.issue)}`, writeItLike(type, transport));
