@@ -13,7 +13,7 @@ export const usage = `Usage:
                                                         record a real provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
   replay-agent check <file>                             validate a transcript and print a summary
   replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--pause <name>@<n>]...
-                   [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
+                   [--cut <name>@<n>]... [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
                    [--background '<lane>=<reply>']... [--no-stream] [--no-usage] [--out <file>]
   replay-agent new --from <description.json> [--out <file>]
                                                         write a transcript from a short description,
@@ -21,7 +21,8 @@ export const usage = `Usage:
 
 new: the request must carry --model (default gpt-4o-mini, or claude-sonnet-4-6) and end with
 the --user message; the reply streams one token per delta. --pause name@n holds after the reply's
-n-th delta (@0: before it starts). --tool answers with a tool call first; the app's request with
+n-th delta (@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at
+pause name between them (an event cut across two reads). --tool answers with a tool call first; the app's request with
 the tool's result then gets the --reply (--before-tool: text streamed before the call). --fail
 answers the first request with that error status; with --reply, the retry gets the reply.
 --background lane=reply answers any number of requests that do not stream, in a lane of their
@@ -59,6 +60,7 @@ const options = {
   "before-tool": { type: "string" },
   tool: { type: "string", multiple: true },
   pause: { type: "string", multiple: true },
+  cut: { type: "string", multiple: true },
   fail: { type: "string" },
   background: { type: "string", multiple: true },
   "no-stream": { type: "boolean" },
@@ -66,7 +68,7 @@ const options = {
 } as const;
 
 /** The flags of `new` that describe the transcript (all but --from and --out). */
-const descriptionFlags = ["provider", "model", "user", "reply", "before-tool", "tool", "pause", "fail", "background", "no-stream", "no-usage"] as const;
+const descriptionFlags = ["provider", "model", "user", "reply", "before-tool", "tool", "pause", "cut", "fail", "background", "no-stream", "no-usage"] as const;
 
 type Values = ReturnType<typeof parseRest>["values"];
 

@@ -53,6 +53,7 @@ export const Turn = Schema.Struct({
   reply: Schema.optionalKey(Schema.String),
   tools: Schema.optionalKey(Schema.Array(ToolCall)),
   pause: Schema.optionalKey(Schema.Union([PauseAt, Schema.Array(PauseAt)])),
+  cut: Schema.optionalKey(Schema.Union([PauseAt, Schema.Array(PauseAt)])),
   fail: Schema.optionalKey(FailWith),
   stream: Schema.optionalKey(Schema.Boolean),
   usage: Schema.optionalKey(Usage),
@@ -111,14 +112,14 @@ const checkTurns = (source: string, description: Description): DescriptionError 
     if (!afterTools && turn.user === undefined) {
       return problem(where, 'a turn needs "user": the last user message its request carries', "Add it; only a turn right after one with \"tools\" leaves it out");
     }
-    if (turn.fail !== undefined && (turn.reply !== undefined || turn.tools !== undefined || turn.pause !== undefined || turn.usage !== undefined)) {
-      return problem(where, '"fail" answers the request with an error status alone', 'Remove "reply", "tools", "pause" and "usage", or put the answer in a turn of its own (the retry)');
+    if (turn.fail !== undefined && (turn.reply !== undefined || turn.tools !== undefined || turn.pause !== undefined || turn.cut !== undefined || turn.usage !== undefined)) {
+      return problem(where, '"fail" answers the request with an error status alone', 'Remove "reply", "tools", "pause", "cut" and "usage", or put the answer in a turn of its own (the retry)');
     }
     if (turn.fail === undefined && turn.reply === undefined && (turn.tools ?? []).length === 0) {
       return problem(where, "this turn has no answer", 'Give it "reply" text, "tools" or "fail"');
     }
-    if (turn.stream === false && turn.pause !== undefined) {
-      return problem(where, "a turn that is not streamed has no deltas to pause after", 'Remove "pause", or "stream": false');
+    if (turn.stream === false && (turn.pause !== undefined || turn.cut !== undefined)) {
+      return problem(where, "a turn that is not streamed has no deltas to pause after or cut", 'Remove "pause" and "cut", or "stream": false');
     }
     afterTools = turn.fail === undefined && (turn.tools ?? []).length > 0;
   }
@@ -142,9 +143,9 @@ export const decodeDescription = (source: string, input: unknown): Result.Result
   return problem === undefined ? Result.succeed(decoded.success) : Result.fail(problem);
 };
 
-/** The pause names of a turn with the delta each holds after, in the order they play. */
-export const pausesOf = (turn: Turn): ReadonlyArray<{ readonly name: string; readonly after: number; readonly spec: string }> =>
-  (turn.pause === undefined ? [] : typeof turn.pause === "string" ? [turn.pause] : turn.pause)
+/** The pause names of a turn (`pause`, or `cut`) with the delta each holds after (or inside), in the order they play. */
+export const pausesOf = (turn: Turn, field: "pause" | "cut" = "pause"): ReadonlyArray<{ readonly name: string; readonly after: number; readonly spec: string }> =>
+  ((value) => (value === undefined ? [] : typeof value === "string" ? [value] : value))(turn[field])
     .map((spec) => {
       const at = spec.lastIndexOf("@");
       return { name: spec.slice(0, at), after: Number(spec.slice(at + 1)), spec };

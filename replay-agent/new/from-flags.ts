@@ -13,6 +13,7 @@ export interface NewFlags {
   readonly "before-tool"?: string | undefined;
   readonly tool?: ReadonlyArray<string> | undefined;
   readonly pause?: ReadonlyArray<string> | undefined;
+  readonly cut?: ReadonlyArray<string> | undefined;
   readonly fail?: string | undefined;
   readonly background?: ReadonlyArray<string> | undefined;
   readonly "no-stream"?: boolean | undefined;
@@ -55,7 +56,10 @@ const all = <A>(results: ReadonlyArray<A | UsageError>): ReadonlyArray<A> | Usag
 const turnsOf = (flags: NewFlags, tools: NonNullable<Turn["tools"]>): ReadonlyArray<Turn> | UsageError => {
   const user = flags.user ?? "";
   const stream = flags["no-stream"] === true ? { stream: false } : {};
-  const pause = flags.pause === undefined || flags.pause.length === 0 ? {} : { pause: flags.pause };
+  const pause = {
+    ...(flags.pause === undefined || flags.pause.length === 0 ? {} : { pause: flags.pause }),
+    ...(flags.cut === undefined || flags.cut.length === 0 ? {} : { cut: flags.cut }),
+  };
   if (flags["before-tool"] !== undefined && tools.length === 0) {
     return usageError("--before-tool is the text streamed before a tool call: add --tool '<name> <json>', or say it with --reply");
   }
@@ -67,7 +71,7 @@ const turnsOf = (flags: NewFlags, tools: NonNullable<Turn["tools"]>): ReadonlyAr
     return [...failed, call, { reply: flags.reply, ...pause, ...stream }];
   }
   if (flags.reply === undefined) {
-    if (flags.fail !== undefined && flags.pause === undefined) return failed;
+    if (flags.fail !== undefined && flags.pause === undefined && flags.cut === undefined) return failed;
     return usageError("new needs --reply <text> (the answer), --tool '<name> <json>' with --reply, or --fail <status>");
   }
   return [...failed, { user, reply: flags.reply, ...pause, ...stream }];
@@ -84,6 +88,10 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
   const badPause = (flags.pause ?? []).find((pause) => !/^[^@\s][^@]*@\d+$/.test(pause));
   if (badPause !== undefined) {
     return usageError(`--pause takes <name>@<n>, the pause's name and after how many deltas of the reply it holds, like --pause mid-stream@3 (@0: before the first frame); got "${badPause}"`);
+  }
+  const badCut = (flags.cut ?? []).find((cut) => !/^[^@\s][^@]*@\d+$/.test(cut));
+  if (badCut !== undefined) {
+    return usageError(`--cut takes <name>@<n>, the pause's name and which delta of the reply it cuts in two (from 1), like --cut half-event@2; got "${badCut}"`);
   }
   if (flags["no-usage"] === true && flags.provider !== "openai-chat") {
     return usageError(`--no-usage is for openai-chat, where the usage chunk is the request's choice (stream_options.include_usage); ${flags.provider} always sends usage`);

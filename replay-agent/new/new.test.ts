@@ -142,6 +142,23 @@ describe.each(providers)("replay-agent new for $provider, read by its official c
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 
+  it("cuts a delta in two writes held at a pause, the frame before joined to the first, and the SDK still reads every token", async () => {
+    const { server, text } = await serveNew({ provider, turns: [{ user: "Give me a short tour", reply, cut: "half-event@2" }] });
+    const lines = text.split("\n").filter((line) => line.startsWith("{")).map((line): Record<string, unknown> => JSON.parse(line));
+    const cutAt = lines.findIndex((line) => line["cut"] !== undefined);
+    expect(lines[cutAt]?.["cut"]).toEqual([{ at: expect.any(Number), pause: "half-event" }]);
+    expect(lines[cutAt - 1]).toMatchObject({ type: "emit_inbound", join: true });
+    const reading = (async () => {
+      const items: Array<Parsed> = [];
+      for await (const item of await client.stream(server.url, "Give me a short tour")) items.push(item);
+      return items;
+    })();
+    await server.paused("half-event");
+    server.resume();
+    expect(texts(await reading).join("")).toBe(reply);
+    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+  });
+
   it("streams a tool call in argument fragments, then answers the request carrying its result", async () => {
     const { server } = await serveNew({
       provider,
@@ -227,7 +244,7 @@ describe("replay-agent new's description", () => {
       { provider: "openai-chat", turns: [{ user: "Hi", tools: [{ name: "list_files" }] }, { user: "Hi", reply: "Done." }] },
       'd.json: turns[1]: this turn follows a tool call, so its request carries the tool results, not a user message. Remove "user", or end the turn before with no "tools"',
     ],
-    [{ provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", stream: false, pause: "p@0" }] }, 'd.json: turns[0]: a turn that is not streamed has no deltas to pause after. Remove "pause", or "stream": false'],
+    [{ provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", stream: false, pause: "p@0" }] }, 'd.json: turns[0]: a turn that is not streamed has no deltas to pause after or cut. Remove "pause" and "cut", or "stream": false'],
     [{ provider: "anthropic-messages", usage: false, turns: [{ user: "Hi", reply: "Hi" }] }, 'd.json: usage: only openai-chat makes the usage chunk a choice (stream_options.include_usage); anthropic-messages always sends usage. Remove "usage"'],
     [{ provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", tool: [] }] }, 'd.json: "turns[0].tool" is not a field of a description (check its spelling). Write it like'],
   ])("rejects %j, naming where and what to write instead", (description, message) => {

@@ -7,6 +7,7 @@ import type { Frame, PlannedAnswer, PlannedCall, ProviderFrames } from "./frames
 import { openaiChatFrames } from "./openai-chat.ts";
 import { openaiResponsesFrames } from "./openai-responses.ts";
 import { tokenize } from "./tokenize.ts";
+import { sseFrameText } from "../wire/sse.ts";
 
 /** Every HTTP provider's frame shapes; typed exhaustively so a new provider must have its own. */
 export const providerFrames: { readonly [P in HttpProvider]: ProviderFrames } = {
@@ -21,7 +22,11 @@ type Line = Readonly<Record<string, unknown>>;
 const outputTokens = (turn: Turn, calls: ReadonlyArray<PlannedCall>): number =>
   tokenize(turn.reply ?? "").length + calls.reduce((sum, call) => sum + 4 + tokenize(JSON.stringify(call.arguments)).length, 0);
 
-/** The answer's frames, with each pause line after the delta it names. */
+/**
+ * The answer's frames, with each pause line after the delta it names, and each cut pause inside
+ * the delta it names: the frame cut in its middle with the pause between the pieces, and joined to
+ * the frame before it (when no pause line is between them), so one write ends inside the event.
+ */
 const withPauses = (
   source: string,
   where: string,
@@ -30,7 +35,19 @@ const withPauses = (
   frames: ReadonlyArray<Frame>,
 ): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
   const pauses = pausesOf(turn);
+  const cuts = pausesOf(turn, "cut");
   const deltas = frames.filter((frame) => frame.delta).length;
+  const outside = cuts.find((cut) => cut.after < 1 || cut.after > deltas);
+  if (outside !== undefined) {
+    return Result.fail(
+      new DescriptionError({
+        source,
+        where: `${where}.cut`,
+        problem: `cut "${outside.spec}" cuts delta ${outside.after}, but this answer streams ${deltas} delta${deltas === 1 ? "" : "s"}`,
+        fix: `Pick a number from 1 (the first delta) to ${deltas}`,
+      }),
+    );
+  }
   const beyond = pauses.find((pause) => pause.after > deltas);
   if (beyond !== undefined) {
     return Result.fail(
@@ -46,7 +63,11 @@ const withPauses = (
   const lines: Array<Line> = [...pauseLines(0), head];
   let count = 0;
   for (const frame of frames) {
-    lines.push({ type: "emit_inbound", sse: frame.sse });
+    const cut = frame.delta ? cuts.filter((candidate) => candidate.after === count + 1) : [];
+    const previous = lines.at(-1);
+    if (cut.length > 0 && previous?.["type"] === "emit_inbound" && previous["sse"] !== undefined) lines[lines.length - 1] = { ...previous, join: true };
+    const middle = Math.floor(Buffer.byteLength(sseFrameText(frame.sse), "utf8") / 2);
+    lines.push({ type: "emit_inbound", sse: frame.sse, ...(cut.length === 0 ? {} : { cut: cut.map(({ name }, index) => ({ at: middle + index, pause: name })) }) });
     if (frame.delta) lines.push(...pauseLines(++count));
   }
   return Result.succeed(lines);
