@@ -3,9 +3,11 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAppServer } from "./app-server.ts";
+import { appHost, readyTimeoutMs } from "./app-settings.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import type { ReadyCheck } from "./config.ts";
 import { HarnessError } from "./errors.ts";
+import { logExcerpt } from "./log-excerpt.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {
@@ -91,17 +93,28 @@ const listen = `require("node:http").createServer((request, response) => respons
 
 describe("an app that does not become ready", () => {
   it.each([
-    ["never listens", `console.log("starting"); setInterval(() => {}, 1000);`, "The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:"],
-    ["listens on another port than PORT", `console.log("starting"); require("node:http").createServer(() => {}).listen(0, "127.0.0.1");`, "The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:"],
-    ["exits at once", `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`, "The app exited with code 3 before it was ready, its last line being \"FATAL: no config\". Check app.start"],
-  ])("%s: a boot error naming what it waited for or how it ended, with its last lines, and nothing left running", async (_name, script, says) => {
+    ["never listens", `console.log("starting"); setInterval(() => {}, 1000);`, ["The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:", "\nstarting"]],
+    [
+      "listens on another port than PORT",
+      `console.log("starting"); require("node:http").createServer(() => {}).listen(0, "127.0.0.1");`,
+      ["The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:", "\nstarting"],
+    ],
+    ["exits at once", `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`, ["The app exited with code 3 before it was ready, its last line being \"FATAL: no config\". Check app.start", "\nstarting"]],
+    [
+      "says why early, then prints many ordinary lines",
+      `console.log("starting"); console.log('⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"'); for (let i = 0; i < 100; i++) console.log("GET /page " + i); process.exit(1);`,
+      [
+        '\n⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"\n[scenario-harness: above, the warnings and errors among 86 earlier line(s)',
+        "\nGET /page 99",
+      ],
+    ],
+  ])("%s: a boot error naming what it waited for or how it ended, with its output's decisive and last lines, and nothing left running", async (_name, script, says) => {
     const { dir, started } = await launch(`require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`, { path: "/health", timeout: 500 });
     const error = await started.then(() => undefined, (rejected: unknown) => rejected);
     expect(error).toBeInstanceOf(HarnessError);
     expect(error).toMatchObject({ kind: "boot" });
     const message = error instanceof Error ? error.message : "";
-    expect(message).toContain(says);
-    expect(message).toContain("\nstarting");
+    for (const part of says) expect(message).toContain(part);
     expect(await alive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
   });
 });
@@ -173,5 +186,71 @@ describe("a bounded log", () => {
     expect([log.text(), log.truncated]).toEqual(["abcdefgh", false]);
     log.push("ijklmnop");
     expect([log.text(), log.truncated]).toEqual(["abcde\n[scenario-harness: 6 characters of the app's output left out here]\nlmnop", true]);
+  });
+
+  it("cuts at line ends, so no line is shown in part", () => {
+    const log = new BoundedLog(8);
+    log.push("one\ntwo\nthree\nfour\nfive\nsix\n");
+    expect(log.text()).toBe("one\ntwo\n[scenario-harness: 16 characters of the app's output left out here]\nsix\n");
+    log.push("seven\n");
+    expect(log.text()).toBe("one\ntwo\n[scenario-harness: 20 characters of the app's output left out here]\nseven\n");
+  });
+});
+
+describe("a log excerpt", () => {
+  const ordinary = Array.from({ length: 100 }, (_, i) => `GET /page ${i} 200`);
+
+  it.each([
+    ["a short log, whole", "ready\nGET / 200\n", "ready\nGET / 200"],
+    [
+      "a warning among many ordinary lines, kept whole before the last lines",
+      ["ready", '⚠ Blocked cross-origin request to Next.js dev resource /_next/webpack-hmr from "127.0.0.1"', ...ordinary].join("\n"),
+      [
+        '⚠ Blocked cross-origin request to Next.js dev resource /_next/webpack-hmr from "127.0.0.1"',
+        "[scenario-harness: above, the warnings and errors among 86 earlier line(s) of the app's output; the rest left out]",
+        ...ordinary.slice(-16),
+      ].join("\n"),
+    ],
+    [
+      "a repeated error once, and colours removed",
+      ["\u001b[31m⨯ Error: boom\u001b[39m", "⨯ Error: boom", ...ordinary].join("\n"),
+      ["⨯ Error: boom", "[scenario-harness: above, the warnings and errors among 86 earlier line(s) of the app's output; the rest left out]", ...ordinary.slice(-16)].join("\n"),
+    ],
+    [
+      "a line of a base64 image, by its start and its length",
+      `ready\ndata:image/png;base64,${"A".repeat(166_000)}\nexited`,
+      `ready\ndata:image/png;base64,${"A".repeat(178)}… [165822 more characters]\nexited`,
+    ],
+  ])("%s", (_name, output, excerpt) => {
+    expect(logExcerpt(output)).toBe(excerpt);
+  });
+
+  it("stays within about 3 000 characters however long and many the lines", () => {
+    const lines = Array.from({ length: 2_000 }, (_, i) => `${i % 3 === 0 ? "Error" : "info"} ${"x".repeat(400 + (i % 300))}`);
+    const excerpt = logExcerpt(lines.join("\n"));
+    expect(excerpt.length).toBeLessThan(3_200);
+    expect(excerpt.split("\n").every((line) => lines.includes(line) || line.startsWith("[scenario-harness:") || line.endsWith(" more characters]"))).toBe(true);
+  });
+});
+
+describe("the app's settings", () => {
+  it.each([
+    [{ start: "x" }, "127.0.0.1"],
+    [{ start: "x", host: "localhost" }, "localhost"],
+    [{ start: "x", host: "[::1]" }, "[::1]"],
+  ])("app.host %j opens the app at %s", (app, host) => {
+    expect(appHost(app)).toBe(host);
+  });
+
+  it.each([
+    [() => appHost({ start: "x", host: "http://localhost:3000" }), 'app.host is "http://localhost:3000": set it to the host name the browser opens the app at, without scheme, port or path'],
+    [() => readyTimeoutMs({ path: "/", timeout: -1 }), "app.ready.timeout is -1: set it to a whole number of milliseconds, e.g. 120000, or leave it out for 60000."],
+  ])("a bad setting is a config error naming the key and what to set", (read, says) => {
+    expect(read).toThrow(HarnessError);
+    expect(read).toThrow(says);
+  });
+
+  it("gives boot 60 s when app.ready.timeout is not set, as Playwright's webServer does", () => {
+    expect(readyTimeoutMs(undefined)).toBe(60_000);
   });
 });

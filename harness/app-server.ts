@@ -3,10 +3,12 @@ import { randomUUID } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { execa, type ResultPromise } from "execa";
-import { defaultReadyTimeoutMs, type ReadyCheck } from "./config.ts";
+import type { ReadyCheck } from "./config.ts";
+import { readyTimeoutMs } from "./app-settings.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import { HarnessError } from "./errors.ts";
 import { freePort } from "./free-port.ts";
+import { logExcerpt, shownLine } from "./log-excerpt.ts";
 import { untilPathAnswers } from "./ready-path.ts";
 
 export interface AppServerOptions {
@@ -25,25 +27,20 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
-const logTailLines = 30;
 const stopGraceMs = 5_000;
 /** The app's output kept, and written to its log, at most: its first and its latest half MiB. */
 const logHalf = 512 * 1024;
 /** How much of the latest output a ready line, or a port in use, is looked for in. */
 const readyWindow = 64 * 1024;
 
-function tail(text: string): string {
-  return text.trimEnd().split("\n").slice(-logTailLines).join("\n");
-}
-
 /**
  * The app's last line of output, for the first line of a boot error (the one a verdict shows):
- * usually what killed it. Cut at 200 characters.
+ * usually what killed it. Whole, unless it is a very long one (see shownLine).
  */
 function lastWords(output: string): string {
   const last = output.trimEnd().split("\n").at(-1)?.trim() ?? "";
   if (last === "") return "printing nothing";
-  return `its last line being "${last.length > 200 ? `${last.slice(0, 199)}…` : last}"`;
+  return `its last line being "${shownLine(last)}"`;
 }
 
 function readyDescription(ready: ReadyCheck | undefined): string {
@@ -214,7 +211,7 @@ async function waitUntilReady(
   logs: () => string,
 ): Promise<void> {
   const ready = options.ready;
-  const timeoutMs = ready?.timeout ?? defaultReadyTimeoutMs;
+  const timeoutMs = readyTimeoutMs(ready);
   const readyUrl = new URL(ready !== undefined && "path" in ready ? ready.path : "/", options.url);
   const pattern = ready !== undefined && "log" in ready
     ? (typeof ready.log === "string" ? new RegExp(ready.log) : ready.log)
@@ -251,7 +248,7 @@ async function waitUntilReady(
         "boot",
         `The app did not become ready within ${timeoutMs / 1000}s (waiting for ${readyDescription(ready)} at ${options.url}). ` +
           `Check app.start (\`${options.command}\`) and app.ready in the scenario config, or raise app.ready.timeout.\n` +
-          `Last output:\n${tail(logs())}`,
+          `Its output:\n${logExcerpt(logs())}`,
       ),
     );
   }, timeoutMs);
@@ -262,7 +259,7 @@ async function waitUntilReady(
       new HarnessError(
         "boot",
         `The app ${how} before it was ready, ${lastWords(logs())}. Check app.start (\`${options.command}\`) in the scenario config ` +
-          `and the app's output:\n${tail(logs())}`,
+          `and the app's output:\n${logExcerpt(logs())}`,
       ),
     );
   });

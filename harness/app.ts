@@ -8,6 +8,7 @@ import type { ScenarioAppConfig } from "./config.ts";
 import { appEnvironment, homeFiles, substitute } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
 import { startAppServer, type AppServer } from "./app-server.ts";
+import { appHost, readyTimeoutMs } from "./app-settings.ts";
 
 export interface CliResult {
   readonly stdout: string;
@@ -17,6 +18,7 @@ export interface CliResult {
 
 /** The app under test as a scenario sees it: a fresh server with its own home. */
 export interface ScenarioApp {
+  /** Where the browser opens the app: `http://<app.host>:<port>`, 127.0.0.1 unless the config names another host. */
   readonly url: string;
   /** The app's state directory (the config's `homeEnv`). */
   readonly home: string;
@@ -76,6 +78,9 @@ export async function startApp(input: {
   if (typeof config.start !== "string" || config.start === "") {
     throw new HarnessError("config", "app.start is not set: set it to the shell command that starts the app's server, e.g. \"pnpm start\".");
   }
+  // A bad host or ready timeout is refused before anything starts.
+  const host = appHost(config);
+  readyTimeoutMs(config.ready);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
   const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
   await Promise.all([mkdir(dirs.home), mkdir(dirs.appHome)]);
@@ -100,7 +105,8 @@ export async function startApp(input: {
     throw error;
   }
   const readyAt = performance.now();
-  const { url } = server;
+  // The server was reached at 127.0.0.1 to see it ready; the browser opens it at the config's host.
+  const url = `http://${host}:${server.port}`;
   const { env } = launch(server.port);
   const values = substitutions(server.port);
   // How long the app took to become ready; the prover prints it as the side's "boot" step.

@@ -2,13 +2,16 @@
  * An app's output kept within a budget: the first `half` characters as they came and the latest
  * `half`, with a line saying how much was left out between them. An app that floods its output
  * costs neither the memory nor a log and report of that size, and what a person reads to see why
- * it failed (how it started, how it ended) stays.
+ * it failed (how it started, how it ended) stays. Where output was left out, the text is cut at
+ * line ends, so no line is shown in part (unless a single line is longer than the half).
  */
 export class BoundedLog {
   private head = "";
   private readonly tail: string[] = [];
   private tailLength = 0;
   private omitted = 0;
+  /** Whether the latest character left out ended a line, so the tail starts a line. */
+  private tailStartsLine = false;
 
   constructor(private readonly half: number) {}
 
@@ -27,9 +30,10 @@ export class BoundedLog {
     while (this.tailLength > this.half) {
       const first = this.tail[0] ?? "";
       const excess = this.tailLength - this.half;
+      const dropped = Math.min(first.length, excess);
+      this.tailStartsLine = first[dropped - 1] === "\n";
       if (first.length <= excess) this.tail.shift();
       else this.tail[0] = first.slice(excess);
-      const dropped = Math.min(first.length, excess);
       this.tailLength -= dropped;
       this.omitted += dropped;
     }
@@ -37,6 +41,13 @@ export class BoundedLog {
 
   text(): string {
     const tail = this.tail.join("");
-    return this.omitted === 0 ? this.head + tail : `${this.head}\n[scenario-harness: ${this.omitted} characters of the app's output left out here]\n${tail}`;
+    if (this.omitted === 0) return this.head + tail;
+    // The head up to its last whole line and the tail from its first, when they have line ends.
+    const headEnd = this.head.lastIndexOf("\n") + 1;
+    const head = headEnd > 0 ? this.head.slice(0, headEnd) : this.head;
+    const tailStart = this.tailStartsLine ? 0 : tail.indexOf("\n") + 1;
+    const rest = tailStart > 0 && tailStart < tail.length ? tail.slice(tailStart) : tail;
+    const omitted = this.omitted + (this.head.length - head.length) + (tail.length - rest.length);
+    return `${head.endsWith("\n") ? head : `${head}\n`}[scenario-harness: ${omitted} characters of the app's output left out here]\n${rest}`;
   }
 }

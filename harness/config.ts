@@ -1,7 +1,11 @@
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
 import { chromiumArgs, resolveChromium } from "./chromium.ts";
 
-/** How the harness finds out the app is up: an HTTP path answering 2xx/3xx, or a line in its output. */
+/**
+ * How the harness finds out the app is up: GET of a path answering 2xx/3xx with its whole body
+ * (its first render, which a dev server compiles on demand), or a line in its output. `timeout`
+ * (ms, default 60 000) is boot's own budget, outside the test's timeout.
+ */
 export type ReadyCheck =
   | { readonly path: string; readonly timeout?: number }
   | { readonly log: RegExp | string; readonly timeout?: number };
@@ -18,6 +22,12 @@ export interface ScenarioAppConfig {
   readonly submodules?: boolean;
   /** Shell command that starts the server: PORT is in its environment, `{port}` in its text. */
   readonly start: string;
+  /**
+   * The host the browser opens the app at (`app.url`, `app.open()`), default "127.0.0.1". Set
+   * "localhost" for a framework whose dev server refuses its dev resources to any other origin
+   * (Next.js). The server is still reached at 127.0.0.1 to see that it is ready.
+   */
+  readonly host?: string;
   readonly ready?: ReadyCheck;
   /** Shell command running the app's own CLI, for `app.cli` and `app.project`. */
   readonly cli?: string;
@@ -50,14 +60,18 @@ export interface ScenarioConfig extends Omit<PlaywrightTestConfig<object, Scenar
   readonly use?: PlaywrightTestConfig["use"];
 }
 
-export const defaultReadyTimeoutMs = 30_000;
+/** Boot's budget when `app.ready.timeout` is not set: Playwright's webServer's. */
+export const defaultReadyTimeoutMs = 60_000;
+
+/** The host the browser opens the app at when `app.host` is not set. */
+export const defaultAppHost = "127.0.0.1";
 
 /** The app config as plain JSON, so the prover can read it from `playwright test --list --reporter=json`. */
 function appMetadata(app: ScenarioAppConfig): Record<string, unknown> {
   const ready = app.ready !== undefined && "log" in app.ready
     ? { ...app.ready, log: typeof app.ready.log === "string" ? app.ready.log : app.ready.log.source }
     : app.ready;
-  return { ...app, install: app.install ?? "auto", ready };
+  return { ...app, install: app.install ?? "auto", host: app.host ?? defaultAppHost, ready };
 }
 
 /** The expect timeout the prover asks for (SCENARIO_EXPECT_TIMEOUT, in ms), when it asks. */

@@ -5,6 +5,7 @@ import type { ScenarioApp } from "./app.ts";
 import { isHeadlessShell, resolveChromium } from "./chromium.ts";
 import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
+import { logExcerpt } from "./log-excerpt.ts";
 
 export interface ScenarioTestOptions {
   /** The replay transcript for this test, relative to the scenario file. */
@@ -42,6 +43,16 @@ function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): TestEnd {
   return end;
 }
 
+/**
+ * The server log's excerpt of a test that failed (whole lines, its warnings and errors and its last
+ * lines, about 3 000 characters at most), for the report: the line that says why, such as a dev
+ * server refusing the page's origin, is often not in the test's own error.
+ */
+const serverLogExcerpt = "scenario-harness:server-log-excerpt";
+
+/** The replay agent fixture's own timeout, for its start and its end. */
+const agentTimeoutMs = 30_000;
+
 /** Tells the prover that the test's own error came before the first unexpected request, so it names that error first. */
 const mismatchAfterFailure = "scenario-harness:replay-mismatch-after-failure";
 
@@ -78,47 +89,60 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
     { scope: "worker", auto: true },
   ],
 
-  agent: async ({ transcript }, use, testInfo) => {
-    const { afterFailure, agentProblems, startAgent } = await import("./agent.ts");
-    const file = transcript === undefined ? undefined : resolve(dirname(testInfo.file), transcript);
-    const { agent, dispose } = await startAgent(file);
-    let end: TestEnd;
-    try {
-      await use(agent);
-    } finally {
-      end = noteTestEnd(testInfo, agent);
-      await dispose();
-    }
-    const status = agent.status();
-    const first = status.mismatches[0];
-    if (first !== undefined && afterFailure(first, 0, end)) {
-      testInfo.annotations.push({ type: mismatchAfterFailure, description: "the test failed before the app sent its first unexpected request" });
-    }
-    const problem = agentProblems(status, testInfo.status === "passed", end);
-    if (problem !== undefined) throw problem;
-  },
-
-  app: async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
-    const { appRoot, startApp } = await import("./app.ts");
-    const root = appRoot(scenarioApp, testInfo.config.configFile);
-    const running = await startApp({
-      config: { ...scenarioApp, env: { ...scenarioApp.env, ...appEnv } },
-      root,
-      page,
-      testInfo,
-      replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
-      replayCommand: scenarioApp.provider === undefined ? undefined : agent.command,
-    });
-    try {
-      await use(running.app);
-    } finally {
-      noteTestEnd(testInfo, agent);
-      await running.dispose();
-      if (testInfo.status !== testInfo.expectedStatus || agent.status().mismatches.length > 0) {
-        await testInfo.attach("server.log", { body: running.app.logs(), contentType: "text/plain" });
+  // The replay agent's start (loading the harness's code, the transcript) is the harness's work, not
+  // the test's: it has a timeout of its own, outside the test's.
+  agent: [
+    async ({ transcript }, use, testInfo) => {
+      const { afterFailure, agentProblems, startAgent } = await import("./agent.ts");
+      const file = transcript === undefined ? undefined : resolve(dirname(testInfo.file), transcript);
+      const { agent, dispose } = await startAgent(file);
+      let end: TestEnd;
+      try {
+        await use(agent);
+      } finally {
+        end = noteTestEnd(testInfo, agent);
+        await dispose();
       }
-    }
-  },
+      const status = agent.status();
+      const first = status.mismatches[0];
+      if (first !== undefined && afterFailure(first, 0, end)) {
+        testInfo.annotations.push({ type: mismatchAfterFailure, description: "the test failed before the app sent its first unexpected request" });
+      }
+      const problem = agentProblems(status, testInfo.status === "passed", end);
+      if (problem !== undefined) throw problem;
+    },
+    { timeout: agentTimeoutMs },
+  ],
+
+  // Boot (and a dev server's first compile, which readiness includes) has its own budget, the
+  // ready timeout, which the harness enforces: this fixture's own timeout slot (0, none) keeps its
+  // setup and teardown out of the test's timeout, which then counts the test's own steps only.
+  app: [
+    async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
+      const { appRoot, startApp } = await import("./app.ts");
+      const root = appRoot(scenarioApp, testInfo.config.configFile);
+      const running = await startApp({
+        config: { ...scenarioApp, env: { ...scenarioApp.env, ...appEnv } },
+        root,
+        page,
+        testInfo,
+        replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
+        replayCommand: scenarioApp.provider === undefined ? undefined : agent.command,
+      });
+      try {
+        await use(running.app);
+      } finally {
+        noteTestEnd(testInfo, agent);
+        await running.dispose();
+        if (testInfo.status !== testInfo.expectedStatus || agent.status().mismatches.length > 0) {
+          const logs = running.app.logs();
+          await testInfo.attach("server.log", { body: logs, contentType: "text/plain" });
+          testInfo.annotations.push({ type: serverLogExcerpt, description: logExcerpt(logs) });
+        }
+      }
+    },
+    { timeout: 0 },
+  ],
 });
 
 export { expect } from "@playwright/test";

@@ -19,7 +19,7 @@ interface JsonResult {
   readonly status: string;
   readonly errors: ReadonlyArray<{ readonly message?: string }>;
   readonly attachments: ReadonlyArray<{ readonly name: string }>;
-  readonly annotations: ReadonlyArray<{ readonly type: string }>;
+  readonly annotations: ReadonlyArray<{ readonly type: string; readonly description?: string }>;
 }
 
 const scratch: string[] = [];
@@ -38,13 +38,13 @@ function results(suites: ReadonlyArray<JsonSuite>): JsonResult[] {
 // eslint-disable-next-line no-control-regex -- Playwright colours its messages with ANSI escapes, which start with ESC.
 const plain = (text: string | undefined) => (text ?? "").replace(/\u001b\[[0-9;]*m/g, "");
 
-/** Runs one of the harness's test apps through the real Playwright CLI and reads its JSON report. */
-async function runTestApp(name: string, env: Record<string, string> = {}, args: ReadonlyArray<string> = []) {
+/** Runs one of the harness's test apps (with its `config`) through the real Playwright CLI and reads its JSON report. */
+async function runTestApp(name: string, env: Record<string, string> = {}, args: ReadonlyArray<string> = [], config = "playwright.config.ts") {
   const output = await mkdtemp(join(tmpdir(), "harness-test-"));
   scratch.push(output);
   const run = await execa(
     "pnpm",
-    ["exec", "playwright", "test", "--config", `harness/test-apps/${name}/playwright.config.ts`, "--reporter=json", "--output", output, ...args],
+    ["exec", "playwright", "test", "--config", `harness/test-apps/${name}/${config}`, "--reporter=json", "--output", output, ...args],
     { reject: false, env },
   );
   const report = JSON.parse(run.stdout) as JsonReport;
@@ -76,6 +76,33 @@ describe("the harness", () => {
     const run = await runTestApp("readiness-app", {}, ["--grep", "warms up"]);
     expect(run.report.errors).toEqual([]);
     expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
+    expect(run.exitCode).toBe(0);
+  });
+
+  it("opens the app at the config's app.host, so a dev server that serves its dev resources to localhost only hydrates the page", async () => {
+    const run = await runTestApp("origin-app");
+    expect(run.report.errors).toEqual([]);
+    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
+    expect(run.exitCode).toBe(0);
+  });
+
+  it("fails a page whose dev resources the app refuses at the default host, keeping the server's line that says why", async () => {
+    const run = await runTestApp("origin-app", {}, [], "default-host.config.ts");
+    expect(run.exitCode).toBe(1);
+    expect(run.results.map((result) => result.status)).toEqual(["failed"]);
+    expect(plain(run.results[0]?.errors[0]?.message)).toContain("element(s) not found");
+    const excerpt = run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description ?? "";
+    expect(excerpt.split("\n")).toContain('⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.');
+    expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
+  });
+
+  it("keeps boot and a first render longer than the test's own timeout out of the test's time", async () => {
+    const run = await runTestApp("compile-app");
+    expect(run.report.errors).toEqual([]);
+    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
+    // The app answers its first GET of / in full 5 s after it listens: readiness waited for it, more than the test's 4 s.
+    const bootMs = run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:boot-ms")?.description;
+    expect(Number(bootMs)).toBeGreaterThanOrEqual(5_000);
     expect(run.exitCode).toBe(0);
   });
 

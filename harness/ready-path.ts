@@ -34,21 +34,27 @@ function connection(url: URL): Promise<Socket | undefined> {
 
 /**
  * Whether GET `url`, sent over `socket` (the connection that found the port open, so the app
- * serves one connection, not two), answers with a status below 400.
+ * serves one connection, not two), answers with a status below 400 and its whole body: a dev
+ * server that compiles a page on its first request (Next.js, Astro) may send the headers at once
+ * and the page once compiled, and that first render is part of booting. It asks as a browser
+ * opening the page does (`accept: text/html`).
  */
 function answers(url: URL, socket: Socket): Promise<boolean> {
   return new Promise((resolve) => {
-    const request = get(url, { createConnection: () => socket, headers: { connection: "close" } }, (response) => {
+    const request = get(url, { createConnection: () => socket, headers: { connection: "close", accept: "text/html,*/*" } }, (response) => {
+      const ok = (response.statusCode ?? 500) < 400;
+      response.once("end", () => resolve(ok));
+      // A body cut short (the app closed the connection, or died) is no answer.
+      response.once("close", () => resolve(false));
       response.resume();
-      resolve((response.statusCode ?? 500) < 400);
     });
     request.once("error", () => resolve(false));
   });
 }
 
 /**
- * Resolves once GET `url` (an http: URL) answers with a status below 400; rejects once `signal`
- * has aborted. The port is tried every few ms until it accepts a connection, then the path is
+ * Resolves once GET `url` (an http: URL) answers with a status below 400 and its whole body;
+ * rejects once `signal` has aborted. The port is tried every few ms until it accepts a connection, then the path is
  * asked over it, and asked again after growing intervals while it does not answer yet. One
  * attempt is in flight at a time; none has an abort signal (Node 20's sockets keep a listener on
  * it after they close), so the app's exit or its answer ends the last one.

@@ -1,0 +1,26 @@
+import { defaultAppHost, defaultReadyTimeoutMs, type ReadyCheck, type ScenarioAppConfig } from "./config.ts";
+import { HarnessError } from "./errors.ts";
+
+/** A host name (labels of letters, digits and -), an IPv4 address, or an IPv6 address in brackets. */
+const hostPattern = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$|^\[[0-9A-Fa-f:.]+\]$/;
+
+/** `app.host`: the host the browser opens the app at, default 127.0.0.1. */
+export function appHost(app: ScenarioAppConfig): string {
+  const host: unknown = app.host ?? defaultAppHost;
+  if (typeof host === "string" && hostPattern.test(host)) return host;
+  throw new HarnessError(
+    "config",
+    `app.host is ${JSON.stringify(host)}: set it to the host name the browser opens the app at, without scheme, port or path, ` +
+      `e.g. "localhost" (for Next.js dev), or leave it out for "${defaultAppHost}".`,
+  );
+}
+
+/** `app.ready.timeout`: boot's budget in ms, default 60 000. */
+export function readyTimeoutMs(ready: ReadyCheck | undefined): number {
+  const timeout: unknown = ready?.timeout ?? defaultReadyTimeoutMs;
+  if (typeof timeout === "number" && Number.isInteger(timeout) && timeout > 0) return timeout;
+  throw new HarnessError(
+    "config",
+    `app.ready.timeout is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds, e.g. 120000, or leave it out for ${defaultReadyTimeoutMs}.`,
+  );
+}
