@@ -176,6 +176,13 @@ export class StepFailed extends Data.TaggedError("StepFailed")<{
   }
 }
 
+/** `install: "auto"` cannot tell which version of the repository's package manager installs it. */
+export class InstallUnknown extends Data.TaggedError("InstallUnknown")<{ readonly where: string; readonly detail: string }> {
+  override get message(): string {
+    return `Cannot tell which version of the package manager installs ${this.where}: ${this.detail}.`;
+  }
+}
+
 export class RunnerFailed extends Data.TaggedError("RunnerFailed")<{ readonly detail: string; readonly logTail: string }> {
   override get message(): string {
     return `Playwright did not produce a report: ${this.detail}. Check that \`playwright test\` runs with this config.\nLast lines of its output:\n${this.logTail}`;
@@ -189,7 +196,7 @@ export class SubmodulesFailed extends Data.TaggedError("SubmodulesFailed")<{ rea
   }
 }
 
-export type SideError = WorktreeFailed | SubmodulesFailed | StepFailed | RunnerFailed;
+export type SideError = WorktreeFailed | SubmodulesFailed | StepFailed | InstallUnknown | RunnerFailed;
 
 export function attemptErrorOf(error: SideError): AttemptError {
   switch (error._tag) {
@@ -198,6 +205,8 @@ export function attemptErrorOf(error: SideError): AttemptError {
       return { kind: "worktree", message: error.message };
     case "StepFailed":
       return { kind: error.step, message: error.message };
+    case "InstallUnknown":
+      return { kind: "install", message: error.message };
     case "RunnerFailed":
       return { kind: "runner", message: error.message };
   }

@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -90,7 +91,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
       ]),
     );
     expect((await manifest(shop.dir)).scripts?.["prove-scenario"]).toBe("prove-scenario");
-    expect(await readFile(join(shop.dir, ".gitignore"), "utf8")).toBe("node_modules/\n/reports/\n");
+    expect(await readFile(join(shop.dir, ".gitignore"), "utf8")).toBe("node_modules/\n/reports/\ntest-results/\n");
 
     const example = await npx(shop.dir, "playwright", "test", "-c", "scenarios.config.ts", "--reporter=line", "--output", join(work, "shop-example"));
     expect(example.exitCode, example.stdout).toBe(0);
@@ -178,12 +179,37 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const init = await npx(store.dir, "prove-scenario", "init");
     expect(init.exitCode, init.stderr).toBe(0);
     const config = await readFile(join(store.dir, "scenarios.config.ts"), "utf8");
-    expect(config).toContain('    start: "npm run dev -- --host 127.0.0.1 --port {port} --strictPort", // Vite takes the port as a flag\n');
-    expect(config).toContain('    ready: { path: "/store/" },\n');
+    expect(config).toContain('    start: "npx vite --host 127.0.0.1 --port {port} --strictPort", // the dev script `vite`, run by its bin, not through the package manager; Vite takes the port as a flag\n');
+    expect(config).toContain('    ready: { path: "/store/" }, // base in vite.config.ts\n');
     expect(await readFile(join(store.dir, "scenarios/example.e2e.ts"), "utf8")).toContain('await app.open("/store/");');
 
     const example = await npx(store.dir, "playwright", "test", "-c", "scenarios.config.ts", "--reporter=line", "--output", join(work, "store-example"));
     expect(example.exitCode, example.stdout).toBe(0);
     expect(example.stdout).toContain("1 passed");
+  });
+
+  it("refuses, at init and before a proof, a repository whose own @playwright/test is below the peer range, naming the version, the range and the fix", async () => {
+    const old = await makeShopRepo(join(work, "old-playwright"));
+    // npm refuses the peer conflict unless told to leave peers alone; pnpm links the repository's 1.38 with a warning. Either way 1.38 is what runs.
+    await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", "--legacy-peer-deps", tarball, "@playwright/test@1.38.0"], { cwd: old.dir });
+    const says = [
+      `node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency)`,
+      "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65), then run again.",
+    ];
+
+    const init = await npx(old.dir, "prove-scenario", "init");
+    expect(init.exitCode, init.stderr).toBe(2);
+    for (const text of says) expect(init.stderr).toContain(text);
+    expect(existsSync(join(old.dir, "scenarios.config.ts"))).toBe(false);
+
+    await writeFile(join(old.dir, "scenarios.config.ts"), await readFile(join(shop.dir, "scenarios.config.ts"), "utf8"));
+    await mkdir(join(old.dir, "scenarios"));
+    await writeFile(join(old.dir, "scenarios/cart-total.e2e.ts"), cartScenario);
+    const run = await npx(old.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
+    expect(run.exitCode, run.stderr).toBe(2);
+    const report = JSON.parse(run.stdout) as ProofReport;
+    expect([report.verdict, report.reasonCode]).toEqual(["could-not-run", "config-error"]);
+    for (const text of says) expect(report.reason).toContain(text);
+    expect(report.base.attempts).toEqual([]);
   });
 });

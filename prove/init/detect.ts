@@ -1,7 +1,9 @@
 import { join } from "node:path";
+import { readBasePath, type BasePath } from "./base-path.ts";
 import { InitFailed } from "./errors.ts";
+import { findFramework, type FrameworkFound } from "./frameworks.ts";
 import { chooseManager, type ManagerChoice } from "./manager.ts";
-import { planStart, type StartPlan } from "./start.ts";
+import { planStart, type BinRunner, type StartPlan } from "./start.ts";
 
 /** An app folder as detection sees it: read by `readAppFolder`, or written out in a test. */
 export interface AppFiles {
@@ -14,34 +16,42 @@ export interface AppFiles {
   readonly read: (file: string) => string | undefined;
 }
 
-export interface BasePath {
-  /** With a leading and a trailing slash, e.g. "/sub/". */
-  readonly path: string;
-  /** The Vite config that sets it. */
-  readonly file: string;
+/** The ready check's and the test's timeouts for a dev server that compiles on demand, and why. */
+export interface Timeouts {
+  readonly ready: number;
+  readonly test: number;
+  readonly why: string;
 }
 
 export interface Detection {
   readonly manager: ManagerChoice;
   readonly start: StartPlan;
+  readonly framework: FrameworkFound | undefined;
   readonly base: BasePath | undefined;
+  /** app.host, when the framework wants the browser on a host of its own. */
+  readonly host: { readonly host: string; readonly why: string } | undefined;
+  /** Set for a framework that compiles pages on their first request; undefined keeps the harness's defaults. */
+  readonly timeouts: Timeouts | undefined;
 }
 
-export const viteConfigNames = ["vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs", "vite.config.cjs"];
+/** Boot and a first compile under load took about a minute in a Next.js dev server; the test gets half a minute more for its own steps. */
+const compileTimeouts = { ready: 90_000, test: 120_000 };
 
-/** `base: "/sub/"` in a Vite config's text, as a served path; undefined for none, "/", a relative base or a URL. */
-export function basePathOf(viteConfig: string): string | undefined {
-  const base = /["']?\bbase["']?\s*:\s*(["'`])([^"'`$\n]*)\1/.exec(viteConfig)?.[2]?.trim();
-  if (base === undefined || base === "" || base.startsWith(".") || base.includes("://")) return undefined;
-  const path = `/${base}/`.replace(/\/{2,}/g, "/");
-  return path === "/" ? undefined : path;
+/** What runs a package's bin: npx where node_modules/.bin exists, yarn for Yarn 2+ (Plug'n'Play has none), bunx for bun. */
+function binRunner(app: AppFiles, manager: ManagerChoice): BinRunner {
+  if (manager.manager === "bun") return "bunx";
+  if (manager.manager !== "yarn") return "npx";
+  const field = app.packageJson.packageManager;
+  if (typeof field === "string" && field.startsWith("yarn@")) return field.startsWith("yarn@1.") ? "npx" : "yarn";
+  const lockfile = app.lockfile === undefined ? undefined : app.read(app.lockfile);
+  return lockfile?.includes("__metadata:") === true ? "yarn" : "npx";
 }
 
 /** What init writes into the config, from the app's package.json and files. Throws InitFailed when nothing starts a server. */
 export function detectApp(app: AppFiles): Detection {
   const manager = chooseManager(app.lockfile, app.packageJson.packageManager);
   const scripts = app.packageJson.scripts;
-  const start = planStart(typeof scripts === "object" && scripts !== null ? (scripts as Record<string, unknown>) : {}, manager.manager, app.read);
+  const start = planStart(typeof scripts === "object" && scripts !== null ? (scripts as Record<string, unknown>) : {}, manager.manager, binRunner(app, manager), app.read);
   if (start === undefined) {
     throw new InitFailed({
       file: join(app.dir, "package.json"),
@@ -51,11 +61,14 @@ export function detectApp(app: AppFiles): Detection {
         "(see node_modules/scenario-prover/docs/config.md).",
     });
   }
-  const base = viteConfigNames
-    .map((file) => ({ file, text: app.read(file) }))
-    .flatMap(({ file, text }) => {
-      const path = text === undefined ? undefined : basePathOf(text);
-      return path === undefined ? [] : [{ path, file }];
-    })[0];
-  return { manager, start, base };
+  const found = findFramework(app.packageJson, app.read);
+  const framework = found?.framework;
+  return {
+    manager,
+    start,
+    framework: found,
+    base: framework?.base === undefined ? undefined : readBasePath(framework.base, app.read),
+    host: framework?.host,
+    timeouts: framework?.compiles === undefined ? undefined : { ...compileTimeouts, why: framework.compiles },
+  };
 }

@@ -5,7 +5,8 @@ import { dirname, join } from "node:path";
 import { simpleGit } from "simple-git";
 import ts from "typescript";
 import { afterEach, describe, expect, it } from "vitest";
-import { basePathOf, detectApp } from "./detect.ts";
+import { basePathOf } from "./base-path.ts";
+import { detectApp } from "./detect.ts";
 import { InitFailed, InitRefused, initScenarios } from "./index.ts";
 
 const scratch: string[] = [];
@@ -35,26 +36,36 @@ const read = (dir: string, file: string) => readFile(join(dir, file), "utf8");
 const viteFlags = "--host 127.0.0.1 --port {port} --strictPort";
 
 describe("detecting how the app starts", () => {
+  const byBin = (script: string, why: string) => `the dev script \`${script}\`, run by its bin, not through the package manager; ${why}`;
   it.each([
-    ["a Vite dev server with npm and no lockfile", { scripts: { dev: "vite" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags: Vite takes the port as a flag"],
-    ["`vite dev` with a pnpm lockfile above the app", { scripts: { dev: "vite dev --open" } }, "../../pnpm-lock.yaml", {}, "pnpm (../../pnpm-lock.yaml)", `pnpm dev ${viteFlags}`, "flags: Vite takes the port as a flag"],
-    ["`node server.js` whose file reads PORT", { scripts: { start: "node server.js" } }, "package-lock.json", { "server.js": "app.listen(process.env.PORT);\n" }, "npm (package-lock.json)", "npm start", "env: server.js reads the PORT environment variable"],
-    ["`node server.js` whose file does not read PORT", { scripts: { start: "node server.js" } }, undefined, { "server.js": "app.listen(3000);\n" }, "npm (no lockfile)", "npm start", "unknown: server.js does not read process.env.PORT"],
-    ["`next dev`", { scripts: { dev: "next dev", start: "next start" } }, undefined, {}, "npm (no lockfile)", "npm run dev", "env: Next.js reads the PORT environment variable"],
-    ["`astro dev`", { scripts: { dev: "astro dev" } }, undefined, {}, "npm (no lockfile)", "npm run dev -- --host 127.0.0.1 --port {port}", "flags: Astro takes the port as a flag"],
-    ["`webpack serve`", { scripts: { start: "webpack serve --mode development" } }, undefined, {}, "npm (no lockfile)", "npm start -- --port {port}", "flags: webpack-dev-server takes the port as a flag"],
-    ["dev, preferred over start", { scripts: { start: "node server.js", dev: "cross-env DEBUG=1 vite" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags: Vite takes the port as a flag"],
-    ["the packageManager field", { packageManager: "yarn@4.1.0", scripts: { dev: "vite" } }, undefined, {}, 'yarn (packageManager "yarn@4.1.0" in package.json)', `yarn dev ${viteFlags}`, "flags: Vite takes the port as a flag"],
-    ["a yarn lockfile and a built server", { scripts: { start: "tsc && node -r dotenv/config dist/server" } }, "yarn.lock", { "dist/server.js": 'const { PORT = "3000" } = process.env;\n' }, "yarn (yarn.lock)", "yarn start", "env: dist/server.js reads the PORT environment variable"],
-    ["a bun lockfile and `bun --hot`", { scripts: { dev: "bun --hot src/index.ts" } }, "bun.lock", { "src/index.ts": 'Bun.serve({ port: Bun.env["PORT"] });\n' }, "bun (bun.lock)", "bun run dev", "env: src/index.ts reads the PORT environment variable"],
-    ["a tool init does not know", { scripts: { dev: "concurrently 'vite' 'tsc -w'" } }, undefined, {}, "npm (no lockfile)", "npm run dev", "unknown: `concurrently 'vite' 'tsc -w'` is not a server init knows"],
-  ])("reads %s", (_case, packageJson, lockfile, files: Readonly<Record<string, string>>, manager, start, port) => {
+    ["a Vite dev server with npm and no lockfile", { scripts: { dev: "vite" } }, undefined, {}, "npm (no lockfile)", `npx vite ${viteFlags}`, "flags", byBin("vite", "Vite takes the port as a flag")],
+    ["`vite dev --open` with a pnpm lockfile above the app, without its --open", { scripts: { dev: "vite dev --open" } }, "../../pnpm-lock.yaml", {}, "pnpm (../../pnpm-lock.yaml)", `npx vite dev ${viteFlags}`, "flags", byBin("vite dev --open", "Vite takes the port as a flag")],
+    ["`node server.js` whose file reads PORT", { scripts: { start: "node server.js" } }, "package-lock.json", { "server.js": "app.listen(process.env.PORT);\n" }, "npm (package-lock.json)", "npm start", "env", "server.js reads the PORT environment variable"],
+    ["`node server.js` whose file does not read PORT", { scripts: { start: "node server.js" } }, undefined, { "server.js": "app.listen(3000);\n" }, "npm (no lockfile)", "npm start", "unknown", "server.js does not read process.env.PORT"],
+    ["`next dev`", { scripts: { dev: "next dev", start: "next start" } }, undefined, {}, "npm (no lockfile)", "npx next dev -p {port}", "flags", byBin("next dev", "next dev takes the port as -p")],
+    ["`next dev` with a port of its own, replaced", { scripts: { dev: "next dev --turbopack -p 3001" } }, "yarn.lock", { "yarn.lock": "# yarn lockfile v1\n" }, "yarn (yarn.lock)", "npx next dev --turbopack -p {port}", "flags", byBin("next dev --turbopack -p 3001", "next dev takes the port as -p")],
+    ["`astro dev`", { scripts: { dev: "astro dev" } }, undefined, {}, "npm (no lockfile)", "npx astro dev --host 127.0.0.1 --port {port}", "flags", byBin("astro dev", "Astro takes the port as a flag")],
+    ["`nuxt dev` with a variable and a port of its own", { scripts: { dev: "NODE_OPTIONS=--max-old-space-size=4096 nuxt dev --port=3000 -o" } }, undefined, {}, "npm (no lockfile)", "NODE_OPTIONS=--max-old-space-size=4096 npx nuxt dev --host 127.0.0.1 --port {port}", "flags", byBin("NODE_OPTIONS=--max-old-space-size=4096 nuxt dev --port=3000 -o", "nuxt dev takes the port as a flag")],
+    ["`react-router dev`", { scripts: { dev: "react-router dev" } }, undefined, {}, "npm (no lockfile)", `npx react-router dev ${viteFlags}`, "flags", byBin("react-router dev", "react-router dev takes the port as a flag")],
+    ["`remix vite:dev` with bun", { scripts: { dev: "remix vite:dev" } }, "bun.lock", {}, "bun (bun.lock)", `bunx remix vite:dev ${viteFlags}`, "flags", byBin("remix vite:dev", "remix vite:dev takes the port as a flag")],
+    ["classic `remix dev`, whose app server reads PORT", { scripts: { dev: "remix dev" } }, undefined, {}, "npm (no lockfile)", "npm run dev", "env", "Remix reads the PORT environment variable"],
+    ["`svelte-kit sync && vite dev`, run as written", { scripts: { dev: "svelte-kit sync && vite dev" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags", "Vite takes the port as a flag"],
+    ["a predev script, run as written", { scripts: { predev: "node gen.js", dev: "vite" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags", "Vite takes the port as a flag"],
+    ["`webpack serve`", { scripts: { start: "webpack serve --mode development" } }, undefined, {}, "npm (no lockfile)", "npx webpack serve --mode development --port {port}", "flags", byBin("webpack serve --mode development", "webpack-dev-server takes the port as a flag").replace("dev script", "start script")],
+    ["dev, preferred over start, in a wrapper", { scripts: { start: "node server.js", dev: "cross-env DEBUG=1 vite" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags", "Vite takes the port as a flag"],
+    ["the packageManager field of Yarn 4, whose Plug'n'Play has no node_modules/.bin", { packageManager: "yarn@4.1.0", scripts: { dev: "vite" } }, undefined, {}, 'yarn (packageManager "yarn@4.1.0" in package.json)', `yarn vite ${viteFlags}`, "flags", byBin("vite", "Vite takes the port as a flag")],
+    ["a Yarn 2+ lockfile", { scripts: { dev: "vite" } }, "yarn.lock", { "yarn.lock": "__metadata:\n  version: 8\n" }, "yarn (yarn.lock)", `yarn vite ${viteFlags}`, "flags", byBin("vite", "Vite takes the port as a flag")],
+    ["a yarn lockfile and a built server", { scripts: { start: "tsc && node -r dotenv/config dist/server" } }, "yarn.lock", { "dist/server.js": 'const { PORT = "3000" } = process.env;\n' }, "yarn (yarn.lock)", "yarn start", "env", "dist/server.js reads the PORT environment variable"],
+    ["a bun lockfile and `bun --hot`", { scripts: { dev: "bun --hot src/index.ts" } }, "bun.lock", { "src/index.ts": 'Bun.serve({ port: Bun.env["PORT"] });\n' }, "bun (bun.lock)", "bun run dev", "env", "src/index.ts reads the PORT environment variable"],
+    ["a tool init does not know", { scripts: { dev: "concurrently 'vite' 'tsc -w'" } }, undefined, {}, "npm (no lockfile)", "npm run dev", "unknown", "`concurrently 'vite' 'tsc -w'` is not a server init knows"],
+  ])("reads %s", (_case, packageJson, lockfile, files: Readonly<Record<string, string>>, manager, start, port, why) => {
     const detection = detectApp({ dir: "/app", packageJson, lockfile, read: (file) => files[file] });
     expect({
       manager: `${detection.manager.manager} (${detection.manager.why})`,
       start: detection.start.command,
-      port: `${detection.start.port.kind}: ${detection.start.port.why}`,
-    }).toEqual({ manager, start, port });
+      port: detection.start.port.kind,
+      why: detection.start.port.kind === "unknown" ? detection.start.port.why : detection.start.why,
+    }).toEqual({ manager, start, port, why });
   });
 
   it.each([
@@ -86,8 +97,10 @@ describe("prove-scenario init", () => {
       detected: [
         "package manager: npm (no lockfile)",
         "install: npm install (no lockfile)",
-        `start: npm run dev -- ${viteFlags} (Vite takes the port as a flag)`,
-        "served under /sub/ (base in vite.config.ts)",
+        'framework: Vite 6 (vite "^6.0.0" in package.json, vite.config.ts)',
+        `start: npx vite ${viteFlags} (the dev script \`vite\`, run by its bin, not through the package manager; Vite takes the port as a flag)`,
+        "base path: /sub/ (base in vite.config.ts)",
+        "ready: GET /sub/ within the harness's default timeout (Vite has no long first compile)",
         "app root: . (the repository's root)",
       ],
       notes: [],
@@ -100,8 +113,8 @@ describe("prove-scenario init", () => {
         "  expect: { timeout: 5_000 },",
         '    root: ".", // the app\'s folder, relative to the repository\'s root',
         '    install: "auto", // here: npm install (no lockfile); false skips installing',
-        `    start: "npm run dev -- ${viteFlags}", // Vite takes the port as a flag`,
-        '    ready: { path: "/sub/" },',
+        `    start: "npx vite ${viteFlags}", // the dev script \`vite\`, run by its bin, not through the package manager; Vite takes the port as a flag`,
+        '    ready: { path: "/sub/" }, // base in vite.config.ts',
       ]),
     );
     const example = await read(dir, "scenarios/example.e2e.ts");
@@ -110,7 +123,205 @@ describe("prove-scenario init", () => {
     expect(await read(dir, "package.json")).toBe(
       `${JSON.stringify({ ...packageJson, scripts: { ...packageJson.scripts, "prove-scenario": "prove-scenario" } }, null, 2)}\n`,
     );
-    expect(await read(dir, ".gitignore")).toBe("node_modules\n/reports/\n");
+    expect(await read(dir, ".gitignore")).toBe("node_modules\n/reports/\ntest-results/\n");
+  });
+
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const compiles = (why: string) => [`  timeout: 120_000, // a test's own time; ${why}`];
+  /** The lines init prints about the framework, and none of the package manager's. */
+  const choices = (detected: ReadonlyArray<string>) => detected.filter((line) => /^(framework|start|host|base path|ready|app root): /.test(line));
+  interface FrameworkRow {
+    readonly shape: string;
+    readonly files: Readonly<Record<string, string>>;
+    /** The app's folder in the repository. */
+    readonly app: string;
+    readonly detected: ReadonlyArray<string>;
+    /** Lines the config holds. */
+    readonly config: ReadonlyArray<string>;
+    /** What the example passes to app.open(). */
+    readonly open: string;
+    /** The repository's .gitignore afterwards. */
+    readonly gitignore: string;
+    readonly notes: ReadonlyArray<string>;
+  }
+  it.each<FrameworkRow>([
+    {
+      shape: "a Next.js 16 app with npm and a basePath",
+      files: {
+        "package.json": json({ scripts: { dev: "next dev", build: "next build", start: "next start" }, dependencies: { next: "^16.0.1", react: "^19.2.0" } }),
+        "package-lock.json": "{}\n",
+        "next.config.ts": 'import type { NextConfig } from "next";\n\nconst nextConfig: NextConfig = {\n  basePath: "/dash",\n};\n\nexport default nextConfig;\n',
+      },
+      app: ".",
+      detected: [
+        'framework: Next.js 16 (next "^16.0.1" in package.json, next.config.ts)',
+        "start: npx next dev -p {port} (the dev script `next dev`, run by its bin, not through the package manager; next dev takes the port as -p)",
+        "host: localhost (Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates)",
+        "base path: /dash (basePath in next.config.ts)",
+        "ready: GET /dash within 90s, each test within 120s (next dev compiles each page on its first request)",
+        "app root: . (the repository's root)",
+      ],
+      config: [
+        ...compiles("next dev compiles each page on its first request"),
+        '    start: "npx next dev -p {port}", // the dev script `next dev`, run by its bin, not through the package manager; next dev takes the port as -p',
+        '    host: "localhost", // Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates',
+        '    ready: { path: "/dash", timeout: 90_000 }, // basePath in next.config.ts; next dev compiles each page on its first request',
+      ],
+      open: '"/dash"',
+      gitignore: "/reports/\ntest-results/\n",
+      notes: [],
+    },
+    {
+      shape: "a Next.js 13 app with a yarn v1 lockfile and a port of its own in the script",
+      files: {
+        "package.json": json({ scripts: { dev: "next dev -p 3001" }, dependencies: { next: "13.5.6" } }),
+        "yarn.lock": "# THIS IS AN AUTOGENERATED FILE. DO NOT EDIT THIS FILE DIRECTLY.\n# yarn lockfile v1\n",
+        ".gitignore": "/node_modules\n/test-results/\n",
+      },
+      app: ".",
+      detected: [
+        'framework: Next.js 13 (next "13.5.6" in package.json)',
+        "start: npx next dev -p {port} (the dev script `next dev -p 3001`, run by its bin, not through the package manager; next dev takes the port as -p)",
+        "host: localhost (Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates)",
+        "base path: none (no basePath in the Next.js config)",
+        "ready: GET / within 90s, each test within 120s (next dev compiles each page on its first request)",
+        "app root: . (the repository's root)",
+      ],
+      config: [...compiles("next dev compiles each page on its first request"), '    ready: { path: "/", timeout: 90_000 }, // next dev compiles each page on its first request'],
+      open: "",
+      gitignore: "/node_modules\n/test-results/\n/reports/\n",
+      notes: [],
+    },
+    {
+      shape: "an Astro site in a pnpm workspace's docs/ folder, with a base",
+      files: {
+        "package.json": json({ private: true, packageManager: "pnpm@9.15.9" }),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "pnpm-workspace.yaml": "packages:\n  - docs\n",
+        "docs/package.json": json({ name: "docs", type: "module", scripts: { dev: "astro dev", build: "astro build" }, dependencies: { astro: "^5.4.0", "@astrojs/starlight": "^0.32.0" } }),
+        "docs/astro.config.mjs": "import { defineConfig } from 'astro/config';\n\nexport default defineConfig({\n  site: 'https://example.com',\n  base: '/docs',\n});\n",
+      },
+      app: "docs",
+      detected: [
+        'framework: Astro 5 (astro "^5.4.0" in package.json, astro.config.mjs)',
+        "start: npx astro dev --host 127.0.0.1 --port {port} (the dev script `astro dev`, run by its bin, not through the package manager; Astro takes the port as a flag)",
+        "base path: /docs (base in astro.config.mjs)",
+        "ready: GET /docs within 90s, each test within 120s (astro dev syncs content at boot and compiles each page on its first request)",
+        "app root: docs (relative to the repository's root)",
+      ],
+      config: [
+        ...compiles("astro dev syncs content at boot and compiles each page on its first request"),
+        '    root: "docs", // the app\'s folder, relative to the repository\'s root',
+        '    start: "npx astro dev --host 127.0.0.1 --port {port}", // the dev script `astro dev`, run by its bin, not through the package manager; Astro takes the port as a flag',
+        '    ready: { path: "/docs", timeout: 90_000 }, // base in astro.config.mjs; astro dev syncs content at boot and compiles each page on its first request',
+      ],
+      open: '"/docs"',
+      gitignore: "/reports/\ntest-results/\n",
+      notes: [],
+    },
+    {
+      shape: "a SvelteKit site whose paths.base comes from the environment",
+      files: {
+        "package.json": json({ type: "module", scripts: { dev: "vite dev", build: "vite build" }, devDependencies: { "@sveltejs/kit": "^2.5.0", "@playwright/test": "1.38.0", vite: "^5.0.3" } }),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "svelte.config.js":
+          "import adapter from '@sveltejs/adapter-static';\n\nexport default {\n  kit: {\n    adapter: adapter(),\n    paths: { base: process.argv.includes('dev') ? '' : process.env.BASE_PATH }\n  }\n};\n",
+      },
+      app: ".",
+      detected: [
+        'framework: SvelteKit 2 (@sveltejs/kit "^2.5.0" in package.json, svelte.config.js)',
+        `start: npx vite dev ${viteFlags} (the dev script \`vite dev\`, run by its bin, not through the package manager; Vite takes the port as a flag)`,
+        "base path: unknown (paths.base in svelte.config.js is `process.argv.includes('dev') ? '' : process.env.BASE_PATH`, which init cannot read; ready.path / assumes none)",
+        "ready: GET / within the harness's default timeout (SvelteKit has no long first compile)",
+        "app root: . (the repository's root)",
+      ],
+      config: [
+        "    // paths.base in svelte.config.js is `process.argv.includes('dev') ? '' : process.env.BASE_PATH`, which init cannot read: set ready.path and the example's app.open() to the path the app is served under.",
+        '    ready: { path: "/" },',
+      ],
+      open: "",
+      gitignore: "/reports/\ntest-results/\n",
+      notes: [
+        "paths.base in svelte.config.js is `process.argv.includes('dev') ? '' : process.env.BASE_PATH`, which init cannot read: set app.ready.path in scenarios.config.ts and the example's app.open() to the path the app is served under.",
+      ],
+    },
+    {
+      shape: "a Nuxt app with an app.baseURL",
+      files: {
+        "package.json": json({ type: "module", scripts: { dev: "nuxt dev", build: "nuxt build" }, dependencies: { nuxt: "^3.13.0", vue: "latest" } }),
+        "nuxt.config.ts": "export default defineNuxtConfig({\n  devtools: { enabled: true },\n  app: { baseURL: '/portal/' },\n});\n",
+      },
+      app: ".",
+      detected: [
+        'framework: Nuxt 3 (nuxt "^3.13.0" in package.json, nuxt.config.ts)',
+        "start: npx nuxt dev --host 127.0.0.1 --port {port} (the dev script `nuxt dev`, run by its bin, not through the package manager; nuxt dev takes the port as a flag)",
+        "base path: /portal/ (app.baseURL in nuxt.config.ts)",
+        "ready: GET /portal/ within 90s, each test within 120s (nuxt dev builds the app and each page on first request)",
+        "app root: . (the repository's root)",
+      ],
+      config: [
+        ...compiles("nuxt dev builds the app and each page on first request"),
+        '    start: "npx nuxt dev --host 127.0.0.1 --port {port}", // the dev script `nuxt dev`, run by its bin, not through the package manager; nuxt dev takes the port as a flag',
+        '    ready: { path: "/portal/", timeout: 90_000 }, // app.baseURL in nuxt.config.ts; nuxt dev builds the app and each page on first request',
+      ],
+      open: '"/portal/"',
+      gitignore: "/reports/\ntest-results/\n",
+      notes: [],
+    },
+    {
+      shape: "a React Router app with a basename",
+      files: {
+        "package.json": json({ type: "module", scripts: { dev: "react-router dev", build: "react-router build" }, devDependencies: { "@react-router/dev": "^7.1.0", vite: "^6.0.0" } }),
+        "react-router.config.ts": 'import type { Config } from "@react-router/dev/config";\n\nexport default {\n  ssr: true,\n  basename: "/rr",\n} satisfies Config;\n',
+      },
+      app: ".",
+      detected: [
+        'framework: React Router 7 (@react-router/dev "^7.1.0" in package.json, react-router.config.ts)',
+        `start: npx react-router dev ${viteFlags} (the dev script \`react-router dev\`, run by its bin, not through the package manager; react-router dev takes the port as a flag)`,
+        "base path: /rr (basename in react-router.config.ts)",
+        "ready: GET /rr within the harness's default timeout (React Router has no long first compile)",
+        "app root: . (the repository's root)",
+      ],
+      config: [`    start: "npx react-router dev ${viteFlags}", // the dev script \`react-router dev\`, run by its bin, not through the package manager; react-router dev takes the port as a flag`, '    ready: { path: "/rr" }, // basename in react-router.config.ts'],
+      open: '"/rr"',
+      gitignore: "/reports/\ntest-results/\n",
+      notes: [],
+    },
+    {
+      shape: "a Remix app on Vite with the plugin's basename",
+      files: {
+        "package.json": json({ type: "module", scripts: { dev: "remix vite:dev" }, devDependencies: { "@remix-run/dev": "^2.15.0", vite: "^5.4.0" } }),
+        "vite.config.ts": 'import { vitePlugin as remix } from "@remix-run/dev";\nimport { defineConfig } from "vite";\n\nexport default defineConfig({ plugins: [remix({ basename: "/shop/" })] });\n',
+      },
+      app: ".",
+      detected: [
+        'framework: Remix 2 (@remix-run/dev "^2.15.0" in package.json)',
+        `start: npx remix vite:dev ${viteFlags} (the dev script \`remix vite:dev\`, run by its bin, not through the package manager; remix vite:dev takes the port as a flag)`,
+        "base path: /shop/ (basename in vite.config.ts)",
+        "ready: GET /shop/ within the harness's default timeout (Remix has no long first compile)",
+        "app root: . (the repository's root)",
+      ],
+      config: ['    ready: { path: "/shop/" }, // basename in vite.config.ts'],
+      open: '"/shop/"',
+      gitignore: "/reports/\ntest-results/\n",
+      notes: [],
+    },
+  ])("writes the config of $shape", async ({ files, app, detected, config, open, gitignore, notes }) => {
+    const repo = await folder(files);
+    const dir = join(repo, app);
+
+    const result = await initScenarios(dir);
+
+    expect(choices(result.detected)).toEqual(detected);
+    const text = await read(dir, "scenarios.config.ts");
+    expect(text.split("\n")).toEqual(expect.arrayContaining([...config]));
+    expect(text.includes("host:")).toBe(detected.some((line) => line.startsWith("host: ")));
+    expect(text.includes("timeout: 120_000")).toBe(config.some((line) => line.startsWith("  timeout: ")));
+    const example = await read(dir, "scenarios/example.e2e.ts");
+    expect(example).toContain(`  await app.open(${open});\n`);
+    expect([...syntaxErrors(text, "scenarios.config.ts"), ...syntaxErrors(example, "example.e2e.ts")]).toEqual([]);
+    expect(await read(repo, ".gitignore")).toBe(gitignore);
+    expect(result.notes.filter((note) => note.includes("cannot read"))).toEqual(notes);
   });
 
   it("writes the config of an Express app in a subfolder of its repository, with npm start and the folder as root", async () => {
@@ -138,7 +349,7 @@ describe("prove-scenario init", () => {
     expect(example).toContain("  await app.open();\n");
     expect([...syntaxErrors(config, "scenarios.config.ts"), ...syntaxErrors(example, "example.e2e.ts")]).toEqual([]);
     expect(await read(dir, "package.json")).toBe('{\n\t"name": "web",\n\t"scripts": {\n\t\t"start": "node server.js",\n\t\t"prove-scenario": "prove-scenario"\n\t}\n}');
-    expect(await read(repo, ".gitignore")).toBe("/reports/\n");
+    expect(await read(repo, ".gitignore")).toBe("/reports/\ntest-results/\n");
     expect(existsSync(join(dir, ".gitignore"))).toBe(false);
     expect(result.notes).toEqual([
       "scenario-prover is not in package.json's dependencies: run `npm install -D scenario-prover` so scenarios.config.ts can import scenario-prover/harness.",
@@ -167,7 +378,7 @@ describe("prove-scenario init", () => {
         '    start: "npm start",\n',
     );
     expect(syntaxErrors(config, "scenarios.config.ts")).toEqual([]);
-    expect(await read(dir, ".gitignore")).toBe("dist/\n/reports/\n");
+    expect(await read(dir, ".gitignore")).toBe("dist/\n/reports/\ntest-results/\n");
   });
 
   it("refuses, writing nothing, when the config or the example already exists", async () => {
@@ -194,19 +405,19 @@ describe("prove-scenario init", () => {
     });
   });
 
-  it("adds no prove-scenario script with pnpm, and says why; leaves a .gitignore that already ignores reports/", async () => {
+  it("adds no prove-scenario script with pnpm, and says why; leaves a .gitignore that already ignores reports/ and test-results/", async () => {
     const packageJson = `${JSON.stringify({ scripts: { dev: "vite" }, devDependencies: { "scenario-prover": "workspace:*" } }, null, 2)}\n`;
-    const dir = await folder({ "package.json": packageJson, "pnpm-lock.yaml": "lockfileVersion: '9.0'\n", ".gitignore": "node_modules\n/reports\n" });
+    const dir = await folder({ "package.json": packageJson, "pnpm-lock.yaml": "lockfileVersion: '9.0'\n", ".gitignore": "node_modules\n/reports\n/test-results\n" });
 
     const result = await initScenarios(dir);
 
     expect(result.written).toEqual(["scenarios.config.ts", "scenarios/example.e2e.ts"]);
     expect(await read(dir, "package.json")).toBe(packageJson);
-    expect(await read(dir, ".gitignore")).toBe("node_modules\n/reports\n");
+    expect(await read(dir, ".gitignore")).toBe("node_modules\n/reports\n/test-results\n");
     expect(result.detected.slice(0, 3)).toEqual([
       "package manager: pnpm (pnpm-lock.yaml)",
       "install: pnpm install --frozen-lockfile",
-      `start: pnpm dev ${viteFlags} (Vite takes the port as a flag)`,
+      `start: npx vite ${viteFlags} (the dev script \`vite\`, run by its bin, not through the package manager; Vite takes the port as a flag)`,
     ]);
     expect(result.notes).toEqual([
       'No "prove-scenario" script added to package.json: pnpm runs the installed bin for `pnpm prove-scenario` itself, ' +
@@ -239,5 +450,97 @@ describe("prove-scenario init", () => {
     });
     await writeFile(join(dir, "package.json"), '{ "scripts": { "dev": "vite", } }');
     await expect(initScenarios(dir)).rejects.toMatchObject({ _tag: "InitFailed", message: expect.stringMatching(/package\.json: it is not valid JSON \(.+\)\. Fix it/) });
+  });
+});
+
+describe("prove-scenario init and the package manager the repository pins", () => {
+  /** This machine as the table sees it: pnpm 12 and npm 11 on PATH, no yarn. */
+  const machine = (manager: string) => ({ pnpm: "12.4.2", npm: "11.19.1" })[manager];
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const managerLines = (detected: ReadonlyArray<string>) => detected.filter((line) => /^(package manager|install|start): /.test(line));
+  interface PinnedRow {
+    readonly shape: string;
+    readonly files: Readonly<Record<string, string>>;
+    readonly app: string;
+    readonly detected: ReadonlyArray<string>;
+    readonly add: string;
+    readonly prove: string;
+  }
+  it.each<PinnedRow>([
+    {
+      shape: "an app in a pnpm workspace pinned to pnpm 9, whose dev script runs as written",
+      files: {
+        "package.json": json({ private: true, packageManager: "pnpm@9.15.9+sha512.68046141893c66fad01c079231128e9afb89ef87e2691d69e4d40eee228988295fd4682181bae55b58418c3a253bde65a505ec7c5f9403ece5cc3cd37dcf2531" }),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "pnpm-workspace.yaml": "packages:\n  - site\n",
+        "site/package.json": json({ name: "site", scripts: { dev: "svelte-kit sync && vite dev" } }),
+      },
+      app: "site",
+      detected: [
+        "package manager: pnpm@9.15.9 through npx (packageManager in package.json; this machine's pnpm is 12.4.2)",
+        "install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..",
+        `start: npx --yes pnpm@9.15.9 dev ${viteFlags} (Vite takes the port as a flag; run by pnpm@9.15.9 through npx: packageManager in package.json)`,
+      ],
+      add: "npx --yes pnpm@9.15.9 add -D scenario-prover",
+      prove: "npx prove-scenario",
+    },
+    {
+      shape: "a pnpm workspace's root app, on the machine's pnpm",
+      files: {
+        "package.json": json({ name: "site", scripts: { dev: "svelte-kit sync && vite dev" } }),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+      },
+      app: ".",
+      detected: ["package manager: pnpm (pnpm-lock.yaml)", "install: pnpm install --frozen-lockfile", `start: pnpm dev ${viteFlags} (Vite takes the port as a flag)`],
+      add: "pnpm add -D -w scenario-prover",
+      prove: "pnpm prove-scenario",
+    },
+    {
+      shape: "a pnpm lockfile of format 5.4",
+      files: { "package.json": json({ name: "chat", scripts: { start: "node server.js" } }), "pnpm-lock.yaml": "lockfileVersion: 5.4\n", "server.js": "listen(process.env.PORT);\n" },
+      app: ".",
+      detected: [
+        "package manager: pnpm@7 through npx (lockfileVersion 5.4 in pnpm-lock.yaml; this machine's pnpm is 12.4.2)",
+        "install: pnpm@7 install --frozen-lockfile (lockfileVersion 5.4 in pnpm-lock.yaml)",
+        "start: npx --yes pnpm@7 start (server.js reads the PORT environment variable; run by pnpm@7 through npx: lockfileVersion 5.4 in pnpm-lock.yaml)",
+      ],
+      add: "npx --yes pnpm@7 add -D scenario-prover",
+      prove: "npx prove-scenario",
+    },
+    {
+      shape: "a yarn v1 workspace's root, on a machine without yarn",
+      files: {
+        "package.json": json({ name: "web", private: true, workspaces: ["packages/*"], scripts: { start: "node server.js" } }),
+        "yarn.lock": "# THIS IS AN AUTOGENERATED FILE. DO NOT EDIT THIS FILE DIRECTLY.\n# yarn lockfile v1\n",
+        "server.js": "listen(process.env.PORT);\n",
+      },
+      app: ".",
+      detected: [
+        "package manager: yarn@1 through npx (yarn lockfile v1 in yarn.lock; no yarn on this machine)",
+        "install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)",
+        "start: npx --yes yarn@1 start (server.js reads the PORT environment variable; run by yarn@1 through npx: yarn lockfile v1 in yarn.lock)",
+      ],
+      add: "npx --yes yarn@1 add -D -W scenario-prover",
+      prove: "npx prove-scenario",
+    },
+  ])("runs the pinned version for $shape, and says how to add scenario-prover", async ({ files, app, detected, add, prove }) => {
+    const repo = await folder(files);
+    const result = await initScenarios(join(repo, app), machine);
+    expect(managerLines(result.detected)).toEqual(detected);
+    expect(result.notes.filter((note) => note.startsWith("scenario-prover is not in"))).toEqual([
+      `scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness.`,
+    ]);
+    expect(result.proveCommand).toBe(`${prove} --base main --head HEAD scenarios/example.e2e.ts`);
+  });
+
+  it("notes that it cannot tell the yarn of a berry lockfile without packageManager", async () => {
+    const repo = await folder({ "package.json": json({ scripts: { start: "node server.js" } }), "yarn.lock": "__metadata:\n  version: 7\n" });
+    const result = await initScenarios(repo, machine);
+    expect(result.detected).toContain("install: cannot tell which package manager version installs it");
+    expect(result.notes).toContain(
+      'install: "auto" cannot tell which package manager version installs the app: yarn.lock is a yarn berry lockfile (__metadata version 7), and no package.json names the yarn version in packageManager: ' +
+        'add "packageManager": "yarn@<version>" to package.json, or set app.install to the command that installs the app (e.g. "yarn install --immutable") in scenarios.config.ts.',
+    );
   });
 });

@@ -1,16 +1,21 @@
 import { realpath, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { planInstall } from "../install/detect.ts";
-import { detectApp, type Detection } from "./detect.ts";
+import { playwrightMismatch } from "../playwright/version.ts";
+import { InitFailed } from "./errors.ts";
+import { machineVersions, resolvePackageManager, type MachineVersions } from "../install/package-manager.ts";
+import { detectApp } from "./detect.ts";
 import { gitTopLevel, readAppFolder, readPackageJson } from "./folder.ts";
-import { addProver, proverBin } from "./manager.ts";
+import { addProver, describeManager, proverBin, withPinnedStart } from "./manager.ts";
+import { basePathNote, choiceLines, configChoices, servedPath } from "./choices.ts";
+import { withOutputsIgnored } from "./gitignore.ts";
 import { renderConfig, renderExample } from "./templates.ts";
-import { configFile, exampleFile, readIfExists, refuseExisting, scriptName, withProverScript, withReportsIgnored, writeNewFile } from "./write.ts";
+import { configFile, exampleFile, readIfExists, refuseExisting, scriptName, withProverScript, writeNewFile } from "./write.ts";
 
 export interface InitResult {
   /** Files written or changed, relative to cwd, in the order written, e.g. ["scenarios.config.ts", "scenarios/example.e2e.ts", "package.json", ".gitignore"]. */
   readonly written: ReadonlyArray<string>;
-  /** What was detected, one line each, for the CLI to print (e.g. "package manager: npm (no lockfile)", "start: npm run dev -- --host 127.0.0.1 --port {port} --strictPort (Vite takes the port as a flag)", "served under /sub/ (base in vite.config.ts)"). */
+  /** What was detected, one line each, for the CLI to print (e.g. "package manager: npm (no lockfile)", "framework: Vite 6 (vite \"^6.0.0\" in package.json, vite.config.ts)", "start: …", "base path: /sub/ (base in vite.config.ts)"). */
   readonly detected: ReadonlyArray<string>;
   /** Things the user must know or do (could not tell the port; no prove-scenario script for pnpm; not a git repository; ...). */
   readonly notes: ReadonlyArray<string>;
@@ -18,17 +23,13 @@ export interface InitResult {
   readonly proveCommand: string;
 }
 
-/** What `install: "auto"` runs for the app in `dir`, by the prover's own rule, and a note when that is not the app's manager. */
-function autoInstall(dir: string, top: string, detection: Detection): { readonly text: string; readonly note: string | undefined } {
-  const plan = planInstall("auto", dir, top);
+/** What `install: "auto"` runs for the app in `dir`, by the prover's own rule, and a note when it cannot tell. */
+function autoInstall(dir: string, top: string, machine: MachineVersions): { readonly text: string; readonly note: string | undefined } {
+  const plan = planInstall("auto", dir, top, machine);
   if (plan.kind === "skip") return { text: `nothing (${plan.reason})`, note: undefined };
-  if (plan.label !== "npm install") return { text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
-  const { manager, why } = detection.manager;
-  if (manager !== "bun" || !why.includes("bun.lock")) return { text: "npm install (no lockfile)", note: undefined };
-  return {
-    text: `npm install (auto does not read ${why})`,
-    note: `install: "auto" does not read ${why}, so it runs npm install: set app.install to "bun install --frozen-lockfile" in ${configFile} to install with bun.`,
-  };
+  if (plan.kind === "unknown") return { text: "cannot tell which package manager version installs it", note: `install: "auto" cannot tell which package manager version installs the app: ${plan.detail} in ${configFile}.` };
+  if (plan.label === "npm install") return { text: "npm install (no lockfile)", note: undefined };
+  return { text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
 }
 
 /** Dependencies and devDependencies named in package.json. */
@@ -41,20 +42,26 @@ function dependsOn(packageJson: Readonly<Record<string, unknown>>, name: string)
 
 /**
  * Writes a starter scenarios.config.ts and scenarios/example.e2e.ts for the app in `cwd` (the
- * folder holding its package.json), adds the prove-scenario script and ignores reports/ in the
- * repository's root .gitignore.
+ * folder holding its package.json), adds the prove-scenario script and ignores reports/ and
+ * test-results/ in the repository's root .gitignore.
  * Writes nothing and throws InitRefused when either file exists, InitFailed when package.json
- * is missing, unreadable or has no `dev` or `start` script.
+ * is missing, unreadable or has no `dev` or `start` script, or when the @playwright/test a proof
+ * would run is outside scenario-prover's peer range. `machine` tells the versions of the package
+ * managers on PATH, which decide whether the pinned one runs as itself or through npx.
  */
-export async function initScenarios(cwd: string): Promise<InitResult> {
+export async function initScenarios(cwd: string, machine: MachineVersions = machineVersions): Promise<InitResult> {
   const packageJson = await readPackageJson(cwd);
   refuseExisting(cwd);
+  const playwright = playwrightMismatch();
+  if (playwright !== undefined) throw new InitFailed({ file: join(cwd, "package.json"), detail: playwright.detail });
   const dir = await realpath(cwd);
   const top = await gitTopLevel(dir);
-  const detection = detectApp(readAppFolder(dir, top ?? dir, packageJson.value));
-  const { manager, start, base } = detection;
+  const run = resolvePackageManager(dir, top ?? dir, machine);
+  const detected = detectApp(readAppFolder(dir, top ?? dir, packageJson.value));
+  const detection = { ...detected, start: withPinnedStart(detected.start, run) };
+  const { manager, start } = detection;
   const root = top === undefined ? "." : relative(top, dir).split(sep).join("/") || ".";
-  const install = autoInstall(dir, top ?? dir, detection);
+  const install = autoInstall(dir, top ?? dir, machine);
   const portUnknown = start.port.kind === "unknown" ? start.port.why : undefined;
 
   const notes: string[] = [];
@@ -65,6 +72,7 @@ export async function initScenarios(cwd: string): Promise<InitResult> {
     notes.push(`Could not tell how the server gets its port (${portUnknown}): it must listen on the PORT environment variable, or put {port} into app.start in ${configFile}.`);
   }
   if (install.note !== undefined) notes.push(install.note);
+  notes.push(...basePathNote(detection));
   const scripts = packageJson.value.scripts as Readonly<Record<string, unknown>>;
   const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined;
   if (manager.manager === "pnpm") {
@@ -76,15 +84,15 @@ export async function initScenarios(cwd: string): Promise<InitResult> {
     notes.push(`package.json already has a "${scriptName}" script; it was left as it is.`);
   }
   if (!dependsOn(packageJson.value, "scenario-prover")) {
-    notes.push(`scenario-prover is not in package.json's dependencies: run \`${addProver[manager.manager]}\` so ${configFile} can import scenario-prover/harness.`);
+    notes.push(`scenario-prover is not in package.json's dependencies: run \`${addProver(manager.manager, run, dir, packageJson.value)}\` so ${configFile} can import scenario-prover/harness.`);
   }
 
-  const config = renderConfig({ root, install: install.text, start: start.command, startWhy: start.port.why, portUnknown, readyPath: base?.path ?? "/" });
+  const config = renderConfig({ root, install: install.text, portUnknown, ...configChoices(detection) });
   // Reports are written under the checkout's root, so that is where they are ignored.
   const gitignoreFile = join(top ?? dir, ".gitignore");
-  const gitignore = withReportsIgnored(await readIfExists(gitignoreFile));
+  const gitignore = withOutputsIgnored(await readIfExists(gitignoreFile), (top ?? dir) === dir);
   await writeNewFile(join(dir, configFile), config);
-  await writeNewFile(join(dir, exampleFile), renderExample(base?.path));
+  await writeNewFile(join(dir, exampleFile), renderExample(servedPath(detection)));
   const written = [configFile, exampleFile];
   if (addScript) {
     await writeFile(join(dir, "package.json"), withProverScript(packageJson.text, packageJson.value));
@@ -95,18 +103,16 @@ export async function initScenarios(cwd: string): Promise<InitResult> {
     written.push(relative(dir, gitignoreFile).split(sep).join("/"));
   }
 
-  const startLine = portUnknown === undefined ? start.port.why : `could not tell how the server gets its port: ${portUnknown}`;
   const rootWhy = top === undefined ? "not in a git repository" : root === "." ? "the repository's root" : "relative to the repository's root";
   return {
     written,
     detected: [
-      `package manager: ${manager.manager} (${manager.why})`,
+      `package manager: ${describeManager(manager, run, machine(manager.manager))}`,
       `install: ${install.text}`,
-      `start: ${start.command} (${startLine})`,
-      ...(base === undefined ? [] : [`served under ${base.path} (base in ${base.file})`]),
+      ...choiceLines(detection),
       `app root: ${root} (${rootWhy})`,
     ],
     notes,
-    proveCommand: `${proverBin[manager.manager]} --base main --head HEAD ${exampleFile}`,
+    proveCommand: `${proverBin(manager.manager, run)} --base main --head HEAD ${exampleFile}`,
   };
 }

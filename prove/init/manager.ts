@@ -1,17 +1,8 @@
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import { lockfileNames, type ManagerRun, type ManagerUnknown, type PackageManager } from "../install/package-manager.ts";
 
-/** The package managers init knows. */
-export type PackageManager = "npm" | "pnpm" | "yarn" | "bun";
-
-/** Lockfile names, in the order they win when one folder holds several. */
-export const lockfileNames: ReadonlyArray<readonly [file: string, manager: PackageManager]> = [
-  ["pnpm-lock.yaml", "pnpm"],
-  ["package-lock.json", "npm"],
-  ["npm-shrinkwrap.json", "npm"],
-  ["yarn.lock", "yarn"],
-  ["bun.lock", "bun"],
-  ["bun.lockb", "bun"],
-];
+export { lockfileNames, type PackageManager } from "../install/package-manager.ts";
 
 export interface ManagerChoice {
   readonly manager: PackageManager;
@@ -44,17 +35,61 @@ export function runScript(manager: PackageManager, name: "dev" | "start", args: 
 }
 
 /** How the user runs the installed prove-scenario bin. */
-export const proverBin: { readonly [M in PackageManager]: string } = {
+const proverBins: { readonly [M in PackageManager]: string } = {
   npm: "npx prove-scenario",
   pnpm: "pnpm prove-scenario",
   yarn: "yarn prove-scenario",
   bun: "bunx prove-scenario",
 };
 
-/** How the user adds scenario-prover as a dev dependency. */
-export const addProver: { readonly [M in PackageManager]: string } = {
-  npm: "npm install -D scenario-prover",
-  pnpm: "pnpm add -D scenario-prover",
-  yarn: "yarn add -D scenario-prover",
-  bun: "bun add -d scenario-prover",
+/** How the user runs the installed prove-scenario bin: through the package manager when the machine's runs, else the local bin with npx. */
+export function proverBin(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined): string {
+  return run?.kind === "run" && !run.machine ? proverBins.npm : proverBins[manager];
+}
+
+/** How the user adds scenario-prover as a dev dependency, with the arguments after the package manager. */
+const addArgs: { readonly [M in PackageManager]: string } = {
+  npm: "install -D scenario-prover",
+  pnpm: "add -D scenario-prover",
+  yarn: "add -D scenario-prover",
+  bun: "add -d scenario-prover",
 };
+
+/** Whether `dir` is the root of a workspace: pnpm-workspace.yaml, or package.json's `workspaces`. */
+function workspaceRoot(dir: string, packageJson: Readonly<Record<string, unknown>>): boolean {
+  return existsSync(join(dir, "pnpm-workspace.yaml")) || packageJson.workspaces !== undefined;
+}
+
+/**
+ * The command that adds scenario-prover to the app in `dir`, run there: by the pinned version when
+ * the machine's is not it (`npx --yes pnpm@9.15.9 add -D scenario-prover`), and at a workspace's
+ * root with the flag pnpm (`-w`) and yarn 1 (`-W`) want to add to the root package.
+ */
+export function addProver(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined, dir: string, packageJson: Readonly<Record<string, unknown>>): string {
+  const ran = run?.kind === "run" && run.manager === manager ? run : undefined;
+  const runner = ran === undefined || ran.machine ? manager : ran.prefix.join(" ");
+  const yarnClassic = manager === "yarn" && (ran === undefined || /^1(\.|$)/.test(ran.version));
+  const rootFlag = !workspaceRoot(dir, packageJson) ? "" : manager === "pnpm" ? " -w" : yarnClassic ? " -W" : "";
+  return `${runner} ${addArgs[manager]}`.replace(" -D ", ` -D${rootFlag} `);
+}
+
+/** What init prints about the package manager: with the version that runs and why when it is not the machine's, e.g. "pnpm@9.15.9 through npx (packageManager in package.json; this machine's pnpm is 12.4.2)". */
+export function describeManager(choice: ManagerChoice, run: ManagerRun | ManagerUnknown | undefined, machine: string | undefined): string {
+  if (run?.kind !== "run" || run.manager !== choice.manager) return `${choice.manager} (${choice.why})`;
+  if (run.machine) return `${choice.manager} (${choice.why})`;
+  const mine = machine === undefined ? `no ${run.manager} on this machine` : `this machine's ${run.manager} is ${machine}`;
+  return `${run.shown} through npx (${run.why}; ${mine})`;
+}
+
+/**
+ * app.start run by the pinned version when the machine's is not it: a command init made to run
+ * the script through the package manager (`pnpm dev …`) gets the pinned one's npx prefix in its
+ * place (`npx --yes pnpm@9.15.9 dev …`), and its reason says so; one that runs a bin
+ * (`npx vite …`) needs no package manager and is left as it is.
+ */
+export function withPinnedStart<Start extends { readonly command: string; readonly why: string }>(start: Start, run: ManagerRun | ManagerUnknown | undefined): Start {
+  if (run?.kind !== "run" || run.machine) return start;
+  const [first, ...rest] = start.command.split(" ");
+  if (first !== run.manager) return start;
+  return { ...start, command: [...run.prefix, ...rest].join(" "), why: `${start.why}; run by ${run.shown} through npx: ${run.why}` };
+}

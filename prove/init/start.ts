@@ -9,14 +9,49 @@ export type PortWay =
 export interface StartPlan {
   /** The package.json script that starts the server. */
   readonly script: "dev" | "start";
-  /** app.start: the script run through the package manager, with the port flags when it needs them. */
+  /** app.start: the script run through the package manager, or its command run by the tool's bin, with the port flags when it needs them. */
   readonly command: string;
   readonly port: PortWay;
+  /** Why the command is what it is, e.g. "the dev script `next dev`, run by its bin, not through the package manager; next dev takes the port as -p". */
+  readonly why: string;
 }
 
-/** Dev servers that listen on localhost's first address unless told otherwise: they get the host and port as flags. */
-const viteFlags = "--host 127.0.0.1 --port {port} --strictPort";
-const astroFlags = "--host 127.0.0.1 --port {port}";
+/** How a flag of a dev server's own is written: with a value, with an optional value, or alone. */
+type FlagShape = "value" | "optional" | "alone";
+
+/** A dev server that takes the port as flags. */
+interface FlagServer {
+  readonly flags: string;
+  readonly why: string;
+  /** The server's flags that say where it listens or open a browser: dropped from the script's command when init rebuilds it with its own. */
+  readonly listenFlags: Readonly<Record<string, FlagShape>>;
+}
+
+/** Vite and the dev servers built on it listen on localhost's first address unless told otherwise: they get the host and the port. */
+const viteServer = (why: string): FlagServer => ({
+  flags: "--host 127.0.0.1 --port {port} --strictPort",
+  why,
+  listenFlags: { "--host": "optional", "--port": "value", "--strictPort": "alone", "--open": "optional" },
+});
+const astroServer: FlagServer = { flags: "--host 127.0.0.1 --port {port}", why: "Astro takes the port as a flag", listenFlags: { "--host": "optional", "--port": "value", "--open": "alone" } };
+// next dev listens on every address; -p wins over PORT and over a port the script names.
+const nextServer: FlagServer = { flags: "-p {port}", why: "next takes the port as -p", listenFlags: { "-p": "value", "--port": "value", "-H": "value", "--hostname": "value" } };
+// nuxt dev listens on localhost, which may be ::1 only.
+const nuxtServer: FlagServer = { flags: "--host 127.0.0.1 --port {port}", why: "nuxt dev takes the port as a flag", listenFlags: { "--host": "optional", "-p": "value", "--port": "value", "--open": "alone", "-o": "alone" } };
+const webpackServer: FlagServer = { flags: "--port {port}", why: "webpack-dev-server takes the port as a flag", listenFlags: { "--port": "value" } };
+
+/** The flag server a tool and its first argument start, if any. */
+function flagServer(tool: string, sub: string | undefined): FlagServer | undefined {
+  const servesBy = (subcommands: ReadonlyArray<string>) => sub === undefined || sub.startsWith("-") || subcommands.includes(sub);
+  if (tool === "vite" && servesBy(["dev", "serve", "preview"])) return viteServer("Vite takes the port as a flag");
+  if (tool === "remix" && sub === "vite:dev") return viteServer("remix vite:dev takes the port as a flag");
+  if (tool === "react-router" && sub === "dev") return viteServer("react-router dev takes the port as a flag");
+  if (tool === "astro" && sub !== undefined && ["dev", "preview"].includes(sub)) return astroServer;
+  if (tool === "next" && sub !== undefined && ["dev", "start"].includes(sub)) return { ...nextServer, why: `next ${sub} takes the port as -p` };
+  if ((tool === "nuxt" || tool === "nuxi") && sub === "dev") return nuxtServer;
+  if (tool === "webpack-dev-server" || ((tool === "webpack" || tool === "webpack-cli") && sub !== undefined && ["serve", "server", "s"].includes(sub))) return webpackServer;
+  return undefined;
+}
 
 /** Tools that read PORT themselves, by the name a person knows them by. */
 const readsPortItself: Readonly<Record<string, string>> = {
@@ -26,6 +61,7 @@ const readsPortItself: Readonly<Record<string, string>> = {
   nuxi: "Nuxt",
   remix: "Remix",
   "remix-serve": "Remix",
+  "react-router-serve": "React Router",
 };
 
 /** Commands that run a file: the file tells whether the server reads PORT. */
@@ -63,31 +99,66 @@ function fileReadsPort(args: ReadonlyArray<string>, script: string, read: (file:
   return { kind: "unknown", why: `found no server file in \`${script}\`` };
 }
 
+const toolOf = (command: string) => command.split("/").at(-1) ?? "";
+
 /** How the server that `script` (a package.json script's text) starts gets its port. */
 export function portWay(script: string, read: (file: string) => string | undefined): PortWay {
   const [command = "", ...args] = serverWords(script);
-  const tool = command.split("/").at(-1) ?? "";
-  const sub = args[0];
-  const servesBy = (subcommands: ReadonlyArray<string>) => sub === undefined || sub.startsWith("-") || subcommands.includes(sub);
-  if ((tool === "vite" && servesBy(["dev", "serve", "preview"])) || (tool === "remix" && sub === "vite:dev")) {
-    return { kind: "flags", flags: viteFlags, why: "Vite takes the port as a flag" };
-  }
-  if (tool === "astro" && sub !== undefined && ["dev", "preview"].includes(sub)) {
-    return { kind: "flags", flags: astroFlags, why: "Astro takes the port as a flag" };
-  }
-  if (tool === "webpack-dev-server" || ((tool === "webpack" || tool === "webpack-cli") && sub !== undefined && ["serve", "server", "s"].includes(sub))) {
-    return { kind: "flags", flags: "--port {port}", why: "webpack-dev-server takes the port as a flag" };
-  }
+  const tool = toolOf(command);
+  const server = flagServer(tool, args[0]);
+  if (server !== undefined) return { kind: "flags", flags: server.flags, why: server.why };
   const framework = readsPortItself[tool];
   if (framework !== undefined) return { kind: "env", why: `${framework} reads the PORT environment variable` };
   if (fileRunners.has(tool)) return fileReadsPort(args, script, read);
   return { kind: "unknown", why: `\`${script}\` is not a server init knows` };
 }
 
+/** `args` without the flags in `drop` and their values (`--port 3000`, `--port=3000`, `--host`, `-p 3000`). */
+function withoutFlags(args: ReadonlyArray<string>, drop: Readonly<Record<string, FlagShape>>): string[] {
+  const kept: string[] = [];
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index] ?? "";
+    const name = arg.split("=")[0] ?? arg;
+    const shape = drop[name];
+    if (shape === undefined) {
+      kept.push(arg);
+      continue;
+    }
+    const next = args[index + 1];
+    const takesNext = !arg.includes("=") && (shape === "value" || (shape === "optional" && next !== undefined && !next.startsWith("-")));
+    if (takesNext) index++;
+  }
+  return kept;
+}
+
+/** The command that runs a package's bin from node_modules/.bin without a package manager script. */
+export type BinRunner = "npx" | "yarn" | "bunx";
+
+/**
+ * The script's own command run by its tool's bin with the port flags in place of its own, when
+ * the script is one plain command of a flag server: `NODE_OPTIONS=x next dev -p 3000` becomes
+ * `NODE_OPTIONS=x npx next dev -p {port}`. Undefined for anything else (`a && b`, quotes, a
+ * wrapper, a pre-script), which runs through the package manager as written.
+ */
+function binCommand(script: string, scripts: Readonly<Record<string, unknown>>, name: string, runner: BinRunner): string | undefined {
+  if (/[&|;"'`$<>()\\]/.test(script) || scripts[`pre${name}`] !== undefined) return undefined;
+  const words = script.trim().split(/\s+/);
+  const assignments: string[] = [];
+  while (words[0] !== undefined && /^\w+=/.test(words[0])) assignments.push(words.shift() ?? "");
+  const [command = "", ...args] = words;
+  const tool = toolOf(command);
+  const server = flagServer(tool, args[0]);
+  if (server === undefined) return undefined;
+  return [...assignments, runner, tool, ...withoutFlags(args, server.listenFlags), server.flags].join(" ");
+}
+
 /** app.start from package.json's scripts (`dev`, else `start`); undefined when it has neither. */
-export function planStart(scripts: Readonly<Record<string, unknown>>, manager: PackageManager, read: (file: string) => string | undefined): StartPlan | undefined {
+export function planStart(scripts: Readonly<Record<string, unknown>>, manager: PackageManager, runner: BinRunner, read: (file: string) => string | undefined): StartPlan | undefined {
   const script = (["dev", "start"] as const).find((name) => typeof scripts[name] === "string" && scripts[name].trim() !== "");
   if (script === undefined) return undefined;
-  const port = portWay(String(scripts[script]).replace(/\s+/g, " "), read);
-  return { script, command: runScript(manager, script, port.kind === "flags" ? port.flags : undefined), port };
+  const text = String(scripts[script]).replace(/\s+/g, " ").trim();
+  const port = portWay(text, read);
+  const bin = binCommand(text, scripts, script, runner);
+  if (bin !== undefined) return { script, command: bin, port, why: `the ${script} script \`${text}\`, run by its bin, not through the package manager; ${port.why}` };
+  return { script, command: runScript(manager, script, port.kind === "flags" ? port.flags : undefined), port, why: port.why };
 }

@@ -5,16 +5,27 @@ export interface ConfigValues {
   /** What `install: "auto"` runs for this app, e.g. "npm install (no lockfile)". */
   readonly install: string;
   readonly start: string;
-  /** Why start gets its port this way, e.g. "Vite takes the port as a flag". */
+  /** Why start is this command, e.g. "Vite takes the port as a flag". */
   readonly startWhy: string;
   /** Set when init could not tell how the server gets its port: the reason. */
   readonly portUnknown: string | undefined;
+  /** app.host and why, when the framework wants the browser on a host of its own. */
+  readonly host: { readonly host: string; readonly why: string } | undefined;
   /** The ready check's path, e.g. "/" or "/sub/". */
   readonly readyPath: string;
+  /** Why the ready path is what it is, e.g. "base in vite.config.ts"; undefined for the default "/". */
+  readonly readyPathWhy: string | undefined;
+  /** Set when the app's config sets its base path to something init cannot read: the sentence saying so. */
+  readonly basePathUnknown: string | undefined;
+  /** The ready and test timeouts in ms and why, for a dev server that compiles on demand; undefined keeps the defaults. */
+  readonly timeouts: { readonly ready: number; readonly test: number; readonly why: string } | undefined;
 }
 
 /** One line for a comment: no line breaks. */
 const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ");
+
+/** A number of milliseconds as TypeScript with a digit separator, e.g. 90_000. */
+const ms = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, "_");
 
 /** The text of scenarios.config.ts. */
 export function renderConfig(values: ConfigValues): string {
@@ -26,19 +37,28 @@ export function renderConfig(values: ConfigValues): string {
           "    // it must listen on the PORT environment variable, or put {port} into this command.",
           `    start: ${JSON.stringify(values.start)},`,
         ];
+  const host = values.host === undefined ? [] : [`    host: ${JSON.stringify(values.host.host)}, // ${oneLine(values.host.why)}`];
+  const timeouts = values.timeouts;
+  const readyWhy = [values.readyPathWhy, timeouts?.why].filter((why) => why !== undefined).map(oneLine).join("; ");
+  const ready = [
+    ...(values.basePathUnknown === undefined ? [] : [`    // ${oneLine(values.basePathUnknown)}`]),
+    `    ready: { path: ${JSON.stringify(values.readyPath)}${timeouts === undefined ? "" : `, timeout: ${ms(timeouts.ready)}`} },${readyWhy === "" ? "" : ` // ${readyWhy}`}`,
+  ];
   return [
     'import { defineScenarioConfig } from "scenario-prover/harness";',
     "",
     "// The app under test. Every field is described in node_modules/scenario-prover/docs/config.md.",
     "export default defineScenarioConfig({",
     '  testDir: "scenarios",',
+    ...(timeouts === undefined ? [] : [`  timeout: ${ms(timeouts.test)}, // a test's own time; ${oneLine(timeouts.why)}`]),
     "  // A proof's base side fails by waiting out this timeout: keep it short.",
     "  expect: { timeout: 5_000 },",
     "  app: {",
     `    root: ${JSON.stringify(values.root)}, // the app's folder, relative to the repository's root`,
     `    install: "auto", // here: ${oneLine(values.install)}; false skips installing`,
     ...start,
-    `    ready: { path: ${JSON.stringify(values.readyPath)} },`,
+    ...host,
+    ...ready,
     "  },",
     "});",
     "",

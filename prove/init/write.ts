@@ -33,17 +33,6 @@ export function withProverScript(text: string, value: Readonly<Record<string, un
   return json.replaceAll("\n", eol) + (/\n$/.test(text) ? eol : "");
 }
 
-/** The lines of a .gitignore that already keep reports/ out. */
-const ignoresReports = new Set(["reports", "reports/", "/reports", "/reports/"]);
-
-/** .gitignore's text with `/reports/` added; undefined when it already ignores reports/. `text` is undefined for no file. */
-export function withReportsIgnored(text: string | undefined): string | undefined {
-  if (text === undefined) return "/reports/\n";
-  if (text.split(/\r?\n/).some((line) => ignoresReports.has(line.trim()))) return undefined;
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  return `${text}${text === "" || text.endsWith("\n") ? "" : eol}/reports/${eol}`;
-}
-
 /** A file's text, undefined when there is none. */
 export async function readIfExists(path: string): Promise<string | undefined> {
   return existsSync(path) ? readFile(path, "utf8") : undefined;

@@ -1,55 +1,67 @@
 import { existsSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { join } from "node:path";
+import { resolvePackageManager, machineVersions, type MachineVersions, type ManagerRun, type PackageManager } from "./package-manager.ts";
 
-/** How a side's dependencies get installed: a command in a folder, or nothing to install. */
+/** How a side's dependencies get installed: a command in a folder, nothing to install, or an install that cannot be told. */
 export type InstallPlan =
   | {
       readonly kind: "command";
-      /** What progress and messages show, e.g. `pnpm install --frozen-lockfile`. */
+      /**
+       * What progress and messages show: the command, e.g. `pnpm install --frozen-lockfile`, and
+       * for a pinned version that is not the machine's, which version runs and why, e.g.
+       * `pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json)`.
+       */
       readonly label: string;
       readonly command: string;
       /** Undefined for a shell command line from the config. */
       readonly args: ReadonlyArray<string> | undefined;
       readonly cwd: string;
+      /** The package manager that runs, for `install: "auto"`. */
+      readonly manager?: ManagerRun;
     }
-  | { readonly kind: "skip"; readonly reason: string };
+  | { readonly kind: "skip"; readonly reason: string }
+  | { readonly kind: "unknown"; readonly detail: string };
 
-const lockfiles: ReadonlyArray<readonly [file: string, command: string, args: ReadonlyArray<string>]> = [
-  ["pnpm-lock.yaml", "pnpm", ["install", "--frozen-lockfile"]],
-  ["package-lock.json", "npm", ["ci"]],
-  ["npm-shrinkwrap.json", "npm", ["ci"]],
-  ["yarn.lock", "yarn", ["install", "--frozen-lockfile"]],
-];
-
-/** Folders from `from` up to `top`, both included; just `from` when it is not inside `top`. */
-function upTo(from: string, top: string): string[] {
-  const dirs = [from];
-  let dir = from;
-  while (dir !== top && !relative(top, dir).startsWith("..") && dirname(dir) !== dir) {
-    dir = dirname(dir);
-    dirs.push(dir);
-  }
-  return dirs;
+/** The install's arguments for a manager (and major version), from its lockfile or without one. */
+function installArgs(manager: PackageManager, version: string, locked: boolean): ReadonlyArray<string> {
+  const berry = manager === "yarn" && !/^1(\.|$)/.test(version);
+  const args: { readonly [M in PackageManager]: readonly [withLockfile: ReadonlyArray<string>, without: ReadonlyArray<string>] } = {
+    pnpm: [["install", "--frozen-lockfile"], ["install", "--no-frozen-lockfile"]],
+    npm: [["ci"], ["install", "--no-audit", "--no-fund"]],
+    yarn: berry ? [["install", "--immutable"], ["install", "--no-immutable"]] : [["install", "--frozen-lockfile"], ["install"]],
+    bun: [["install", "--frozen-lockfile"], ["install"]],
+  };
+  return args[manager][locked ? 0 : 1];
 }
 
 /**
  * The install for an app folder inside a worktree. `install: "auto"` lets the nearest lockfile
- * decide, from the app folder up to the worktree's root (pnpm, then npm, then yarn in one
- * folder), and falls back to `npm install` when the app has a package.json but no lockfile;
- * false installs nothing; any other string is a shell command run in the app folder.
+ * decide the manager, from the app folder up to the worktree's root (pnpm, then npm, then yarn,
+ * then bun in one folder), and package.json's `packageManager` or the lockfile's format its
+ * version (see resolvePackageManager); without a lockfile it is the pinned manager's plain
+ * install, or `npm install` when the app has a package.json. False installs nothing; any other
+ * string is a shell command run in the app folder.
  */
-export function planInstall(install: string | false, appDir: string, worktreeRoot: string): InstallPlan {
+export function planInstall(install: string | false, appDir: string, worktreeRoot: string, machine: MachineVersions = machineVersions): InstallPlan {
   if (install === false) return { kind: "skip", reason: "app.install is false" };
   if (install !== "auto") {
     return { kind: "command", label: install, command: install, args: undefined, cwd: appDir };
   }
-  for (const dir of upTo(appDir, worktreeRoot)) {
-    for (const [file, command, args] of lockfiles) {
-      if (existsSync(join(dir, file))) return { kind: "command", label: [command, ...args].join(" "), command, args, cwd: dir };
-    }
-  }
-  if (existsSync(join(appDir, "package.json"))) {
+  const run = resolvePackageManager(appDir, worktreeRoot, machine);
+  if (run?.kind === "unknown") return { kind: "unknown", detail: run.detail };
+  if (run === undefined) {
+    if (!existsSync(join(appDir, "package.json"))) return { kind: "skip", reason: "no package.json" };
     return { kind: "command", label: "npm install", command: "npm", args: ["install", "--no-audit", "--no-fund"], cwd: appDir };
   }
-  return { kind: "skip", reason: "no package.json" };
+  const args = installArgs(run.manager, run.version, run.lockfile !== undefined);
+  const [command, ...first] = run.prefix;
+  const shown = [run.shown, ...args].join(" ");
+  return {
+    kind: "command",
+    label: run.machine ? shown : `${shown} (${run.why})`,
+    command,
+    args: [...first, ...args],
+    cwd: run.dir,
+    manager: run,
+  };
 }

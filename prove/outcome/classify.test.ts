@@ -3,12 +3,17 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseJsonReport } from "../playwright/json-report.ts";
 import { classify } from "./classify.ts";
+import { describeTimeout, timedOut } from "./timed-out.ts";
 
 /**
  * Samples are real Playwright 1.65 JSON reports, recorded from a test app whose fixtures throw
  * the harness's tagged errors the way the harness does (paths rewritten to /repo); the two of an
  * assertion and an unexpected request in either order, from the real harness and replay agent
- * running harness/test-apps/late-request (`--grep "assertion first"`, `--grep "mismatch first"`).
+ * running harness/test-apps/late-request (`--grep "assertion first"`, `--grep "mismatch first"`);
+ * poll-message and timeout-in-step from a plain @playwright/test file, one test each:
+ * `await expect.poll(() => 1, { message: "the count", timeout: 500 }).toBe(2)` at line 4, and
+ * `await page.getByRole("button").click()` on a page without one, under a 3000 ms test timeout, at line 9;
+ * server-log-excerpt from harness/test-apps/origin-app run with its default-host.config.ts.
  */
 function classifySample(name: string) {
   const report = parseJsonReport(readFileSync(join(import.meta.dirname, "samples", `${name}.json`), "utf8"));
@@ -19,7 +24,9 @@ function classifySample(name: string) {
 const table: ReadonlyArray<readonly [sample: string, outcome: string, kind: string | undefined, location: string | undefined, firstLine: string | undefined]> = [
   ["passed", "passed", undefined, undefined, undefined],
   ["assertion", "failed", "assertion", "samples-src/s.e2e.ts:9", "Error: expect(locator).toHaveText(expected) failed"],
+  ["poll-message", "failed", "assertion", "samples-src/s.e2e.ts:4", "Error: the count"],
   ["timeout", "failed", "timeout", undefined, "Test timeout of 3000ms exceeded."],
+  ["timeout-in-step", "failed", "timeout", "samples-src/s.e2e.ts:9", "Test timeout of 3000ms exceeded."],
   ["app-error", "failed", "app-error", "samples-src/s.e2e.ts:19", "SyntaxError: Expected property name or '}' in JSON at position 1"],
   ["mismatch", "failed", "unexpected-request", "samples-src/fixtures.ts:13", "Error: [scenario-harness:replay-mismatch] The app sent a request the transcript did not expect:"],
   ["assertion-then-mismatch", "failed", "assertion", "harness/test-apps/late-request/late-request.e2e.ts:16", "Error: expect(locator).toHaveText(expected) failed"],
@@ -40,6 +47,28 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(attempt.error?.message.split("\n")[0]).toBe(firstLine);
   });
 
+  it("adds the server log's excerpt the harness kept to the first cause when it holds a warning, so the line that says why is in the report", () => {
+    const { attempt } = classifySample("server-log-excerpt");
+    expect(attempt.error?.kind).toBe("assertion");
+    expect(attempt.error?.message).toContain("Error: element(s) not found");
+    expect(attempt.error?.message).toContain(
+      'The app\'s server log (its warnings and errors, then its last lines):\nready on 127.0.0.1\nGET / 200\nGET / 200\n⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.',
+    );
+  });
+
+  it("leaves out a server log that holds no warning or error", () => {
+    // The same run, its server log without the line that says why: only requests are left.
+    const text = readFileSync(join(import.meta.dirname, "samples", "server-log-excerpt.json"), "utf8");
+    const quiet = JSON.stringify(JSON.parse(text), (key, value: unknown) =>
+      key === "description" && typeof value === "string" ? value.split("\n").filter((line) => !line.includes("Blocked")).join("\n") : value,
+    );
+    const report = parseJsonReport(quiet);
+    if (report === undefined) throw new Error("not a JSON report");
+    const message = classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 }).attempt.error?.message;
+    expect(message).toContain("Error: element(s) not found");
+    expect(message).not.toContain("The app's server log");
+  });
+
   it("keeps messages free of colour codes, code snippets and stacks", () => {
     const message = classifySample("assertion").attempt.error?.message ?? "";
     expect(message).toContain('Expected: "Bye"');
@@ -51,6 +80,7 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     ["assertion-then-mismatch", ["assertion", "unexpected-request"]],
     ["mismatch-then-assertion", ["unexpected-request", "assertion"]],
     ["mismatch", ["unexpected-request", "assertion"]],
+    ["timeout-in-step", ["timeout", "timeout"]],
   ])("keeps every error of %s in the order they happened, the first cause first", (sample, kinds) => {
     const { attempt } = classifySample(sample);
     expect(attempt.errors?.map((error) => error.kind)).toEqual(kinds);
@@ -76,6 +106,13 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(failed.failureScreenshot).toEqual({ path: "/tmp/prover-run/assertion-out/s.e2e.ts-assertion/test-failed-1.png" });
     expect(failed.trace).toEqual({ path: "/tmp/prover-run/assertion-out/s.e2e.ts-assertion/trace.zip" });
     expect(failed.serverLog).toHaveProperty("base64");
+  });
+
+  it("names the step and line a test timeout stopped, and tells a timeout from an expect that read a wrong value", () => {
+    const stopped = timedOut(classifySample("timeout-in-step").attempt);
+    expect(stopped === undefined ? undefined : describeTimeout(stopped)).toBe("reached the test timeout (3000 ms) in locator.click at samples-src/s.e2e.ts:9");
+    expect(timedOut(classifySample("assertion").attempt)).toBeUndefined();
+    expect(timedOut(classifySample("poll-message").attempt)).toBeUndefined();
   });
 
   it("takes the wall time when no test ran", () => {

@@ -44,7 +44,13 @@ const harnessKinds: Readonly<Record<string, { readonly outcome: Outcome; readonl
 };
 
 const expectFailure = /^(?:Error: )?(?:Timed out \d+ms waiting for )?expect(?:\.\w+)*[.(]/;
-const testTimeout = /^Test timeout of \d+ms exceeded/;
+/**
+ * An expect given a message (`expect(value, "the total")`, `expect.poll(fn, { message })`):
+ * Playwright puts the message first, a poll's twice, then the matcher's own lines.
+ */
+const expectFailureWithMessage = /^Error: ([^\n]*)\n\n(?:\1\n\n)?(?:Timed out \d+ms waiting for )?expect(?:\.\w+)*[.(]/;
+/** The test's timeout, and the step it stopped (`Error: locator.click: Test timeout of 3000ms exceeded.`). */
+const testTimeout = /^(?:Error: [\w.]+: )?Test timeout of \d+ms exceeded/;
 
 /** The harness's note that the test had failed before the app sent its first unexpected request. */
 const mismatchAfterFailure = "scenario-harness:replay-mismatch-after-failure";
@@ -59,7 +65,7 @@ function kindOf(error: JsonError): AttemptErrorKind {
   if (known !== undefined) return known.kind;
   const text = stripAnsi(error.message).trimStart();
   if (testTimeout.test(text)) return "timeout";
-  return expectFailure.test(text) ? "assertion" : "app-error";
+  return expectFailure.test(text) || expectFailureWithMessage.test(text) ? "assertion" : "app-error";
 }
 
 /**
@@ -111,13 +117,23 @@ function explain(result: JsonResult, errors: ReadonlyArray<JsonError>): { outcom
 }
 
 /**
+ * A test timeout names no line; the step it stopped (Playwright's next error, `locator.click:
+ * Test timeout of …`, or the expect that was waiting) does: the timeout takes that step's location.
+ */
+function withStepLocation(error: AttemptError, errors: ReadonlyArray<JsonError>, context: ClassifyContext): AttemptError {
+  if (error.kind !== "timeout" || error.location !== undefined) return error;
+  const location = errors.map((other) => locationOf(other, context)).find((found) => found !== undefined);
+  return location === undefined ? error : { ...error, location };
+}
+
+/**
  * The attempt's outcome, its first cause (`error`), and, when Playwright reported more than one
  * error, all of them (`errors`): the first cause, then the others in the order they happened.
  */
 function explainAll(result: JsonResult, context: ClassifyContext): { outcome: Outcome; error: AttemptError; errors?: ReadonlyArray<AttemptError> } {
   const ordered = inOrder(result);
   const { outcome, kind, cause } = explain(result, ordered);
-  const error = attemptError(kind, cause, context);
+  const error = withStepLocation(attemptError(kind, cause, context), ordered, context);
   if (ordered.length < 2) return { outcome, error };
   const others = ordered.filter((other) => other !== cause).map((other) => attemptError(kindOf(other), other, context));
   return { outcome, error, errors: [error, ...others] };
@@ -173,6 +189,25 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
     const error = { message: "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something." };
     return { attempt: { outcome: "error", durationMs, runMs, error: attemptError("skipped", error, context) }, artifacts };
   }
-  const { outcome, error, errors } = explainAll(result, context);
+  const explained = explainAll(result, context);
+  const excerpt = result.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description;
+  const { outcome, error, errors } = excerpt === undefined || !saysWhy(excerpt) ? explained : withServerLog(explained, excerpt);
   return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }) }, artifacts };
+}
+
+/** A line of an app's output that may say why a test failed: a warning, an error, a refusal. */
+const warningLine = /\b(?:warn(?:ing)?|error|fail(?:ed|ure)?|blocked|refused|denied|exception)\b|⚠|✖/i;
+
+/** Whether the server log's excerpt holds a line worth showing beside the test's error; a log of plain requests is not. */
+const saysWhy = (excerpt: string): boolean => stripAnsi(excerpt).split("\n").some((line) => warningLine.test(line));
+
+/**
+ * The first cause with the server log's excerpt the harness kept for a failed test (its warnings
+ * and errors, then its last lines): the line that says why, such as a dev server refusing the
+ * page's origin, is often in the app's output and not in the test's error.
+ */
+function withServerLog<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(explained: E, excerpt: string): E {
+  const error = { ...explained.error, message: `${explained.error.message}\n\nThe app's server log (its warnings and errors, then its last lines):\n${stripAnsi(excerpt)}` };
+  const [, ...rest] = explained.errors ?? [];
+  return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
 }

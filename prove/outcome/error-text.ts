@@ -10,18 +10,51 @@ const stackLine = /^\s+at /;
 const maxLines = 40;
 const maxChars = 4000;
 
+/** A run of base64 long enough to be an inline file (a screenshot's PNG, a trace), not a word. */
+const base64Run = /[A-Za-z0-9+/]{200,}={0,2}/g;
+
+/** `text` with each run of base64 replaced by a note of its length. */
+function withoutBase64(text: string): string {
+  return text.replace(base64Run, (run) => `[${run.length} characters of base64 left out]`);
+}
+
 /**
  * An error message as a person reads it in a report: no colour codes, no code snippet or stack
- * (the location says where), and no more than a screenful.
+ * (the location says where), no base64 blob, and no more than a screenful.
  */
 export function cleanMessage(message: string): string {
-  const lines = stripAnsi(message).split("\n");
+  const lines = withoutBase64(stripAnsi(message)).split("\n");
   const end = lines.findIndex((line) => snippetLine.test(line) || stackLine.test(line));
   const kept = (end === -1 ? lines : lines.slice(0, end)).slice(0, maxLines).join("\n").trim();
   return kept.length > maxChars ? `${kept.slice(0, maxChars)}…` : kept;
 }
 
-/** The last lines of a log, for an error message. */
-export function tail(text: string, lines = 30): string {
-  return stripAnsi(text).trimEnd().split("\n").slice(-lines).join("\n");
+const tailLines = 30;
+const tailChars = 3000;
+const longLine = 300;
+const keptOfLongLine = 200;
+
+/** A log line as an excerpt shows it: base64 runs named by their length, a long line cut with how much more it had. */
+function shownLine(line: string): string {
+  const shown = withoutBase64(line);
+  return shown.length <= longLine ? shown : `${shown.slice(0, keptOfLongLine)}… [${shown.length - keptOfLongLine} more characters]`;
+}
+
+/**
+ * The last lines of a log, for an error message that goes into a report: at most `lines` (30)
+ * lines and 3000 characters, each line as shownLine gives it, below a note of how many earlier
+ * lines were left out.
+ */
+export function tail(text: string, lines = tailLines): string {
+  const all = stripAnsi(text).trimEnd().split(/\r?\n|\r/).map(shownLine);
+  const kept: string[] = [];
+  let left = tailChars;
+  for (let index = all.length - 1; index >= 0 && kept.length < lines; index -= 1) {
+    const line = all[index] ?? "";
+    if (line.length + 1 > left) break;
+    kept.unshift(line);
+    left -= line.length + 1;
+  }
+  const cut = all.length - kept.length;
+  return cut === 0 ? kept.join("\n") : [`[${cut} earlier line${cut === 1 ? "" : "s"} left out]`, ...kept].join("\n");
 }

@@ -47,6 +47,7 @@ export type ReasonCode =
   | "proved"
   | "passes-on-base"
   | "fails-on-head"
+  | "times-out-on-both"
   | "flaky"
   | "base-error"
   | "head-error"

@@ -2,9 +2,33 @@ import { describe, expect, it } from "vitest";
 import type { Attempt, Outcome } from "./types.ts";
 import { decide } from "./verdict.ts";
 
+/** A test timeout that stopped a click, and an expect that waited out its timeout for an element never there, as classify gives them. */
+const testTimeout: Attempt = {
+  outcome: "failed",
+  durationMs: 60_000,
+  runMs: 61_000,
+  error: { kind: "timeout", message: "Test timeout of 60000ms exceeded.", location: "s.e2e.ts:14" },
+  errors: [
+    { kind: "timeout", message: "Test timeout of 60000ms exceeded.", location: "s.e2e.ts:14" },
+    { kind: "timeout", message: "Error: locator.click: Test timeout of 60000ms exceeded.\nCall log:\n  - waiting for getByRole('button')", location: "s.e2e.ts:14" },
+  ],
+};
+const expectTimeout: Attempt = {
+  outcome: "failed",
+  durationMs: 5_100,
+  runMs: 6_000,
+  error: {
+    kind: "assertion",
+    message: "Error: expect(locator).toBeVisible() failed\n\nLocator: getByRole('button')\nExpected: visible\nTimeout: 5000ms\nError: element(s) not found\n",
+    location: "s.e2e.ts:9",
+  },
+};
+
 function attempts(outcomes: string): Attempt[] {
   const byLetter: Record<string, Outcome> = { P: "passed", F: "failed", E: "error" };
   return [...outcomes].map((letter) => {
+    if (letter === "T") return testTimeout;
+    if (letter === "X") return expectTimeout;
     const outcome = byLetter[letter];
     if (outcome === undefined) throw new Error(`unknown outcome letter ${letter}`);
     return outcome === "passed"
@@ -18,7 +42,8 @@ function attempts(outcomes: string): Attempt[] {
   });
 }
 
-// P passed, F failed, E error; one letter per attempt (--repeat n gives n letters).
+// P passed, F failed (an assertion), E error, T failed by the test timeout, X failed by an expect
+// that waited out its timeout for an element never found; one letter per attempt (--repeat n gives n letters).
 const table: ReadonlyArray<readonly [base: string, head: string, verdict: string, exitCode: number, reasonCode: string]> = [
   ["F", "P", "proved", 0, "proved"],
   ["FFF", "PPP", "proved", 0, "proved"],
@@ -27,6 +52,14 @@ const table: ReadonlyArray<readonly [base: string, head: string, verdict: string
   ["PPP", "FFF", "not-proved", 1, "passes-on-base"],
   ["F", "F", "not-proved", 1, "fails-on-head"],
   ["FF", "FF", "not-proved", 1, "fails-on-head"],
+  ["T", "T", "not-proved", 1, "times-out-on-both"],
+  ["X", "T", "not-proved", 1, "times-out-on-both"],
+  ["TT", "XX", "not-proved", 1, "times-out-on-both"],
+  ["F", "T", "not-proved", 1, "fails-on-head"],
+  ["T", "F", "not-proved", 1, "fails-on-head"],
+  ["TF", "TT", "not-proved", 1, "fails-on-head"],
+  ["T", "P", "proved", 0, "proved"],
+  ["T", "TP", "not-proved", 1, "flaky"],
   ["FPF", "PPP", "not-proved", 1, "flaky"],
   ["FFF", "PFP", "not-proved", 1, "flaky"],
   ["PF", "PF", "not-proved", 1, "flaky"],
@@ -60,6 +93,21 @@ describe("the verdict", () => {
     );
     expect(decide({ ref: "main", attempts: attempts("FPF") }, { ref: "fix", attempts: attempts("PP") }).reason).toBe(
       "The scenario gave mixed results (base main: failed 2 of 3, passed 1 of 3; head fix: passed 2 of 2); make it deterministic before it can prove a fix.",
+    );
+  });
+
+  it("says where each side timed out and which setting to raise, not that the change does not fix it", () => {
+    expect(decide({ ref: "main", attempts: attempts("T") }, { ref: "fix", attempts: attempts("T") }).reason).toBe(
+      "The scenario timed out on both sides, so it cannot tell whether the change fixes the bug: " +
+        "base (main) reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14, and head (fix) reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14. " +
+        "Raise the test timeout (`timeout` in the scenario config), or make that step wait for what the app needs, then prove again.",
+    );
+    expect(decide({ ref: "main", attempts: attempts("X") }, { ref: "fix", attempts: attempts("T") }).reason).toBe(
+      "The scenario timed out on both sides, so it cannot tell whether the change fixes the bug: " +
+        "base (main) waited out the expect timeout (5000 ms) in expect(locator).toBeVisible() at s.e2e.ts:9 for an element that never appeared, " +
+        "and head (fix) reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14. " +
+        "Raise the test timeout (`timeout` in the scenario config) and the expect timeout (a proof's is --expect-timeout, else the config's proof.expectTimeout, else its expect.timeout), " +
+        "or make that step wait for what the app needs, then prove again.",
     );
   });
 

@@ -1,3 +1,4 @@
+import { describeTimeout, timedOut, timeoutKeys, type TimedOut } from "./timed-out.ts";
 import type { Attempt, AttemptError, ExitCode, Outcome, ReasonCode, Verdict } from "./types.ts";
 
 export interface SideAttempts {
@@ -37,7 +38,8 @@ function tally(attempts: ReadonlyArray<Attempt>): string {
 /**
  * The verdict of a proof, in this order: a side that could not run (base first) makes it
  * could-not-run; mixed results on either side make it flaky; then base must fail every time
- * and head must pass every time.
+ * and head must pass every time. Both sides failing by a timeout every time says nothing of the fix:
+ * it is told apart from head failing as base does.
  */
 export function decide(base: SideAttempts, head: SideAttempts): Decision {
   const baseError = firstError(base.attempts, "error");
@@ -77,6 +79,19 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
       reason: `The scenario passes on base (${base.ref}), so it does not reproduce the bug there; make it fail on base first.`,
     };
   }
+  const bothTimedOut = timedOutEveryTime(base.attempts, head.attempts);
+  if (bothTimedOut !== undefined) {
+    const [baseTimeout, headTimeout] = bothTimedOut;
+    return {
+      verdict: "not-proved",
+      exitCode: 1,
+      reasonCode: "times-out-on-both",
+      reason:
+        `The scenario timed out on both sides, so it cannot tell whether the change fixes the bug: base (${base.ref}) ${describeTimeout(baseTimeout)}, ` +
+        `and head (${head.ref}) ${describeTimeout(headTimeout)}. Raise ${timeoutKeys(new Set([baseTimeout.by, headTimeout.by]))}, ` +
+        "or make that step wait for what the app needs, then prove again.",
+    };
+  }
   if (every(head.attempts, "failed")) {
     return {
       verdict: "not-proved",
@@ -92,6 +107,15 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
     reasonCode: "proved",
     reason: `The scenario fails on base (${base.ref}) with ${describeError(baseFailure)}, and passes on head (${head.ref}).${waitedOut(baseFailure)}`,
   };
+}
+
+/** Each side's first timeout, when every attempt of both sides failed by a timeout; undefined otherwise. */
+function timedOutEveryTime(base: ReadonlyArray<Attempt>, head: ReadonlyArray<Attempt>): readonly [TimedOut, TimedOut] | undefined {
+  const timeouts = (attempts: ReadonlyArray<Attempt>) => attempts.map(timedOut);
+  const [onBase, onHead] = [timeouts(base), timeouts(head)];
+  const [first, second] = [onBase[0], onHead[0]];
+  if (first === undefined || second === undefined || [...onBase, ...onHead].includes(undefined)) return undefined;
+  return [first, second];
 }
 
 /**

@@ -5,7 +5,7 @@ import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import * as Ref from "effect/Ref";
-import { attemptErrorOf, type SideError } from "../errors.ts";
+import { attemptErrorOf, InstallUnknown, type SideError } from "../errors.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";
 import { copyInstalled } from "../install/reuse.ts";
@@ -114,14 +114,20 @@ const errorAttempt = (error: SideError, durationMs: number, runMs: number | null
 const describeAttempt = ({ attempt }: ClassifiedAttempt) =>
   `${attempt.error === undefined ? attempt.outcome : `${attempt.outcome} (${attempt.error.kind})`}: ${describeDurations(attempt)}`;
 
-/** This side's install from the shared one, when there is one made by another side: true when it was reused. */
-const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: string, path: string, context: SideContext) {
+/**
+ * This side's install from the shared one, when there is one made by another side: true when it
+ * was reused. The other side's install is reused only when it ran the same command, the same
+ * package manager version included (`label`).
+ */
+const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: string, path: string, context: SideContext, label: string) {
   const progress = yield* Progress;
   const shared = context.shared;
   if (shared === undefined || name === shared.by) return false;
   const start = yield* Clock.currentTimeMillis;
   const from = yield* Deferred.await(shared.installed).pipe(Effect.option);
   if (Option.isNone(from)) return false;
+  const donor = planInstall(context.app.install, join(from.value, context.app.root), from.value);
+  if (donor.kind !== "command" || donor.label !== label) return false;
   const copied = yield* copyInstalled(from.value, path);
   if (copied === 0) return false;
   const end = yield* Clock.currentTimeMillis;
@@ -143,8 +149,9 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
   const appRoot = join(path, context.app.root);
   const where = (dir: string) => `${relative(path, dir) || "the repository's root"} at ${commit.sha.slice(0, 7)}`;
   const plan = planInstall(context.app.install, appRoot, path);
+  if (plan.kind === "unknown") return yield* Effect.fail(new InstallUnknown({ where: where(appRoot), detail: plan.detail }));
   if (plan.kind === "skip") yield* progress.done({ side: name, step: "install", detail: `skipped (${plan.reason})` }, 0);
-  else if (!(yield* reuseSharedInstall(name, path, context))) {
+  else if (!(yield* reuseSharedInstall(name, path, context, plan.label))) {
     yield* progress.step({ side: name, step: "install", detail: plan.label }, runStep("install", plan, join(out, "install.log"), where(plan.cwd)));
     if (context.shared !== undefined && name === context.shared.by) yield* Deferred.succeed(context.shared.installed, path);
   }

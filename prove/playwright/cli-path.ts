@@ -1,20 +1,24 @@
-import { createRequire } from "node:module";
 import * as Effect from "effect/Effect";
 import { ConfigError } from "../errors.ts";
+import { installedPlaywright, playwrightMismatch } from "./version.ts";
 
 /**
- * Playwright's CLI as this package resolves it: the harness's `test` comes from that copy, and
- * `@playwright/test` is a peer dependency, so the config, the harness and the runner share it.
+ * Playwright's CLI as this package resolves it (see installedPlaywright), once its version is
+ * known to be in scenario-prover's peer range.
  */
 export const playwrightCli = Effect.fn("playwrightCli")(function* (configFile: string) {
-  return yield* Effect.try({
-    try: () => createRequire(import.meta.url).resolve("@playwright/test/cli"),
-    catch: () =>
+  const installed = installedPlaywright();
+  if (installed === undefined) {
+    return yield* Effect.fail(
       new ConfigError({
         config: configFile,
         detail: "@playwright/test cannot be found beside scenario-prover. Install it in the checkout holding the config: npm i -D @playwright/test (or pnpm add -D @playwright/test).",
       }),
-  });
+    );
+  }
+  const mismatch = playwrightMismatch(installed);
+  if (mismatch !== undefined) return yield* Effect.fail(new ConfigError({ config: configFile, detail: mismatch.detail }));
+  return installed.cli;
 });
 
 /** A Playwright file filter matching exactly this file: its absolute path as an anchored pattern, then `:line`. */

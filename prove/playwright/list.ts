@@ -40,7 +40,7 @@ export const listScenario = Effect.fn("Playwright.list")(function* (input: ListI
   const report: JsonReport | undefined = parseJsonReport(run.stdout);
   if (report === undefined) {
     return yield* Effect.fail(
-      new ConfigError({ config: input.configFile, detail: `Playwright could not load it; fix this first:\n${withoutRunnerFrames(tail(`${run.stderr}\n${run.stdout}`))}` }),
+      new ConfigError({ config: input.configFile, detail: `Playwright could not load it; fix this first:\n${tail(withoutRunnerFrames(`${run.stderr}\n${run.stdout}`))}` }),
     );
   }
   const loadErrors = report.errors.filter((error) => !error.message.includes("No tests found"));

@@ -66,3 +66,30 @@ export async function makeStoreRepo(dir: string, vite: string): Promise<UserRepo
   await commit(repo, "v1", "Open the store");
   return repo;
 }
+
+/**
+ * The shop app pinned to a package manager older than this machine's, with one local dependency
+ * (so an install writes node_modules) and the lockfile that version wrote when the fixture was
+ * built: `pnpm`, packageManager "pnpm@9.15.9" and its lockfileVersion 9.0 lockfile (the machine's
+ * pnpm 12 refuses the pin); `yarn`, a yarn v1 lockfile and no packageManager (no yarn is installed).
+ * Tag `v1`.
+ */
+export async function makePinnedRepo(dir: string, pin: "pnpm" | "yarn"): Promise<UserRepo> {
+  const packageJson = {
+    name: "shop",
+    private: true,
+    ...(pin === "pnpm" ? { packageManager: "pnpm@9.15.9" } : {}),
+    scripts: { start: "node server.js" },
+    dependencies: { prices: "file:./prices" },
+  };
+  const repo = await repository(dir, {
+    ".gitignore": "node_modules/\n",
+    "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,
+    "prices/package.json": `${JSON.stringify({ name: "prices", version: "1.0.0", main: "index.js" })}\n`,
+    "prices/index.js": "exports.add = (a, b) => Number(a) + Number(b);\n",
+    "server.js": server('require("prices").add(a, b)'),
+  });
+  await execa("npx", ["--yes", pin === "pnpm" ? "pnpm@9.15.9" : "yarn@1", "install"], { cwd: dir, stdin: "ignore" });
+  await commit(repo, "v1", "Open the shop");
+  return repo;
+}
