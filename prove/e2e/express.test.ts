@@ -6,6 +6,7 @@ import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BisectReport } from "../bisect/schema.ts";
+import { formatDuration } from "../outcome/durations.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import { afterLaterRun, checkout, cleanedUp, config, fixtures, killOncePrinted, processesMentioning, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
@@ -53,11 +54,11 @@ describe("proving a fix in a plain Express repository that does not contain scen
       `pnpm prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} ${sumScenario} --repo ${repoShown()} --config ${config}`,
     );
     // Each number is labelled with what it measures, the same in progress and in the report.
-    const runLine = /^head {2}run +passed: run (\d+\.\ds), of which the test (\d+\.\ds)$/m.exec(stderr);
+    const runLine = /^head {2}run +passed: run (\d+(?:\.\ds|ms)), of which the test (\d+(?:\.\ds|ms))$/m.exec(stderr);
     expect(runLine, stderr).not.toBeNull();
     const [runMs, testMs] = [report.head.attempts[0]?.runMs ?? 0, report.head.attempts[0]?.durationMs ?? 0];
     expect(runMs).toBeGreaterThan(testMs);
-    expect([runLine?.[1], runLine?.[2]]).toEqual([`${(runMs / 1000).toFixed(1)}s`, `${(testMs / 1000).toFixed(1)}s`]);
+    expect([runLine?.[1], runLine?.[2]]).toEqual([formatDuration(runMs), formatDuration(testMs)]);
 
     const markdown = await readFile(join(dir, "report.md"), "utf8");
     const rows = markdown.split("\n").filter((line) => line.startsWith("| **"));
