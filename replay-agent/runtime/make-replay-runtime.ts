@@ -57,12 +57,9 @@ export const makeReplayRuntime = <Req, Run>(
     const exchanges: ReadonlyArray<ExchangeState<Run>> = plan.exchanges.map((planned) => ({ planned, count: 0, closed: false }));
     const opening: Play<Run> | undefined =
       plan.opening.length === 0 ? undefined : { steps: plan.opening, after: undefined, done: Deferred.makeUnsafe(), step: 0, held: undefined };
-    const lanes = new Map<string, Lane<Run>>();
-    for (const exchange of exchanges) {
-      const lane = lanes.get(exchange.planned.lane);
-      if (lane === undefined) lanes.set(exchange.planned.lane, { exchanges: [exchange], position: 0, tail: opening?.done });
-      else lanes.set(exchange.planned.lane, { ...lane, exchanges: [...lane.exchanges, exchange] });
-    }
+    const byLane = new Map<string, Array<ExchangeState<Run>>>();
+    for (const exchange of exchanges) byLane.set(exchange.planned.lane, [...(byLane.get(exchange.planned.lane) ?? []), exchange]);
+    const lanes: ReadonlyArray<Lane<Run>> = [...byLane.values()].map((members) => ({ exchanges: members, position: 0, tail: opening?.done }));
     const played = new Set<number>();
     const plays = new Set<Play<Run>>(opening === undefined ? [] : [opening]);
     const held: Array<Play<Run>> = [];
@@ -91,8 +88,8 @@ export const makeReplayRuntime = <Req, Run>(
     const nextEntry = (): NextEntry | null => {
       const places = [
         ...[...plays].flatMap((play) => placeOf(play) ?? []),
-        ...exchanges.flatMap(({ planned, ...state }) =>
-          owed({ planned, ...state }) > 0 ? [{ line: planned.expect.line, type: "expect_outbound", summary: describeEntry(planned.expect) }] : [],
+        ...exchanges.flatMap((exchange) =>
+          owed(exchange) > 0 ? [{ line: exchange.planned.expect.line, type: "expect_outbound", summary: describeEntry(exchange.planned.expect) }] : [],
         ),
       ];
       return places.reduce<NextEntry | null>((first, place) => (first === null || place.line < first.line ? place : first), null);
@@ -115,7 +112,7 @@ export const makeReplayRuntime = <Req, Run>(
 
     /** Each lane's expectations a request may match now, in file order: the lane's first open one, and the next while each is satisfied. */
     const candidates = (): Array<{ readonly lane: Lane<Run>; readonly at: number; readonly exchange: ExchangeState<Run> }> =>
-      [...lanes.values()]
+      lanes
         .flatMap((lane) => {
           const open: Array<{ readonly lane: Lane<Run>; readonly at: number; readonly exchange: ExchangeState<Run> }> = [];
           for (let at = lane.position; at < lane.exchanges.length; at++) {
