@@ -141,7 +141,7 @@ function answer(setting: Setting, result: SearchResult, outcomes: { readonly old
 const report = Effect.fn("Bisect.report")(function* (setting: Setting, facts: BisectFacts, pair: { readonly lastOld: RunEvidence; readonly firstNew: RunEvidence } | undefined) {
   const progress = yield* Progress;
   const { input, place } = setting;
-  const command = bisectCommand(input.options, { cwd: input.cwd, root: place.root, prover: proverCommand(place.root) }, { old: setting.old.sha, new: setting.new.sha, repo: place.repo });
+  const command = bisectCommand(input.options, { cwd: input.cwd, root: place.root, prover: proverCommand(place.root), configFile: place.configFile }, { old: setting.old.sha, new: setting.new.sha, repo: place.repo });
   const paths = pathsFrom([
     [setting.runDir, "<run>"],
     [place.root, "."],

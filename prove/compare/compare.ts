@@ -50,7 +50,7 @@ const command = (run: CompareRun, facts: Facts) => {
   const root = rootOf(run, facts);
   const again = reproduceCommand(
     { ...run.options, scenarios: [run.options.scenario], repeat: 1 },
-    { cwd: run.cwd, root, prover: `${proverCommand(root)} compare` },
+    { cwd: run.cwd, root, prover: `${proverCommand(root)} compare`, configFile: facts.place?.configFile },
     { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo },
   );
   return run.options.threshold === undefined ? again : `${again} --threshold ${quote(String(run.options.threshold))}`;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -62,11 +62,41 @@ describe("report folders and the reproduce command", () => {
     );
   });
 
-  it("run the prover the way the checkout's package manager runs an installed bin", async () => {
-    const [pnpm, yarn, npm] = await Promise.all([0, 1, 2].map(() => mkdtemp(join(tmpdir(), "prove-runner-"))));
-    scratch.push(pnpm ?? "", yarn ?? "", npm ?? "");
-    await writeFile(join(pnpm ?? "", "pnpm-lock.yaml"), "");
-    await writeFile(join(yarn ?? "", "yarn.lock"), "");
-    expect([pnpm, yarn, npm].map((dir) => proverCommand(dir ?? ""))).toEqual(["pnpm prove-scenario", "yarn prove-scenario", "npx prove-scenario"]);
+  it("name the config a run from the checkout's root would not find, as in a monorepo whose config is in the app's folder", async () => {
+    const root = await mkdtemp(join(tmpdir(), "prove-monorepo-"));
+    scratch.push(root);
+    await mkdir(join(root, "docs"));
+    await writeFile(join(root, "docs", "scenarios.config.ts"), "");
+    const resolved = { base: "a".repeat(40), head: "b".repeat(40), repo: root };
+    const inDocs = { cwd: join(root, "docs"), root, prover: "pnpm prove-scenario", configFile: join(root, "docs", "scenarios.config.ts") };
+    const typed = { ...options, scenarios: ["scenarios/cart.e2e.ts"] };
+    expect(reproduceCommand(typed, inDocs, resolved)).toBe(
+      "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb docs/scenarios/cart.e2e.ts --config docs/scenarios.config.ts",
+    );
+    // A config at the root that a run from there finds first is not named; one it would not pick is.
+    await writeFile(join(root, "playwright.config.ts"), "");
+    expect(reproduceCommand(typed, { ...inDocs, configFile: join(root, "playwright.config.ts") }, resolved)).toBe(
+      "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb docs/scenarios/cart.e2e.ts",
+    );
+    await writeFile(join(root, "scenarios.config.ts"), "");
+    expect(reproduceCommand(typed, { ...inDocs, configFile: join(root, "playwright.config.ts") }, resolved)).toBe(
+      "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb docs/scenarios/cart.e2e.ts --config playwright.config.ts",
+    );
+  });
+
+  it("run the prover the way the checkout's package manager runs an installed bin, with npx where the version it pins does not run here", async () => {
+    const dirs = await Promise.all([0, 1, 2, 3, 4].map(() => mkdtemp(join(tmpdir(), "prove-runner-"))));
+    scratch.push(...dirs);
+    // Each folder a checkout: pnpm, pnpm pinned to 9, yarn 1, yarn 1 where none is installed, npm.
+    const [pnpm, pinned, yarn, noYarn] = dirs;
+    await writeFile(join(pnpm ?? "", "pnpm-lock.yaml"), "lockfileVersion: '9.0'\n");
+    await writeFile(join(pinned ?? "", "pnpm-lock.yaml"), "lockfileVersion: '9.0'\n");
+    await writeFile(join(pinned ?? "", "package.json"), JSON.stringify({ packageManager: "pnpm@9.15.9" }));
+    await writeFile(join(yarn ?? "", "yarn.lock"), "# yarn lockfile v1\n");
+    await writeFile(join(noYarn ?? "", "yarn.lock"), "# yarn lockfile v1\n");
+    const machine = (dir: string | undefined) => (manager: string) => (manager === "pnpm" ? "12.4.2" : manager === "yarn" && dir !== noYarn ? "1.22.22" : undefined);
+    expect(dirs.map((dir) => proverCommand(dir, machine(dir)))).toEqual([
+      "pnpm prove-scenario", "npx prove-scenario", "yarn prove-scenario", "npx prove-scenario", "npx prove-scenario",
+    ]);
   });
 });

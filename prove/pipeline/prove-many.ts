@@ -57,7 +57,7 @@ const outDir = (input: ManyInput, facts: Facts) =>
 const commandOf = (input: ManyInput, facts: Facts, options: Parameters<typeof reproduceCommand>[0]) =>
   reproduceCommand(
     options,
-    { cwd: input.cwd, root: rootOf(input, facts), prover: proverCommand(rootOf(input, facts)) },
+    { cwd: input.cwd, root: rootOf(input, facts), prover: proverCommand(rootOf(input, facts)), configFile: facts.place?.configFile },
     { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo },
   );
 

@@ -67,7 +67,7 @@ const command = (input: ProofInput, facts: Facts) =>
   input.reproduce ??
   reproduceCommand(
     input.options,
-    { cwd: input.cwd, root: rootOf(input, facts), prover: proverCommand(rootOf(input, facts)) },
+    { cwd: input.cwd, root: rootOf(input, facts), prover: proverCommand(rootOf(input, facts)), configFile: facts.place?.configFile },
     { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo },
   );
 

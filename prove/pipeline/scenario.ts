@@ -8,6 +8,7 @@ import { BadRepo, ConfigError, ScenarioNotFound } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { fileFilter } from "../playwright/cli-path.ts";
 import { listScenario } from "../playwright/list.ts";
+import { defaultConfigNames } from "./paths.ts";
 import { Progress } from "../progress/progress.ts";
 import { readAppConfig, readProofExpectTimeout, type AppConfig } from "../scenario/app-config.ts";
 import { selectTest, type SelectedTest } from "../scenario/select.ts";
@@ -36,9 +37,6 @@ export interface Scenario {
   /** The runs' expect timeout in ms: --expect-timeout, else the config's proof.expectTimeout; undefined for the config's own. */
   readonly expectTimeout: number | undefined;
 }
-
-/** The config names looked for when --config is not given, in this order. */
-const defaultConfigNames = ["scenarios.config.ts", "playwright.config.ts"] as const;
 
 /**
  * The scenario config: --config as given, else the first of scenarios.config.ts and
