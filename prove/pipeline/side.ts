@@ -12,7 +12,7 @@ import { copyInstalled } from "../install/reuse.ts";
 import { runStep } from "../install/run-step.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
 import type { Attempt } from "../outcome/types.ts";
-import { describeDurations } from "../outcome/durations.ts";
+import { describeDurations, formatDuration } from "../outcome/durations.ts";
 import { runAttempt, type AttemptInput } from "../playwright/run-attempt.ts";
 import { Progress } from "../progress/progress.ts";
 import type { AppConfig } from "../scenario/app-config.ts";
@@ -128,10 +128,13 @@ const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: strin
   if (Option.isNone(from)) return false;
   const donor = planInstall(context.app.install, join(from.value, context.app.root), from.value);
   if (donor.kind !== "command" || donor.label !== label) return false;
+  const waited = yield* Clock.currentTimeMillis;
   const copied = yield* copyInstalled(from.value, path);
   if (copied === 0) return false;
   const end = yield* Clock.currentTimeMillis;
-  yield* progress.done({ side: name, step: "install", detail: `${shared.by}'s, hard-linked (the same dependency manifests)` }, end - start);
+  // The wait for the other side's install and the copy are shown apart: only the copy is this side's own work.
+  const times = `copied in ${formatDuration(end - waited)}, after waiting ${formatDuration(waited - start)} for ${shared.by}'s install`;
+  yield* progress.ended({ side: name, step: "install", detail: `${shared.by}'s, hard-linked (the same dependency manifests)` }, times);
   return true;
 });
 
