@@ -111,6 +111,17 @@ describe("the verdict", () => {
     );
   });
 
+  it("says where head timed out and which setting to raise when only head did, not that the change does not fix it", () => {
+    expect(decide({ ref: "main", attempts: attempts("F") }, { ref: "fix", attempts: attempts("T") }).reason).toBe(
+      "The scenario fails on head (fix) as well, but by a timeout, which does not show that the change does not fix it: " +
+        "head reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14 (base failed with assertion at s.e2e.ts:3: failed here). " +
+        "Raise the test timeout (`timeout` in the scenario config), or make that step wait for what the app needs, then prove again.",
+    );
+    expect(decide({ ref: "main", attempts: attempts("FF") }, { ref: "fix", attempts: attempts("TF") }).reason).toBe(
+      "The scenario fails on head (fix) as well, so the change does not fix it: timeout at s.e2e.ts:14: Test timeout of 60000ms exceeded.",
+    );
+  });
+
   it("says when base failed by waiting out the expect timeout or the test timeout, which a proof can shorten", () => {
     const failedBy = (kind: "assertion" | "timeout", message: string): Attempt[] => [{ outcome: "failed", durationMs: 1, runMs: 2, error: { kind, message, location: "s.e2e.ts:3" } }];
     const expectMessage = 'Error: expect(locator).toHaveText(expected) failed\n\nLocator:  getByRole(\'status\')\nExpected: "Total: 3"\nReceived: "Total: 12"\nTimeout:  5000ms\n';

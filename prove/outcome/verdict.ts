@@ -93,11 +93,16 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
     };
   }
   if (every(head.attempts, "failed")) {
+    const headTimeout = everyTimeout(head.attempts);
     return {
       verdict: "not-proved",
       exitCode: 1,
       reasonCode: "fails-on-head",
-      reason: `The scenario fails on head (${head.ref}) as well, so the change does not fix it: ${describeError(firstError(head.attempts, "failed"))}`,
+      reason:
+        headTimeout === undefined
+          ? `The scenario fails on head (${head.ref}) as well, so the change does not fix it: ${describeError(firstError(head.attempts, "failed"))}`
+          : `The scenario fails on head (${head.ref}) as well, but by a timeout, which does not show that the change does not fix it: head ${describeTimeout(headTimeout)}` +
+            ` (base failed with ${describeError(firstError(base.attempts, "failed"))}). Raise ${timeoutKeys(new Set([headTimeout.by]))}, or make that step wait for what the app needs, then prove again.`,
     };
   }
   const baseFailure = firstError(base.attempts, "failed");
@@ -111,11 +116,14 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
 
 /** Each side's first timeout, when every attempt of both sides failed by a timeout; undefined otherwise. */
 function timedOutEveryTime(base: ReadonlyArray<Attempt>, head: ReadonlyArray<Attempt>): readonly [TimedOut, TimedOut] | undefined {
-  const timeouts = (attempts: ReadonlyArray<Attempt>) => attempts.map(timedOut);
-  const [onBase, onHead] = [timeouts(base), timeouts(head)];
-  const [first, second] = [onBase[0], onHead[0]];
-  if (first === undefined || second === undefined || [...onBase, ...onHead].includes(undefined)) return undefined;
-  return [first, second];
+  const [first, second] = [everyTimeout(base), everyTimeout(head)];
+  return first === undefined || second === undefined ? undefined : [first, second];
+}
+
+/** A side's first timeout, when every one of its attempts failed by a timeout; undefined otherwise. */
+function everyTimeout(attempts: ReadonlyArray<Attempt>): TimedOut | undefined {
+  const timeouts = attempts.map(timedOut);
+  return timeouts.includes(undefined) ? undefined : timeouts[0];
 }
 
 /**
