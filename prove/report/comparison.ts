@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import sharp, { type OverlayOptions } from "sharp";
-import { emptyCell, failureNote, type ComparisonRow } from "./rows.ts";
+import { emptyCell, failureNote, hasDifference, rowDifference, type ComparisonRow } from "./rows.ts";
 import type { ReportScreenshot } from "./schema.ts";
 import { describeDifference } from "./share.ts";
 
@@ -67,20 +67,22 @@ const scaledHeight = (shot: ReportScreenshot, cellWidth: number) => Math.max(1, 
 
 /** A row's caption: its label, and what its difference or a failure screenshot in it is. */
 function rowCaption(row: ComparisonRow): string {
+  const difference = rowDifference(row);
   const notes = [
     ...(row.failure === undefined ? [] : [`${row.failure}: ${failureNote}`]),
-    ...(row.difference === undefined ? [] : [`difference: ${describeDifference(row.difference)}`]),
+    ...(difference === undefined ? [] : [`difference: ${describeDifference(difference)}`]),
   ];
   return [row.caption, ...notes].join(" · ");
 }
 
 /**
  * One image with every row, base left and head right, each captioned: to drop into a PR comment.
- * When a row has a difference image, a third column holds them, and all three share the width two had.
+ * When a row has a difference image (a label's, or a failure screenshot's against the other side's
+ * screenshot of its label), a third column holds them, and all three share the width two had.
  */
 export async function writeComparison(input: ComparisonInput): Promise<{ width: number; height: number }> {
   const width = pad * 3 + twoColumnWidth * 2;
-  const withDifferences = input.rows.some((row) => row.difference !== undefined);
+  const withDifferences = input.rows.some(hasDifference);
   const columns = withDifferences ? [...input.columns, "difference: changed pixels in magenta"] : [...input.columns];
   const cellWidth = Math.floor((width - pad * (columns.length + 1)) / columns.length);
   const layers: OverlayOptions[] = [];
@@ -104,7 +106,7 @@ export async function writeComparison(input: ComparisonInput): Promise<{ width: 
     const cells: ReadonlyArray<{ readonly shot: ReportScreenshot | undefined; readonly missing: string }> = [
       { shot: row.base, missing: emptyCell(row, "base") },
       { shot: row.head, missing: emptyCell(row, "head") },
-      ...(withDifferences ? [{ shot: row.difference, missing: "not compared" }] : []),
+      ...(withDifferences ? [{ shot: rowDifference(row), missing: "not compared" }] : []),
     ];
     const rowHeight = Math.max(...cells.map(({ shot }) => (shot === undefined ? 0 : scaledHeight(shot, cellWidth))), 0) || Math.round((placeholderHeight * cellWidth) / twoColumnWidth);
     for (const [index, { shot, missing }] of cells.entries()) {

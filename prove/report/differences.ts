@@ -1,20 +1,48 @@
 import { basename, join } from "node:path";
+import type { SideName } from "../outcome/types.ts";
 import { defaultThreshold, defaultTolerance } from "./diff-defaults.ts";
 import { diffScreenshots } from "./diff-image.ts";
-import { bothReached, type ComparisonRow } from "./rows.ts";
-import type { ReportDifferences, ReportScreenshot } from "./schema.ts";
+import { bothReached, failureBesideLabel, type ComparisonRow } from "./rows.ts";
+import type { ReportDifference, ReportDifferences, ReportScreenshot } from "./schema.ts";
 
 export interface DifferenceSettings {
   readonly threshold?: number;
   readonly tolerance?: number;
+  /** Also compare a failure screenshot in a label's row with the other side's screenshot of that label (a proof's report does). */
+  readonly failureRows?: boolean;
 }
 
 /** `images/diff-<label>.png` for head's `images/head-<label>.png`: as unique as head's own names. */
 const diffPath = (head: ReportScreenshot) => `images/diff-${basename(head.path).replace(/^head-/, "")}`;
 
+/** `images/failure-<side>-diff.png`: one failure a side, and no screenshot or label's difference begins with `failure-`. */
+const failureDiffPath = (side: SideName) => `images/failure-${side}-diff.png`;
+
+/** Compares a row's base cell with its head cell, writing the difference image at `path` in the report folder `dir`. */
+async function compareCells(
+  dir: string,
+  row: ComparisonRow & { readonly base: ReportScreenshot; readonly head: ReportScreenshot },
+  path: string,
+  threshold: number,
+  tolerance: number,
+): Promise<ReportDifference> {
+  const diff = await diffScreenshots({ base: join(dir, row.base.path), head: join(dir, row.head.path), out: join(dir, path), threshold, tolerance });
+  return {
+    label: row.caption,
+    path,
+    width: Math.max(diff.base.width, diff.head.width),
+    height: Math.max(diff.base.height, diff.head.height),
+    changedPixels: diff.changedPixels,
+    changedShare: diff.changedShare,
+    changed: diff.changed,
+  };
+}
+
 /**
- * Compares base's and head's screenshot of every label both reached, writing each difference
- * image into the report folder `dir`; returns the rows with their differences, and the differences.
+ * Compares base's and head's screenshot of every label both reached, and with `failureRows` a
+ * failure screenshot with the other side's screenshot of the label in whose row it sits, writing
+ * each difference image into the report folder `dir`; returns the rows with their differences,
+ * and the differences.
  */
 export async function addDifferences(
   dir: string,
@@ -25,23 +53,16 @@ export async function addDifferences(
   const tolerance = settings.tolerance ?? defaultTolerance;
   const compared: ComparisonRow[] = [];
   for (const row of rows) {
-    if (!bothReached(row)) {
+    if (bothReached(row)) {
+      compared.push({ ...row, difference: await compareCells(dir, row, diffPath(row.head), threshold, tolerance) });
+    } else if (settings.failureRows === true && failureBesideLabel(row)) {
+      const { label, ...difference } = await compareCells(dir, row, failureDiffPath(row.failure), threshold, tolerance);
+      compared.push({ ...row, failureDifference: { label, failure: row.failure, ...difference } });
+    } else {
       compared.push(row);
-      continue;
     }
-    const path = diffPath(row.head);
-    const diff = await diffScreenshots({ base: join(dir, row.base.path), head: join(dir, row.head.path), out: join(dir, path), threshold, tolerance });
-    const difference = {
-      label: row.caption,
-      path,
-      width: Math.max(diff.base.width, diff.head.width),
-      height: Math.max(diff.base.height, diff.head.height),
-      changedPixels: diff.changedPixels,
-      changedShare: diff.changedShare,
-      changed: diff.changed,
-    };
-    compared.push({ ...row, difference });
   }
   const labels = compared.flatMap((row) => (row.difference === undefined ? [] : [row.difference]));
-  return { rows: compared, differences: { threshold, tolerance, labels } };
+  const failures = compared.flatMap((row) => (row.failureDifference === undefined ? [] : [row.failureDifference]));
+  return { rows: compared, differences: { threshold, tolerance, labels, failures } };
 }

@@ -44,7 +44,7 @@ export const columnTitle = (name: SideName, side: SideEvidence) =>
 export interface CopiedEvidence {
   readonly base: { readonly shown: ClassifiedAttempt | undefined; readonly artifacts: SideArtifacts };
   readonly head: { readonly shown: ClassifiedAttempt | undefined; readonly artifacts: SideArtifacts };
-  /** The screenshot table, each label both sides reached with its difference. */
+  /** The screenshot table, each label both sides reached with its difference (and, with `failureRows`, a failure beside a label with its own). */
   readonly rows: ReadonlyArray<ComparisonRow>;
   readonly differences: ReportDifferences;
 }
@@ -54,7 +54,7 @@ const noArtifacts: SideArtifacts = { screenshots: [] };
 /**
  * Copies each side's shown attempt's screenshots, trace and server log into the report folder
  * `dir` (texts redacted, what was taken out added to `found`), then lays out the screenshot table
- * and writes a difference image for every label both sides reached.
+ * and writes a difference image for every label both sides reached (see `DifferenceSettings`).
  */
 export async function copyEvidence(input: {
   readonly dir: string;

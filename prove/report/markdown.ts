@@ -2,7 +2,7 @@ import { markdownTable } from "markdown-table";
 import { describeDurations } from "../outcome/durations.ts";
 import { isShaOf } from "../outcome/ref-label.ts";
 import type { AttemptError, SideName, Verdict } from "../outcome/types.ts";
-import { emptyCell, failureNote, type ComparisonRow } from "./rows.ts";
+import { emptyCell, failureNote, hasDifference, type ComparisonRow } from "./rows.ts";
 import type { ProofReport, ReportScreenshot, ReportSide } from "./schema.ts";
 import { describeDifference } from "./share.ts";
 
@@ -47,22 +47,28 @@ function sideCell(row: ComparisonRow, side: SideName, width: number): string {
   return row.failure === side ? `${image}<br>${failureNote}` : image;
 }
 
-/** The difference column's cell: the difference image with the verdict and share, or `none` when the row compares nothing. */
+/**
+ * The difference column's cell: the difference image with the verdict and share (a label's, or a
+ * failure screenshot's against the other side's screenshot of the label), or `none` when the row
+ * compares nothing.
+ */
 export function differenceCell(row: ComparisonRow, width: number, none: string): string {
-  const difference = row.difference;
-  if (difference === undefined) return none;
-  return `${thumbnail(difference, `difference: ${difference.label}`, width)}<br>${describeDifference(difference)}`;
+  const { difference, failureDifference: failure } = row;
+  if (difference !== undefined) return `${thumbnail(difference, `difference: ${difference.label}`, width)}<br>${describeDifference(difference)}`;
+  if (failure === undefined) return none;
+  const alt = `difference: ${failure.failure}'s failure screenshot against ${failure.failure === "base" ? "head" : "base"}: ${failure.label}`;
+  return `${thumbnail(failure, alt, width)}<br>${describeDifference(failure)}`;
 }
 
 /**
- * The screenshot table: base | head, and a difference column when any label was reached by both.
+ * The screenshot table: base | head, and a difference column when any row has a difference image.
  * `differenceOf` writes a row's difference cell (compare.md says for each row why it has none).
  */
 export function screenshotTable(
   columns: { readonly base: string; readonly head: string },
   rows: ReadonlyArray<ComparisonRow>,
   differenceOf: (row: ComparisonRow, width: number) => string = (row, width) => differenceCell(row, width, "—"),
-  withDifferences = rows.some((row) => row.difference !== undefined),
+  withDifferences = rows.some(hasDifference),
 ): string {
   const width = withDifferences ? narrowThumbnailWidth : thumbnailWidth;
   return markdownTable(

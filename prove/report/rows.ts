@@ -1,6 +1,6 @@
 import type { SideName } from "../outcome/types.ts";
 import { mergeLabels } from "./labels.ts";
-import type { ReportDifference, ReportScreenshot } from "./schema.ts";
+import type { ReportDifference, ReportFailureDifference, ReportScreenshot } from "./schema.ts";
 
 /** One row of a report's screenshot table, and of comparison.png. */
 export interface ComparisonRow {
@@ -12,6 +12,8 @@ export interface ComparisonRow {
   readonly failure?: SideName;
   /** Base against head, set only for a label both sides reached. */
   readonly difference?: ReportDifference;
+  /** The failure screenshot of the side `failure` names against the other side's screenshot of this label; never with `difference`. */
+  readonly failureDifference?: ReportFailureDifference;
   /** What an empty cell says instead of "not reached" (or "no failure" in the failure row). */
   readonly missing?: Partial<Record<SideName, string>>;
 }
@@ -72,6 +74,18 @@ export function screenshotRows(base: SideShots, head: SideShots): ComparisonRow[
 /** Whether a row compares the two sides' screenshots of one label (not a failure screenshot with either). */
 export const bothReached = (row: ComparisonRow): row is ComparisonRow & { readonly base: ReportScreenshot; readonly head: ReportScreenshot } =>
   row.caption !== failureCaption && row.failure === undefined && row.base !== undefined && row.head !== undefined;
+
+/** Whether a row holds a side's failure screenshot beside the other side's screenshot of its label, so the two can be compared. */
+export const failureBesideLabel = (
+  row: ComparisonRow,
+): row is ComparisonRow & { readonly failure: SideName; readonly base: ReportScreenshot; readonly head: ReportScreenshot } =>
+  row.caption !== failureCaption && row.failure !== undefined && row.base !== undefined && row.head !== undefined;
+
+/** A row's difference image: its label's, or its failure screenshot's against the other side's screenshot of the label. */
+export const rowDifference = (row: ComparisonRow): ReportDifference | undefined => row.difference ?? row.failureDifference;
+
+/** Whether a row has a difference image. */
+export const hasDifference = (row: ComparisonRow) => rowDifference(row) !== undefined;
 
 /** What a cell without a screenshot says. */
 export function emptyCell(row: ComparisonRow, side: SideName): string {

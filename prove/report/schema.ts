@@ -1,4 +1,4 @@
-import type { Attempt, ExitCode, ReasonCode, Verdict } from "../outcome/types.ts";
+import type { Attempt, ExitCode, ReasonCode, SideName, Verdict } from "../outcome/types.ts";
 
 /** report.json, schema `scenario-proof/v1`, as DESIGN.md lists it. */
 
@@ -25,7 +25,21 @@ export interface ReportDifference {
   readonly changed: boolean;
 }
 
-/** Every label both sides reached, compared, with the settings that decided changed or unchanged. */
+/**
+ * A side's failure screenshot compared with the other side's screenshot of the label in whose row it
+ * sits (the first label the failing side did not reach): base's against head's when base failed, and
+ * the other way round. Not a label both sides reached, so never in `labels`.
+ */
+export interface ReportFailureDifference extends ReportDifference {
+  /** The label of the row: the other side's screenshot of it was compared. */
+  readonly label: string;
+  /** The side whose failure screenshot (`images/failure-<side>.png`) was compared. */
+  readonly failure: SideName;
+  /** `images/failure-<side>-diff.png`, relative to the report folder. */
+  readonly path: string;
+}
+
+/** Every label both sides reached, compared, and each failure screenshot beside a label, with the settings that decided changed or unchanged. */
 export interface ReportDifferences {
   /** The share of changed pixels at or below which a label counts as unchanged. */
   readonly threshold: number;
@@ -33,6 +47,11 @@ export interface ReportDifferences {
   readonly tolerance: number;
   /** In the table's order; empty when no label was reached by both sides. */
   readonly labels: ReadonlyArray<ReportDifference>;
+  /**
+   * Added within v1, so absent from reports written before it: a failure screenshot in a label's row
+   * against the other side's screenshot of that label, in the table's order; empty when there is none.
+   */
+  readonly failures?: ReadonlyArray<ReportFailureDifference>;
 }
 
 export interface ReportSide {
@@ -59,7 +78,7 @@ export interface ProofReport {
   readonly dir: string;
   /** Null when neither side took a screenshot. */
   readonly comparisonImage: string | null;
-  /** Added within v1: each label both sides reached, base against head. */
+  /** Added within v1: each label both sides reached, base against head; and in `failures`, a failure screenshot against the other side's screenshot of its row's label. */
   readonly differences: ReportDifferences;
   readonly markdown: string;
   readonly timings: { readonly totalMs: number };

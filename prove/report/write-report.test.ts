@@ -54,7 +54,8 @@ async function proofWithEvidence(
     join(work, "trace.zip"),
     zipSync({ "trace.trace": strToU8(`${trace}\n`), [`src/${sha1(scenarioFile)}.ts`]: strToU8("test('x', async () => {});\n") }),
   );
-  await writeFile(join(work, "failed.png"), Buffer.from(await png(320, 200, "#ff0000"), "base64"));
+  // Smaller than head's screenshots, and the colour of head's finished one: it covers that screenshot's top-left corner.
+  await writeFile(join(work, "failed.png"), Buffer.from(await png(320, 200, "#339966"), "base64"));
 
   const base: ClassifiedAttempt = {
     attempt: {
@@ -157,22 +158,32 @@ describe("the report folder", () => {
         { label: "opened", path: "images/diff-opened.png", width: 640, height: 360, changedPixels: 0, changedShare: 0, changed: false },
         { label: "streaming", path: "images/diff-streaming.png", width: 640, height: 360, changedPixels: 640 * 360, changedShare: 1, changed: true },
       ],
+      // Base's failure screenshot against head's finished, on the union canvas: all but the corner they share changed.
+      failures: [
+        { label: "finished", failure: "base", path: "images/failure-base-diff.png", width: 640, height: 360, changedPixels: 640 * 360 - 320 * 200, changedShare: (640 * 360 - 320 * 200) / (640 * 360), changed: true },
+      ],
     });
     expect(await sharp(join(dir, "images/diff-streaming.png")).metadata()).toMatchObject({ width: 640, height: 360 });
+    const failureDiff = await sharp(join(dir, "images/failure-base-diff.png")).raw().toBuffer({ resolveWithObject: true });
+    expect([failureDiff.info.width, failureDiff.info.height]).toEqual([640, 360]);
+    const pixel = (x: number, y: number) => [...failureDiff.data.subarray((y * 640 + x) * failureDiff.info.channels, (y * 640 + x) * failureDiff.info.channels + 3)];
+    expect(pixel(319, 199)).not.toEqual([255, 0, 255]);
+    expect([pixel(320, 199), pixel(319, 200), pixel(639, 359)]).toEqual([[255, 0, 255], [255, 0, 255], [255, 0, 255]]);
     // One variable's value and one printed token, each counted once though each is in several files.
     expect(json.redactions).toEqual({ environment: 1, secretShaped: 1 });
   });
 
-  it("has one row per label in scenario order, a difference where both sides reached it, and base's failure beside head's first label base did not reach", async () => {
+  it("has one row per label in scenario order, a difference where both sides reached it, and base's failure beside head's first label base did not reach, compared with it", async () => {
     const { dir } = await proofWithEvidence();
     const markdown = await readFile(join(dir, "report.md"), "utf8");
     expect(tableRows(markdown)).toEqual([
       ["**opened**", "images/base-opened.png", "images/head-opened.png", "images/diff-opened.png<br>unchanged, 0 % of pixels"],
       ["**streaming**", "images/base-streaming.png", "images/head-streaming.png", "images/diff-streaming.png<br>changed, 100 % of pixels"],
-      ["**finished**", "images/failure-base.png<br>failure screenshot: failed before this step", "images/head-finished.png", "—"],
+      ["**finished**", "images/failure-base.png<br>failure screenshot: failed before this step", "images/head-finished.png", "images/failure-base-diff.png<br>changed, 72.22 % of pixels"],
     ]);
     expect(markdown).toContain("| | base `aaaaaaa` main | head `bbbbbbb` fix | difference |");
     expect(markdown).toContain('<img src="images/diff-opened.png" width="260" alt="difference: opened">');
+    expect(markdown).toContain('<img src="images/failure-base-diff.png" width="260" alt="difference: base\'s failure screenshot against head: finished">');
     expect(markdown.split("\n")[0]).toBe("## ✅ Proved: Stop button goes away");
     expect(markdown).toContain("**Base: assertion** at `scenarios/x.e2e.ts:18`");
     expect(markdown).toContain("pnpm prove-scenario --base main --head fix scenarios/x.e2e.ts");
@@ -222,10 +233,11 @@ describe("the report folder", () => {
     expect(info.width).toBe(16 * 3 + 640 * 2);
     const cell = Math.floor((info.width - 16 * 4) / 3);
     expect(info.height).toBeGreaterThan(3 * Math.round((360 * cell) / 640));
-    // streaming's difference image, all of it changed, is a magenta cell in the third column.
+    // streaming's difference image, all of it changed, is a magenta cell in the third column, and the finished row's, base's
+    // failure screenshot against head's, 72 % of another.
     let magenta = 0;
     for (let pixel = 0; pixel < data.length; pixel += 3) if (data[pixel] === 255 && data[pixel + 1] === 0 && data[pixel + 2] === 255) magenta++;
-    expect(magenta).toBeGreaterThan(0.9 * cell * Math.round((360 * cell) / 640));
+    expect(magenta).toBeGreaterThan(1.5 * cell * Math.round((360 * cell) / 640));
   });
 
   it("never holds the value of a secret-looking environment variable or a path of this machine, in any file", async () => {

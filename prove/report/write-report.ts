@@ -31,8 +31,8 @@ const ownEntries = ["images", "base", "head", "report.json", "report.md", "compa
 
 /**
  * Writes the report folder: screenshots, traces and server logs copied from each side, a
- * difference image for each label both sides reached, comparison.png, report.md and
- * report.json. Every text written passes through `redact` once
+ * difference image for each label both sides reached and for a failure screenshot beside the other
+ * side's screenshot of a label, comparison.png, report.md and report.json. Every text written passes through `redact` once
  * for paths (`dir` and `command` are written relative to the checkout already, and a relative
  * path can end in an absolute one) and, last, for secrets and credential-shaped strings; what it
  * took out is counted in report.json's `redactions`.
@@ -44,7 +44,7 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
   await mkdir(dir, { recursive: true });
   await Promise.all(ownEntries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
 
-  const evidence = await copyEvidence({ dir, base: input.base, head: input.head, replacements, found });
+  const evidence = await copyEvidence({ dir, base: input.base, head: input.head, replacements, found, settings: { failureRows: true } });
   const { rows } = evidence;
 
   const redacted = {
