@@ -463,7 +463,8 @@ describe("prove-scenario init and the package manager the repository pins", () =
     readonly files: Readonly<Record<string, string>>;
     readonly app: string;
     readonly detected: ReadonlyArray<string>;
-    readonly add: string;
+    /** The command the note gives to add scenario-prover; undefined when a package.json up to the root already has it. */
+    readonly add: string | undefined;
     readonly prove: string;
   }
   it.each<PinnedRow>([
@@ -503,7 +504,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
       detected: [
         "package manager: pnpm@7 through npx (lockfileVersion 5.4 in pnpm-lock.yaml; this machine's pnpm is 12.4.2)",
         "install: pnpm@7 install --frozen-lockfile (lockfileVersion 5.4 in pnpm-lock.yaml)",
-        "start: npx --yes pnpm@7 start (server.js reads the PORT environment variable; run by pnpm@7 through npx: lockfileVersion 5.4 in pnpm-lock.yaml)",
+        "start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@7 (lockfileVersion 5.4 in pnpm-lock.yaml), which would need npx)",
       ],
       add: "npx --yes pnpm@7 add -D scenario-prover",
       prove: "npx prove-scenario",
@@ -519,19 +520,40 @@ describe("prove-scenario init and the package manager the repository pins", () =
       detected: [
         "package manager: yarn@1 through npx (yarn lockfile v1 in yarn.lock; no yarn on this machine)",
         "install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)",
-        "start: npx --yes yarn@1 start (server.js reads the PORT environment variable; run by yarn@1 through npx: yarn lockfile v1 in yarn.lock)",
+        "start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through yarn@1 (yarn lockfile v1 in yarn.lock), which would need npx)",
       ],
       add: "npx --yes yarn@1 add -D -W scenario-prover",
+      prove: "npx prove-scenario",
+    },
+    {
+      shape: "an app in a pnpm 9 workspace whose root has scenario-prover, whose start script runs a bin",
+      files: {
+        "package.json": json({ private: true, packageManager: "pnpm@9.15.9", devDependencies: { "scenario-prover": "^0.1.0" } }),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "pnpm-workspace.yaml": "packages:\n  - docs\n",
+        "docs/package.json": json({ name: "docs", scripts: { start: "NODE_ENV=development tsx server.ts" } }),
+        "docs/server.ts": "listen(process.env.PORT);\n",
+      },
+      app: "docs",
+      detected: [
+        "package manager: pnpm@9.15.9 through npx (packageManager in package.json; this machine's pnpm is 12.4.2)",
+        "install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..",
+        "start: NODE_ENV=development npx tsx server.ts (server.ts reads the PORT environment variable; the script's own command, not run through pnpm@9.15.9 (packageManager in package.json), which would need npx)",
+      ],
+      add: undefined,
       prove: "npx prove-scenario",
     },
   ])("runs the pinned version for $shape, and says how to add scenario-prover", async ({ files, app, detected, add, prove }) => {
     const repo = await folder(files);
     const result = await initScenarios(join(repo, app), machine);
     expect(managerLines(result.detected)).toEqual(detected);
-    expect(result.notes.filter((note) => note.startsWith("scenario-prover is not in"))).toEqual([
-      `scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness.`,
-    ]);
+    expect(result.notes.filter((note) => note.startsWith("scenario-prover is not in"))).toEqual(
+      add === undefined ? [] : [`scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness.`],
+    );
     expect(result.proveCommand).toBe(`${prove} --base main --head HEAD scenarios/example.e2e.ts`);
+    // pnpm gets no prove-scenario script, and the note saying so names the command init suggests.
+    const scriptNotes = result.notes.filter((note) => note.startsWith('No "prove-scenario" script'));
+    expect(scriptNotes.map((note) => note.includes(`\`${prove}\``))).toEqual(files["pnpm-lock.yaml"] === undefined ? [] : [true]);
   });
 
   it("notes that it cannot tell the yarn of a berry lockfile without packageManager", async () => {

@@ -1,12 +1,13 @@
+import { existsSync, readFileSync } from "node:fs";
 import { realpath, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { planInstall } from "../install/detect.ts";
 import { playwrightMismatch } from "../playwright/version.ts";
 import { InitFailed } from "./errors.ts";
-import { machineVersions, resolvePackageManager, type MachineVersions } from "../install/package-manager.ts";
+import { machineVersions, resolvePackageManager, upTo, type MachineVersions } from "../install/package-manager.ts";
 import { detectApp } from "./detect.ts";
 import { gitTopLevel, readAppFolder, readPackageJson } from "./folder.ts";
-import { addProver, describeManager, proverBin, withPinnedStart } from "./manager.ts";
+import { addProver, describeManager, proverBin, proverBins, withPinnedStart } from "./manager.ts";
 import { basePathNote, choiceLines, configChoices, servedPath } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
 import { renderConfig, renderExample } from "./templates.ts";
@@ -32,11 +33,24 @@ function autoInstall(dir: string, top: string, machine: MachineVersions): { read
   return { text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
 }
 
-/** Dependencies and devDependencies named in package.json. */
+/** Whether `name` is in the dependencies or devDependencies of package.json. */
 function dependsOn(packageJson: Readonly<Record<string, unknown>>, name: string): boolean {
   return ["dependencies", "devDependencies"].some((key) => {
     const deps = packageJson[key];
     return typeof deps === "object" && deps !== null && name in deps;
+  });
+}
+
+/** Whether the package.json of `dir` or of a folder above it up to `top` (a workspace's root) depends on `name`: the config imports it from there. */
+function dependsOnUpTo(dir: string, top: string, name: string): boolean {
+  return upTo(dir, top).some((folder) => {
+    const file = join(folder, "package.json");
+    if (!existsSync(file)) return false;
+    try {
+      return dependsOn(JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>, name);
+    } catch {
+      return false;
+    }
   });
 }
 
@@ -75,15 +89,17 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
   notes.push(...basePathNote(detection));
   const scripts = packageJson.value.scripts as Readonly<Record<string, unknown>>;
   const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined;
+  const prover = proverBin(manager.manager, run);
   if (manager.manager === "pnpm") {
+    const runs = prover === proverBins.npm ? `npx runs the installed bin as \`${prover}\`` : `pnpm runs the installed bin for \`${prover}\` itself`;
     notes.push(
-      `No "${scriptName}" script added to package.json: pnpm runs the installed bin for \`pnpm ${scriptName}\` itself, ` +
+      `No "${scriptName}" script added to package.json: ${runs}, ` +
         'and a script of that name would make pnpm print "[ELIFECYCLE] Command failed with exit code 1." after every "not proved" verdict.',
     );
   } else if (!addScript) {
     notes.push(`package.json already has a "${scriptName}" script; it was left as it is.`);
   }
-  if (!dependsOn(packageJson.value, "scenario-prover")) {
+  if (!dependsOnUpTo(dir, top ?? dir, "scenario-prover")) {
     notes.push(`scenario-prover is not in package.json's dependencies: run \`${addProver(manager.manager, run, dir, packageJson.value)}\` so ${configFile} can import scenario-prover/harness.`);
   }
 
@@ -113,6 +129,6 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
       `app root: ${root} (${rootWhy})`,
     ],
     notes,
-    proveCommand: `${proverBin(manager.manager, run)} --base main --head HEAD ${exampleFile}`,
+    proveCommand: `${prover} --base main --head HEAD ${exampleFile}`,
   };
 }

@@ -35,7 +35,7 @@ export function runScript(manager: PackageManager, name: "dev" | "start", args: 
 }
 
 /** How the user runs the installed prove-scenario bin. */
-const proverBins: { readonly [M in PackageManager]: string } = {
+export const proverBins: { readonly [M in PackageManager]: string } = {
   npm: "npx prove-scenario",
   pnpm: "pnpm prove-scenario",
   yarn: "yarn prove-scenario",
@@ -82,14 +82,20 @@ export function describeManager(choice: ManagerChoice, run: ManagerRun | Manager
 }
 
 /**
- * app.start run by the pinned version when the machine's is not it: a command init made to run
- * the script through the package manager (`pnpm dev …`) gets the pinned one's npx prefix in its
- * place (`npx --yes pnpm@9.15.9 dev …`), and its reason says so; one that runs a bin
- * (`npx vite …`) needs no package manager and is left as it is.
+ * app.start when the pinned version is not the machine's: a command init made to run the script
+ * through the package manager (`pnpm dev`) runs the script's plain command without it where there
+ * is one (`node server.js`), else gets the pinned one's npx prefix (`npx --yes pnpm@9.15.9 dev`),
+ * and its reason says so; one that runs a bin (`npx vite …`) needs no package manager and is left as it is.
  */
-export function withPinnedStart<Start extends { readonly command: string; readonly why: string }>(start: Start, run: ManagerRun | ManagerUnknown | undefined): Start {
+export function withPinnedStart<Start extends { readonly command: string; readonly why: string; readonly asWritten?: string }>(
+  start: Start,
+  run: ManagerRun | ManagerUnknown | undefined,
+): Start {
   if (run?.kind !== "run" || run.machine) return start;
   const [first, ...rest] = start.command.split(" ");
   if (first !== run.manager) return start;
+  if (start.asWritten !== undefined) {
+    return { ...start, command: start.asWritten, why: `${start.why}; the script's own command, not run through ${run.shown} (${run.why}), which would need npx` };
+  }
   return { ...start, command: [...run.prefix, ...rest].join(" "), why: `${start.why}; run by ${run.shown} through npx: ${run.why}` };
 }

@@ -14,6 +14,8 @@ export interface StartPlan {
   readonly port: PortWay;
   /** Why the command is what it is, e.g. "the dev script `next dev`, run by its bin, not through the package manager; next dev takes the port as -p". */
   readonly why: string;
+  /** The script's one plain command as it runs without the package manager (`node server.js`, `npx tsx server.ts`); undefined for anything else. */
+  readonly asWritten?: string;
 }
 
 /** How a flag of a dev server's own is written: with a value, with an optional value, or alone. */
@@ -141,15 +143,34 @@ export type BinRunner = "npx" | "yarn" | "bunx";
  * wrapper, a pre-script), which runs through the package manager as written.
  */
 function binCommand(script: string, scripts: Readonly<Record<string, unknown>>, name: string, runner: BinRunner): string | undefined {
-  if (/[&|;"'`$<>()\\]/.test(script) || scripts[`pre${name}`] !== undefined) return undefined;
-  const words = script.trim().split(/\s+/);
-  const assignments: string[] = [];
-  while (words[0] !== undefined && /^\w+=/.test(words[0])) assignments.push(words.shift() ?? "");
-  const [command = "", ...args] = words;
+  const plain = plainCommand(script, scripts, name);
+  if (plain === undefined) return undefined;
+  const { assignments, command, args } = plain;
   const tool = toolOf(command);
   const server = flagServer(tool, args[0]);
   if (server === undefined) return undefined;
   return [...assignments, runner, tool, ...withoutFlags(args, server.listenFlags), server.flags].join(" ");
+}
+
+/** A script that is one plain command (no `&&`, pipe, quote or pre-script): its env assignments, command and arguments. */
+function plainCommand(script: string, scripts: Readonly<Record<string, unknown>>, name: string) {
+  if (/[&|;"'`$<>()\\]/.test(script) || scripts[`pre${name}`] !== undefined) return undefined;
+  const words = script.trim().split(/\s+/);
+  const assignments: string[] = [];
+  while (words[0] !== undefined && /^\w+=/.test(words[0])) assignments.push(words.shift() ?? "");
+  const [command, ...args] = words;
+  return command === undefined ? undefined : { assignments, command, args };
+}
+
+/**
+ * The script as it runs without the package manager, when it is one plain command: `node` and a
+ * path run as written, a bin by `runner` (`npx tsx server.ts`). Undefined for anything else.
+ */
+function withoutManager(script: string, scripts: Readonly<Record<string, unknown>>, name: string, runner: BinRunner): string | undefined {
+  const plain = plainCommand(script, scripts, name);
+  if (plain === undefined) return undefined;
+  const run = plain.command === "node" || plain.command.includes("/") ? [plain.command] : [runner, plain.command];
+  return [...plain.assignments, ...run, ...plain.args].join(" ");
 }
 
 /** app.start from package.json's scripts (`dev`, else `start`); undefined when it has neither. */
@@ -160,5 +181,7 @@ export function planStart(scripts: Readonly<Record<string, unknown>>, manager: P
   const port = portWay(text, read);
   const bin = binCommand(text, scripts, script, runner);
   if (bin !== undefined) return { script, command: bin, port, why: `the ${script} script \`${text}\`, run by its bin, not through the package manager; ${port.why}` };
-  return { script, command: runScript(manager, script, port.kind === "flags" ? port.flags : undefined), port, why: port.why };
+  const command = runScript(manager, script, port.kind === "flags" ? port.flags : undefined);
+  const asWritten = port.kind === "flags" ? undefined : withoutManager(text, scripts, script, runner);
+  return { script, command, port, why: port.why, ...(asWritten === undefined ? {} : { asWritten }) };
 }
