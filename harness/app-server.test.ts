@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAppServer } from "./app-server.ts";
-import { appHost, readyTimeoutMs } from "./app-settings.ts";
+import { appHost, interactiveExpression, readyTimeoutMs } from "./app-settings.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import type { ReadyCheck } from "./config.ts";
 import { HarnessError } from "./errors.ts";
@@ -245,6 +245,10 @@ describe("the app's settings", () => {
   it.each([
     [() => appHost({ start: "x", host: "http://localhost:3000" }), 'app.host is "http://localhost:3000": set it to the host name the browser opens the app at, without scheme, port or path'],
     [() => readyTimeoutMs({ path: "/", timeout: -1 }), "app.ready.timeout is -1: set it to a whole number of milliseconds, e.g. 120000, or leave it out for 60000."],
+    [
+      () => interactiveExpression({ start: "x", interactive: true as unknown as string }),
+      'app.interactive is true: set it to a JavaScript expression, as a string, that is truthy in the page once it is interactive, e.g. "window.appReady === true", or leave it out',
+    ],
   ])("a bad setting is a config error naming the key and what to set", (read, says) => {
     expect(read).toThrow(HarnessError);
     expect(read).toThrow(says);

@@ -24,3 +24,14 @@ export function readyTimeoutMs(ready: ReadyCheck | undefined): number {
     `app.ready.timeout is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds, e.g. 120000, or leave it out for ${defaultReadyTimeoutMs}.`,
   );
 }
+
+/** `app.interactive`: the expression `app.open()` waits to be truthy in the page, if the config sets one. */
+export function interactiveExpression(app: ScenarioAppConfig): string | undefined {
+  const expression: unknown = app.interactive;
+  if (expression === undefined || (typeof expression === "string" && expression.trim() !== "")) return expression;
+  throw new HarnessError(
+    "config",
+    `app.interactive is ${JSON.stringify(expression) ?? String(expression)}: set it to a JavaScript expression, as a string, that is truthy in the page once it is interactive, ` +
+      `e.g. "window.appReady === true", or leave it out to have app.open() return once the page has loaded.`,
+  );
+}

@@ -2,13 +2,24 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import type { Locator, Page, TestInfo } from "@playwright/test";
 import { execa } from "execa";
 import type { ScenarioAppConfig } from "./config.ts";
 import { appEnvironment, homeFiles, substitute } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
 import { startAppServer, type AppServer } from "./app-server.ts";
-import { appHost, readyTimeoutMs } from "./app-settings.ts";
+import { appHost, interactiveExpression, readyTimeoutMs } from "./app-settings.ts";
+import { waitInteractive, type InteractiveSignal } from "./interactive.ts";
+import { screenshotPng } from "./screenshot.ts";
+
+/** How `app.open()` opens a page. */
+export interface OpenOptions {
+  /**
+   * What to wait for after navigating, over the config's `app.interactive`: a locator to be
+   * visible, or a JavaScript expression to be truthy in the page.
+   */
+  readonly until?: InteractiveSignal;
+}
 
 export interface CliResult {
   readonly stdout: string;
@@ -22,10 +33,16 @@ export interface ScenarioApp {
   readonly url: string;
   /** The app's state directory (the config's `homeEnv`). */
   readonly home: string;
-  /** Opens `path` (default `/`) of the app in `screen`. */
-  open(path?: string): Promise<void>;
-  /** Attaches a screenshot of `screen` named `screenshot:<label>`. */
-  screenshot(label: string): Promise<void>;
+  /**
+   * Opens `path` (default `/`) of the app in the page, then waits until the page is interactive:
+   * for `options.until`, else for the config's `app.interactive`, else for nothing more than the load.
+   */
+  open(path?: string, options?: OpenOptions): Promise<void>;
+  /**
+   * Attaches a screenshot of the page, or of `element` alone, named `screenshot:<label>`, once the
+   * page has painted, with animations stopped and frameworks' dev tool launchers hidden.
+   */
+  screenshot(label: string, element?: Locator): Promise<void>;
   /** Runs the app's own CLI (the config's `cli`) with these arguments; rejects on a non-zero exit. */
   cli(...args: string[]): Promise<CliResult>;
   /** Writes `files` into a fresh folder and adds it as project `name` through the app's CLI. */
@@ -71,6 +88,8 @@ export async function startApp(input: {
   readonly root: string;
   readonly page: Page;
   readonly testInfo: TestInfo;
+  /** How long `open()` waits for the page to be interactive: the config's expect timeout. */
+  readonly expectTimeoutMs: number;
   readonly replayUrl: string | undefined;
   readonly replayCommand: string | undefined;
 }): Promise<RunningApp> {
@@ -78,9 +97,10 @@ export async function startApp(input: {
   if (typeof config.start !== "string" || config.start === "") {
     throw new HarnessError("config", "app.start is not set: set it to the shell command that starts the app's server, e.g. \"pnpm start\".");
   }
-  // A bad host or ready timeout is refused before anything starts.
+  // A bad host, ready timeout or interactive expression is refused before anything starts.
   const host = appHost(config);
   readyTimeoutMs(config.ready);
+  const interactive = interactiveExpression(config);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
   const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
   await Promise.all([mkdir(dirs.home), mkdir(dirs.appHome)]);
@@ -129,11 +149,15 @@ export async function startApp(input: {
   const app: ScenarioApp = {
     url,
     home: dirs.appHome,
-    open: async (path = "/") => {
+    open: async (path = "/", options = {}) => {
       await page.goto(new URL(path, url).toString());
+      const until = options.until ?? interactive;
+      if (until === undefined) return;
+      // The wait is an assertion that the page became interactive, so it has the expect timeout.
+      await waitInteractive(page, until, options.until === undefined ? "app.interactive" : "until", path, input.expectTimeoutMs);
     },
-    screenshot: async (label) => {
-      await testInfo.attach(`screenshot:${label}`, { body: await page.screenshot(), contentType: "image/png" });
+    screenshot: async (label, element) => {
+      await testInfo.attach(`screenshot:${label}`, { body: await screenshotPng(page, element), contentType: "image/png" });
     },
     cli,
     project: async (name, files) => {

@@ -29,6 +29,12 @@ export interface ScenarioAppConfig {
    */
   readonly host?: string;
   readonly ready?: ReadyCheck;
+  /**
+   * A JavaScript expression, evaluated in the page, that is truthy once the page is interactive
+   * (its client code has hydrated it), e.g. `"window.useNuxtApp?.().isHydrating === false"`.
+   * `app.open()` waits for it after navigating, for up to the expect timeout.
+   */
+  readonly interactive?: string;
   /** Shell command running the app's own CLI, for `app.cli` and `app.project`. */
   readonly cli?: string;
   /** Name of the environment variable holding the app's state directory. */
@@ -43,6 +49,8 @@ export interface ScenarioAppConfig {
 
 export interface ScenarioWorkerOptions {
   scenarioApp: ScenarioAppConfig;
+  /** The config's expect timeout in ms, which `app.open()` also gives its wait for `app.interactive`. */
+  scenarioExpectTimeout: number;
 }
 
 /** Settings of a proof's runs only; a plain `playwright test` keeps the config's own. */
@@ -62,6 +70,9 @@ export interface ScenarioConfig extends Omit<PlaywrightTestConfig<object, Scenar
 
 /** Boot's budget when `app.ready.timeout` is not set: Playwright's webServer's. */
 export const defaultReadyTimeoutMs = 60_000;
+
+/** How long an assertion waits when the config's `expect.timeout` is not set. */
+export const defaultExpectTimeoutMs = 10_000;
 
 /** The host the browser opens the app at when `app.host` is not set. */
 export const defaultAppHost = "127.0.0.1";
@@ -83,13 +94,14 @@ function proofExpectTimeout(): number | undefined {
 export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConfig<object, ScenarioWorkerOptions> {
   const { app, proof, use, metadata, ...rest } = config;
   const browser = resolveChromium(process.env, use?.headless !== false);
-  const expectTimeout = proofExpectTimeout();
+  const proofTimeout = proofExpectTimeout();
+  const expect = { timeout: defaultExpectTimeoutMs, ...rest.expect, ...(proofTimeout === undefined ? {} : { timeout: proofTimeout }) };
   return defineConfig<object, ScenarioWorkerOptions>({
     testMatch: "**/*.e2e.ts",
     timeout: 60_000,
     reporter: "list",
     ...rest,
-    expect: { timeout: 10_000, ...rest.expect, ...(expectTimeout === undefined ? {} : { timeout: expectTimeout }) },
+    expect,
     metadata: { ...metadata, scenarioApp: appMetadata(app), scenarioProof: proof ?? {} },
     use: {
       browserName: "chromium",
@@ -103,6 +115,7 @@ export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConf
         args: [...chromiumArgs, ...(use?.launchOptions?.args ?? [])],
       },
       scenarioApp: app,
+      scenarioExpectTimeout: expect.timeout,
     },
   });
 }

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
+import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
 
 interface JsonReport {
@@ -18,7 +19,7 @@ interface JsonSuite {
 interface JsonResult {
   readonly status: string;
   readonly errors: ReadonlyArray<{ readonly message?: string }>;
-  readonly attachments: ReadonlyArray<{ readonly name: string }>;
+  readonly attachments: ReadonlyArray<{ readonly name: string; readonly body?: string }>;
   readonly annotations: ReadonlyArray<{ readonly type: string; readonly description?: string }>;
 }
 
@@ -50,6 +51,44 @@ async function runTestApp(name: string, env: Record<string, string> = {}, args: 
   const report = JSON.parse(run.stdout) as JsonReport;
   return { exitCode: run.exitCode, report, results: results(report.suites) };
 }
+
+/** The status of each test of a run, by title, with its first error's first line. */
+function statuses(suites: ReadonlyArray<JsonSuite>): Record<string, [string, string | undefined]> {
+  return Object.fromEntries(
+    specs(suites).map((spec) => {
+      const result = spec.tests[0]?.results[0];
+      return [spec.title, [result?.status ?? "none", plain(result?.errors[0]?.message).split("\n")[0] || undefined]];
+    }),
+  );
+}
+
+/** An attachment's body (the JSON reporter holds it in base64). */
+function attachment(result: JsonResult | undefined, name: string): Buffer {
+  const body = result?.attachments.find((candidate) => candidate.name === name)?.body;
+  if (body === undefined) throw new Error(`no attachment ${name}`);
+  return Buffer.from(body, "base64");
+}
+
+/** A PNG's size, and how many of its pixels are pure red and pure blue. */
+async function pixels(png: Buffer) {
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let red = 0;
+  let blue = 0;
+  for (let at = 0; at < data.length; at += 3) {
+    if (data[at] === 255 && data[at + 1] === 0 && data[at + 2] === 0) red++;
+    if (data[at] === 0 && data[at + 1] === 0 && data[at + 2] === 255) blue++;
+  }
+  return { width: info.width, height: info.height, red, blue };
+}
+
+/** A --grep pattern that matches this title alone. */
+const exactly = (title: string) => `${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
+
+const clickTests = {
+  config: "A click right after app.open() counts",
+  locator: "A click right after app.open() with until a locator counts",
+  expression: "A click right after app.open() with until an expression counts",
+};
 
 describe("the harness", () => {
   it("keeps the runner's secrets, home and package manager settings away from the app, and shares its package caches", async () => {
@@ -104,6 +143,46 @@ describe("the harness", () => {
     const bootMs = run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:boot-ms")?.description;
     expect(Number(bootMs)).toBeGreaterThanOrEqual(5_000);
     expect(run.exitCode).toBe(0);
+  });
+
+  it("opens a page and waits until it is interactive, by the config's app.interactive or by until, so a click made at once counts", async () => {
+    const run = await runTestApp("hydrate-app", {}, ["interactive.e2e.ts"]);
+    expect(run.report.errors).toEqual([]);
+    expect(statuses(run.report.suites)).toEqual({
+      [clickTests.config]: ["passed", undefined],
+      [clickTests.locator]: ["passed", undefined],
+      [clickTests.expression]: ["passed", undefined],
+    });
+  });
+
+  it("loses a click made right after app.open() on a page not yet hydrated when nothing says when it is interactive", async () => {
+    const run = await runTestApp("hydrate-app", {}, ["interactive.e2e.ts", "--grep", exactly(clickTests.config)], "no-wait.config.ts");
+    expect(run.exitCode).toBe(1);
+    expect(statuses(run.report.suites)).toEqual({ [clickTests.config]: ["failed", "Error: expect(locator).toHaveText(expected) failed"] });
+  });
+
+  it("fails app.open() whose app.interactive never becomes true, saying what it waited for and which key to change", async () => {
+    const run = await runTestApp("hydrate-app", {}, ["interactive.e2e.ts", "--grep", exactly(clickTests.config)], "never.config.ts");
+    expect(run.exitCode).toBe(1);
+    expect(statuses(run.report.suites)).toEqual({
+      [clickTests.config]: [
+        "failed",
+        'Error: app.open("/") waited 1000 ms for `window.__hydrated === \'never\'` to be truthy in the page (app.interactive), and it never was. ' +
+          "Check that app.interactive in the scenario config is an expression that becomes truthy once the page is interactive, or raise expect.timeout if the page takes longer.",
+      ],
+    });
+  });
+
+  it("takes screenshots of the page and of an element without frameworks' dev tool launchers, keeping error overlays", async () => {
+    const run = await runTestApp("hydrate-app", {}, ["screenshots.e2e.ts"]);
+    expect(run.report.errors).toEqual([]);
+    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
+    const result = run.results[0];
+    expect(result?.attachments.map((entry) => entry.name)).toEqual(["screenshot:page", "screenshot:card", "card-box"]);
+    const box = JSON.parse(attachment(result, "card-box").toString()) as { width: number; height: number };
+    // The launchers are red blocks, one over the card; the error overlay is a blue block beside it.
+    expect(await pixels(attachment(result, "screenshot:page"))).toEqual({ width: 1280, height: 720, red: 0, blue: 200 * 100 });
+    expect(await pixels(attachment(result, "screenshot:card"))).toEqual({ width: box.width, height: box.height, red: 0, blue: 0 });
   });
 
   it("fails a scenario whose app sends a request the transcript does not expect, with the diff", async () => {
