@@ -65,8 +65,9 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect(rows.map((row) => row.split(" | ").map((cell) => /src="([^"]+)"/.exec(cell)?.[1] ?? cell.replace(/^\| |\*\*| \|$/g, "")))).toEqual([
       ["filled in", "images/base-filled-in.png", "images/head-filled-in.png", "images/diff-filled-in.png"],
       ["after add", "images/base-after-add.png", "images/head-after-add.png", "images/diff-after-add.png"],
-      ["total checked", "images/failure-base.png", "images/head-total-checked.png", "—"],
+      ["total checked", "images/failure-base.png", "images/head-total-checked.png", "images/failure-base-diff.png"],
     ]);
+    expect(report.differences.failures?.map((difference) => [difference.label, difference.failure, difference.path])).toEqual([["total checked", "base", "images/failure-base-diff.png"]]);
     // The total is the one thing that differs between the two sides' screenshots, once added.
     expect(report.differences.labels.map((difference) => [difference.label, difference.changedPixels > 0])).toEqual([["filled in", false], ["after add", true]]);
     expect(markdown).toContain(`**Base: assertion** at \`${sumScenario}:11\``);

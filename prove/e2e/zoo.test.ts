@@ -112,7 +112,8 @@ async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, re
   expect(await markdownRows(out)).toEqual(
     report.head.screenshots.map((head, index) => {
       if (index < baseLabels.length) return [head.label, report.base.screenshots[index]?.path, head.path, report.differences.labels[index]?.path];
-      return [head.label, index === baseLabels.length ? "images/failure-base.png" : "not reached", head.path, "—"];
+      // Base's failure screenshot is compared with head's screenshot of the label beside it.
+      return [head.label, index === baseLabels.length ? "images/failure-base.png" : "not reached", head.path, index === baseLabels.length ? "images/failure-base-diff.png" : "—"];
     }),
   );
   const markdown = await readFile(join(out, "report.md"), "utf8");
