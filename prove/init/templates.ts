@@ -73,6 +73,8 @@ export function renderExample(basePath: string | undefined): string {
     "// Make this test reproduce the bug: drive the page to where the bug shows,",
     "// then assert what should be there, so that it fails on base and passes on head.",
     'test("the app opens", async ({ app, page }) => {',
+    "  // To click at once on a page that hydrates, wait until it is interactive: app.interactive in",
+    "  // scenarios.config.ts, or app.open(path, { until: page.getByRole(...) }).",
     `  await app.open(${basePath === undefined ? "" : JSON.stringify(basePath)});`,
     '  await expect(page.locator("body")).toBeVisible();',
     '  await app.screenshot("opened");',
