@@ -88,8 +88,6 @@ export async function startApp(input: {
   readonly root: string;
   readonly page: Page;
   readonly testInfo: TestInfo;
-  /** How long `open()` waits for the page to be interactive: the config's expect timeout. */
-  readonly expectTimeoutMs: number;
   readonly replayUrl: string | undefined;
   readonly replayCommand: string | undefined;
 }): Promise<RunningApp> {
@@ -99,7 +97,7 @@ export async function startApp(input: {
   }
   // A bad host, ready timeout or interactive expression is refused before anything starts.
   const host = appHost(config);
-  readyTimeoutMs(config.ready);
+  const readyMs = readyTimeoutMs(config.ready);
   const interactive = interactiveExpression(config);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
   const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
@@ -153,8 +151,8 @@ export async function startApp(input: {
       await page.goto(new URL(path, url).toString());
       const until = options.until ?? interactive;
       if (until === undefined) return;
-      // The wait is an assertion that the page became interactive, so it has the expect timeout.
-      await waitInteractive(page, until, options.until === undefined ? "app.interactive" : "until", path, input.expectTimeoutMs);
+      // Becoming interactive is the app getting ready for use, so the wait has the ready budget, not a proof's short expect timeout.
+      await waitInteractive(page, until, options.until === undefined ? "app.interactive" : "until", path, readyMs);
     },
     screenshot: async (label, element) => {
       await testInfo.attach(`screenshot:${label}`, { body: await screenshotPng(page, element), contentType: "image/png" });

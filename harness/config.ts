@@ -32,7 +32,7 @@ export interface ScenarioAppConfig {
   /**
    * A JavaScript expression, evaluated in the page, that is truthy once the page is interactive
    * (its client code has hydrated it), e.g. `"window.useNuxtApp?.().isHydrating === false"`.
-   * `app.open()` waits for it after navigating, for up to the expect timeout.
+   * `app.open()` waits for it after navigating, for up to the ready timeout.
    */
   readonly interactive?: string;
   /** Shell command running the app's own CLI, for `app.cli` and `app.project`. */
@@ -49,8 +49,6 @@ export interface ScenarioAppConfig {
 
 export interface ScenarioWorkerOptions {
   scenarioApp: ScenarioAppConfig;
-  /** The config's expect timeout in ms, which `app.open()` also gives its wait for `app.interactive`. */
-  scenarioExpectTimeout: number;
 }
 
 /** Settings of a proof's runs only; a plain `playwright test` keeps the config's own. */
@@ -115,7 +113,6 @@ export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConf
         args: [...chromiumArgs, ...(use?.launchOptions?.args ?? [])],
       },
       scenarioApp: app,
-      scenarioExpectTimeout: expect.timeout,
     },
   });
 }

@@ -3,7 +3,7 @@ import { test as base, type TestInfo } from "@playwright/test";
 import type { ScenarioAgent, TestEnd } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
 import { isHeadlessShell, resolveChromium } from "./chromium.ts";
-import { defaultExpectTimeoutMs, type ScenarioAppConfig, type ScenarioWorkerOptions } from "./config.ts";
+import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
 import { logExcerpt } from "./log-excerpt.ts";
 
@@ -63,7 +63,6 @@ const mismatchAfterFailure = "scenario-harness:replay-mismatch-after-failure";
  */
 export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   scenarioApp: [{ start: "" } satisfies ScenarioAppConfig, { option: true, scope: "worker" }],
-  scenarioExpectTimeout: [defaultExpectTimeoutMs, { option: true, scope: "worker" }],
   transcript: [undefined, { option: true }],
   appEnv: [{}, { option: true }],
 
@@ -119,7 +118,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   // ready timeout, which the harness enforces: this fixture's own timeout slot (0, none) keeps its
   // setup and teardown out of the test's timeout, which then counts the test's own steps only.
   app: [
-    async ({ scenarioApp, scenarioExpectTimeout, appEnv, agent, page }, use, testInfo) => {
+    async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
       const { appRoot, startApp } = await import("./app.ts");
       const root = appRoot(scenarioApp, testInfo.config.configFile);
       const running = await startApp({
@@ -127,7 +126,6 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         root,
         page,
         testInfo,
-        expectTimeoutMs: scenarioExpectTimeout,
         replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
         replayCommand: scenarioApp.provider === undefined ? undefined : agent.command,
       });

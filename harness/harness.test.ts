@@ -167,8 +167,8 @@ describe("the harness", () => {
     expect(statuses(run.report.suites)).toEqual({
       [clickTests.config]: [
         "failed",
-        'Error: app.open("/") waited 1000 ms for `window.__hydrated === \'never\'` to be truthy in the page (app.interactive), and it never was. ' +
-          "Check that app.interactive in the scenario config is an expression that becomes truthy once the page is interactive, or raise expect.timeout if the page takes longer.",
+        'Error: app.open("/") waited 3000 ms for `window.__hydrated === \'never\'` to be truthy in the page (app.interactive), and it never was. ' +
+          "Check that app.interactive in the scenario config is an expression that becomes truthy once the page is interactive, or raise app.ready.timeout if the page takes longer.",
       ],
     });
   });

@@ -8,8 +8,8 @@ export type SignalSource = "app.interactive" | "until";
 
 /** What to change when the wait times out, by where the signal was set. */
 const remedies: Readonly<Record<SignalSource, string>> = {
-  "app.interactive": "Check that app.interactive in the scenario config is an expression that becomes truthy once the page is interactive, or raise expect.timeout if the page takes longer",
-  until: "Check the until passed to app.open(), or raise expect.timeout if the page takes longer",
+  "app.interactive": "Check that app.interactive in the scenario config is an expression that becomes truthy once the page is interactive, or raise app.ready.timeout if the page takes longer",
+  until: "Check the until passed to app.open(), or raise app.ready.timeout if the page takes longer",
 };
 
 /**
