@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofReport } from "../index.ts";
 import type { ProofSummary } from "../summary/schema.ts";
 import { checkout, repositoryState } from "./support/prover.ts";
-import { makeShopRepo, makeStoreRepo, type UserRepo } from "./support/user-repos.ts";
+import { makeDashRepo, makePinnedRepo, makeShopRepo, makeStoreRepo, makeWorkspaceRepo, type UserRepo } from "./support/user-repos.ts";
 
 /** A folder name the user's checkout lives under, to be found in no file of a report. */
 const planted = "planted-Xq9-checkout";
@@ -186,6 +186,79 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const example = await npx(store.dir, "playwright", "test", "-c", "scenarios.config.ts", "--reporter=line", "--output", join(work, "store-example"));
     expect(example.exitCode, example.stdout).toBe(0);
     expect(example.stdout).toContain("1 passed");
+  });
+
+  it("proves a fix in a pnpm 9 workspace's app folder with the config init wrote there, and the report's command proves it again from the root", async () => {
+    const site = await makeWorkspaceRepo(join(work, "site"));
+    const docs = join(site.dir, "docs");
+    // At the workspace's root with -w, by the pinned pnpm through npx, as the README says.
+    await execa("npx", ["--yes", "pnpm@9.15.9", "add", "-D", "-w", tarball, "@playwright/test@1.65.1"], { cwd: site.dir, stdin: "ignore" });
+
+    const init = await npx(docs, "prove-scenario", "init");
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stderr).toContain("detected: install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..\n");
+    expect(init.stderr).toContain("detected: start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@9.15.9");
+    expect(init.stderr).toContain("detected: app root: docs (relative to the repository's root)\n");
+    expect(init.stderr).not.toContain("scenario-prover is not in package.json's dependencies");
+    expect(init.stderr.split("\n").at(-1)).toBe("  npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts");
+    await writeFile(join(docs, "scenarios/cart-total.e2e.ts"), cartScenario);
+
+    const run = await npx(docs, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ProofReport;
+    expect([report.verdict, report.dir]).toEqual(["proved", `reports/docs/scenarios/cart-total/${report.base.sha?.slice(0, 7)}-${report.head.sha?.slice(0, 7)}`]);
+    expect(run.stderr).toContain("base  install   pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json)  ");
+    expect(report.command).toBe(`npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} docs/scenarios/cart-total.e2e.ts --config docs/scenarios.config.ts`);
+
+    // The reproduce command, run where the report is (the checkout's root), as printed.
+    const again = await execa(report.command, { cwd: site.dir, shell: true, reject: false, stdin: "ignore" });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain("\nproved (exit 0, proved): ");
+  });
+
+  it("proves a fix in a repository with a yarn v1 lockfile, on a machine without yarn, with the config init wrote", async () => {
+    const yarnShop = await makePinnedRepo(join(work, "yarn-shop"), "yarn");
+    await execa("npx", ["--yes", "yarn@1", "add", "-D", `file:${tarball}`, "@playwright/test@1.65.1"], { cwd: yarnShop.dir, stdin: "ignore" });
+
+    const init = await npx(yarnShop.dir, "prove-scenario", "init");
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stderr).toContain("detected: install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)\n");
+    expect(init.stderr).toContain("detected: start: node server.js ");
+    await writeFile(join(yarnShop.dir, "scenarios/cart-total.e2e.ts"), cartScenario);
+
+    const run = await npx(yarnShop.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as ProofReport).verdict).toBe("proved");
+    expect(run.stderr).toContain("base  install   yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)  ");
+  });
+
+  it("proves a fix in a Next.js-style app whose dev server compiles on first request and hydrates only for localhost, with the config init wrote", async () => {
+    const dash = await makeDashRepo(join(work, "dash"));
+    await npmInstall(dash.dir, tarball);
+
+    const init = await npx(dash.dir, "prove-scenario", "init");
+    expect(init.exitCode, init.stderr).toBe(0);
+    const config = await readFile(join(dash.dir, "scenarios.config.ts"), "utf8");
+    expect(config).toContain('    host: "localhost", //');
+    expect(config).toContain("    ready: { path: \"/\", timeout: 90_000 }, // next dev compiles each page on its first request\n");
+    await writeFile(
+      join(dash.dir, "scenarios/total.e2e.ts"),
+      `import { expect, test } from "scenario-prover/harness";
+
+test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
+  await app.open("/");
+  await page.getByRole("button", { name: "Add" }).click();
+  await app.screenshot("added");
+  await expect(page.getByRole("status")).toHaveText("Total: 3");
+});
+`,
+    );
+
+    const run = await npx(dash.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/total.e2e.ts", "--json");
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ProofReport;
+    expect(report.verdict).toBe("proved");
+    expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
   });
 
   it("refuses, at init and before a proof, a repository whose own @playwright/test is below the peer range, naming the version, the range and the fix", async () => {

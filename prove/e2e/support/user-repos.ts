@@ -72,7 +72,7 @@ export async function makeStoreRepo(dir: string, vite: string): Promise<UserRepo
  * (so an install writes node_modules) and the lockfile that version wrote when the fixture was
  * built: `pnpm`, packageManager "pnpm@9.15.9" and its lockfileVersion 9.0 lockfile (the machine's
  * pnpm 12 refuses the pin); `yarn`, a yarn v1 lockfile and no packageManager (no yarn is installed).
- * Tag `v1`.
+ * Tags `v1` and `bug`: the cart's total of 1 and 2 reads 12; `fix`: 3, added by the local dependency.
  */
 export async function makePinnedRepo(dir: string, pin: "pnpm" | "yarn"): Promise<UserRepo> {
   const packageJson = {
@@ -87,9 +87,107 @@ export async function makePinnedRepo(dir: string, pin: "pnpm" | "yarn"): Promise
     "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,
     "prices/package.json": `${JSON.stringify({ name: "prices", version: "1.0.0", main: "index.js" })}\n`,
     "prices/index.js": "exports.add = (a, b) => Number(a) + Number(b);\n",
-    "server.js": server('require("prices").add(a, b)'),
+    "server.js": server("a + b"),
   });
   await execa("npx", ["--yes", pin === "pnpm" ? "pnpm@9.15.9" : "yarn@1", "install"], { cwd: dir, stdin: "ignore" });
   await commit(repo, "v1", "Open the shop");
+  await repo.git("tag", "bug");
+  await writeFile(join(dir, "server.js"), server('require("prices").add(a, b)'));
+  await commit(repo, "fix", "Add the numbers with prices, not the strings");
+  return repo;
+}
+
+/**
+ * A pnpm workspace pinned to pnpm 9 (packageManager "pnpm@9.15.9", the lockfile it wrote) whose
+ * app is in docs/, its dev script `node server.js`, with a workspace package `prices` beside it.
+ * Tag `bug`: the total of 1 and 2 reads 12; `fix`: 3.
+ */
+export async function makeWorkspaceRepo(dir: string): Promise<UserRepo> {
+  const repo = await repository(dir, {
+    ".gitignore": "node_modules/\n",
+    "package.json": `${JSON.stringify({ name: "site", private: true, packageManager: "pnpm@9.15.9" }, null, 2)}\n`,
+    "pnpm-workspace.yaml": "packages:\n  - docs\n  - prices\n",
+    "prices/package.json": `${JSON.stringify({ name: "prices", version: "1.0.0", main: "index.js" })}\n`,
+    "prices/index.js": "exports.add = (a, b) => Number(a) + Number(b);\n",
+    "docs/package.json": `${JSON.stringify({ name: "docs", private: true, scripts: { dev: "node server.js" }, dependencies: { prices: "workspace:*" } }, null, 2)}\n`,
+    "docs/server.js": server("a + b"),
+  });
+  await execa("npx", ["--yes", "pnpm@9.15.9", "install"], { cwd: dir, stdin: "ignore" });
+  await commit(repo, "bug", "Show the total");
+  await writeFile(join(dir, "docs/server.js"), server('require("prices").add(a, b)'));
+  await commit(repo, "fix", "Add the numbers with prices");
+  return repo;
+}
+
+/**
+ * A stand-in for `next dev`, installed as the package `next`: it compiles a page on its first
+ * request (the first answer waits), and serves its dev resources (/_next/…) to the origin
+ * http://localhost:<port> only, refusing other hosts with the warning next dev logs, so a page
+ * opened at 127.0.0.1 never hydrates. The page is app/page.html; app/client.js hydrates it.
+ */
+const nextStandIn = `#!/usr/bin/env node
+const { readFileSync } = require("node:fs");
+const http = require("node:http");
+
+const args = process.argv.slice(2);
+const port = Number(args[args.indexOf("-p") + 1] || process.env.PORT || 3000);
+const compiled = new Set();
+const compile = (page) =>
+  new Promise((resolve) => {
+    if (compiled.has(page)) return resolve();
+    console.log(\` ○ Compiling \${page} ...\`);
+    setTimeout(() => {
+      compiled.add(page);
+      console.log(\` ✓ Compiled \${page} in 1500ms\`);
+      resolve();
+    }, 1500);
+  });
+
+http
+  .createServer(async (request, response) => {
+    const path = new URL(request.url, "http://next").pathname;
+    if (path.startsWith("/_next/")) {
+      const host = (request.headers.host || "").replace(/:\\d+$/, "");
+      if (host !== "localhost") {
+        console.warn(\` ⚠ Blocked cross-origin request to Next.js dev resource \${path} from "\${host}".\`);
+        response.writeHead(403).end("Unauthorized");
+        return;
+      }
+      response.writeHead(200, { "content-type": "text/javascript" });
+      response.end(readFileSync("app/client.js"));
+      return;
+    }
+    await compile(path);
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(\`\${readFileSync("app/page.html", "utf8")}<script src="/_next/static/chunks/app.js"></script>\`);
+  })
+  .listen(port, () => console.log(\`   ▲ Next.js 16 (stand-in)\\n   - Local: http://localhost:\${port}\`));
+`;
+
+const dashClient = (add: string) => `const [a, b] = document.querySelectorAll("input");
+const button = document.querySelector("button");
+button.addEventListener("click", () => {
+  document.querySelector("[role=status]").textContent = \`Total: \${${add}}\`;
+});
+button.disabled = false;
+`;
+
+/**
+ * A dashboard on the next dev stand-in above (npm, its package-lock.json): a button, disabled until
+ * the client code hydrates the page, adds two fields. Tag `bug`: 1 and 2 make 12; `fix`: 3.
+ */
+export async function makeDashRepo(dir: string): Promise<UserRepo> {
+  const repo = await repository(dir, {
+    ".gitignore": "node_modules/\n",
+    "package.json": `${JSON.stringify({ name: "dash", private: true, scripts: { dev: "next dev" }, dependencies: { next: "file:./vendor/next" } }, null, 2)}\n`,
+    "vendor/next/package.json": `${JSON.stringify({ name: "next", version: "16.0.0-standin", bin: { next: "cli.js" } }, null, 2)}\n`,
+    "vendor/next/cli.js": nextStandIn,
+    "app/page.html": '<!doctype html><title>Dash</title><input aria-label="a" value="1"><input aria-label="b" value="2"><button disabled>Add</button><p role="status">Total: 0</p>',
+    "app/client.js": dashClient("a.value + b.value"),
+  });
+  await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, stdin: "ignore" });
+  await commit(repo, "bug", "Add the fields");
+  await writeFile(join(dir, "app/client.js"), dashClient("Number(a.value) + Number(b.value)"));
+  await commit(repo, "fix", "Add the fields as numbers");
   return repo;
 }
