@@ -42,9 +42,9 @@ export const proverBins: { readonly [M in PackageManager]: string } = {
   bun: "bunx prove-scenario",
 };
 
-/** How the user runs the installed prove-scenario bin: through the package manager when the machine's runs, else the local bin with npx. */
+/** How the user runs the installed prove-scenario bin: through the package manager when the pinned version runs here (itself, or by corepack's shim), else the local bin with npx. */
 export function proverBin(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined): string {
-  return run?.kind === "run" && !run.machine ? proverBins.npm : proverBins[manager];
+  return run?.kind === "run" && !run.machine && run.via !== "corepack" ? proverBins.npm : proverBins[manager];
 }
 
 /** How the user adds scenario-prover as a dev dependency, with the arguments after the package manager. */
@@ -78,7 +78,7 @@ export function describeManager(choice: ManagerChoice, run: ManagerRun | Manager
   if (run?.kind !== "run" || run.manager !== choice.manager) return `${choice.manager} (${choice.why})`;
   if (run.machine) return `${choice.manager} (${choice.why})`;
   const mine = machine === undefined ? `no ${run.manager} on this machine` : `this machine's ${run.manager} is ${machine}`;
-  return `${run.shown} through npx (${run.why}; ${mine})`;
+  return `${run.shown} through ${run.via ?? "npx"} (${run.why}; ${mine})`;
 }
 
 /**
@@ -95,7 +95,7 @@ export function withPinnedStart<Start extends { readonly command: string; readon
   const [first, ...rest] = start.command.split(" ");
   if (first !== run.manager) return start;
   if (start.asWritten !== undefined) {
-    return { ...start, command: start.asWritten, why: `${start.why}; the script's own command, not run through ${run.shown} (${run.why}), which would need npx` };
+    return { ...start, command: start.asWritten, why: `${start.why}; the script's own command, not run through ${run.shown} (${run.why}), which would need ${run.via ?? "npx"}` };
   }
-  return { ...start, command: [...run.prefix, ...rest].join(" "), why: `${start.why}; run by ${run.shown} through npx: ${run.why}` };
+  return { ...start, command: [...run.prefix, ...rest].join(" "), why: `${start.why}; run by ${run.shown} through ${run.via ?? "npx"}: ${run.why}` };
 }

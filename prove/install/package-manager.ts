@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { delimiter, dirname, join, relative, sep } from "node:path";
 
 /** The package managers the prover installs with. */
 export type PackageManager = "npm" | "pnpm" | "yarn" | "bun";
@@ -21,7 +21,7 @@ export const lockfileNames: ReadonlyArray<readonly [file: string, manager: Packa
 /** The version of a package manager on this machine's PATH ("12.4.2"); undefined when there is none. */
 export type MachineVersions = (manager: PackageManager) => string | undefined;
 
-/** How a repository's package manager runs here: the machine's own binary, or the pinned version through npx. */
+/** How a repository's package manager runs here: the machine's own binary, or the pinned version through corepack or npx. */
 export interface ManagerRun {
   readonly kind: "run";
   readonly manager: PackageManager;
@@ -31,9 +31,11 @@ export interface ManagerRun {
   readonly why: string;
   /** True when the machine's own binary runs. */
   readonly machine: boolean;
-  /** The command and first arguments: ["pnpm"], or ["npx", "--yes", "pnpm@9.15.9"]. */
+  /** The command and first arguments: ["pnpm"], ["corepack", "pnpm@9.15.9"], or ["npx", "--yes", "pnpm@9.15.9"]. */
   readonly prefix: readonly [string, ...string[]];
-  /** How labels name it: "pnpm" for the machine's, "pnpm@9.15.9" through npx. */
+  /** What runs a pinned version that is not the machine's: corepack where the machine's binary is its shim, else npx; undefined for the machine's own. */
+  readonly via?: "corepack" | "npx";
+  /** How labels name it: "pnpm" for the machine's, "pnpm@9.15.9" for a pinned one. */
   readonly shown: string;
   /** The lockfile it installs from, absolute; undefined for none. */
   readonly lockfile: string | undefined;
@@ -148,6 +150,23 @@ function lockfileWants(manager: PackageManager, file: string, shown: string): Wa
   return undefined;
 }
 
+/** Whether `manager` on PATH is corepack's shim (`corepack enable`): corepack then runs any version asked of it. */
+export type CorepackShims = (manager: PackageManager) => boolean;
+
+/** Whether the first `manager` on `path` resolves into corepack's own folder, as the shims `corepack enable` links do. */
+export function corepackShimOnPath(manager: PackageManager, path = process.env.PATH ?? ""): boolean {
+  for (const dir of path.split(delimiter).filter((entry) => entry !== "")) {
+    const file = join(dir, manager);
+    if (!existsSync(file)) continue;
+    try {
+      return realpathSync(file).split(sep).includes("corepack");
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
 /** npx's arguments that run `manager` at `version`: yarn 2 and later are published as @yarnpkg/cli-dist, whose bin is `yarn`. */
 function npxPrefix(manager: PackageManager, version: string): readonly [string, ...string[]] {
   const major = majorOf(version);
@@ -161,10 +180,17 @@ function npxPrefix(manager: PackageManager, version: string): readonly [string, 
  * nearest package.json's `packageManager` for that manager (corepack's field) names its version,
  * else the lockfile's own format does (pnpm's lockfileVersion 5 → pnpm 7, 6 → 8, 9 → 9 or later;
  * a yarn v1 lockfile → yarn 1, a berry one's __metadata version → its yarn). The machine's binary
- * runs when its major matches; any other version runs through `npx --yes <manager>@<version>`.
- * Undefined when there is neither a lockfile nor a pin.
+ * runs when its major matches; any other version runs through corepack where the machine's binary
+ * is corepack's shim (`corepack pnpm@9.15.9`), else through `npx --yes <manager>@<version>`.
+ * Undefined when there is neither a lockfile nor a pin. `corepack` tells the shims: by default
+ * read from PATH for this machine, and none for a machine given by its versions alone.
  */
-export function resolvePackageManager(appDir: string, root: string, machine: MachineVersions = machineVersions): ManagerRun | ManagerUnknown | undefined {
+export function resolvePackageManager(
+  appDir: string,
+  root: string,
+  machine: MachineVersions = machineVersions,
+  corepack: CorepackShims = machine === machineVersions ? corepackShimOnPath : () => false,
+): ManagerRun | ManagerUnknown | undefined {
   const dirs = upTo(appDir, root);
   const locked = dirs.flatMap((dir) => lockfileNames.filter(([file]) => existsSync(join(dir, file))).map(([file, manager]) => ({ file: join(dir, file), dir, manager })))[0];
   const pin = packageManagerPin(dirs, root);
@@ -180,10 +206,12 @@ export function resolvePackageManager(appDir: string, root: string, machine: Mac
   const base = { kind: "run" as const, manager, lockfile: locked?.file, dir };
   if (wanted === undefined) {
     if (mine !== undefined) return { ...base, version: mine, why: "no version pinned", machine: true, prefix: [manager], shown: manager };
-    return { ...base, version: "latest", why: `no version pinned, and no ${manager} on this machine`, machine: false, prefix: npxPrefix(manager, "latest"), shown: `${manager}@latest` };
+    return { ...base, version: "latest", why: `no version pinned, and no ${manager} on this machine`, machine: false, via: "npx", prefix: npxPrefix(manager, "latest"), shown: `${manager}@latest` };
   }
   const [have, want] = [mine === undefined ? undefined : majorOf(mine), majorOf(wanted.version)];
   const fits = have !== undefined && want !== undefined && (wanted.orLater ? have >= want : have === want);
   if (fits && mine !== undefined) return { ...base, version: mine, why: wanted.why, machine: true, prefix: [manager], shown: manager };
-  return { ...base, version: wanted.version, why: wanted.why, machine: false, prefix: npxPrefix(manager, wanted.version), shown: `${manager}@${wanted.version}` };
+  const pinned = { ...base, version: wanted.version, why: wanted.why, machine: false, shown: `${manager}@${wanted.version}` };
+  if (manager !== "bun" && manager !== "npm" && corepack(manager)) return { ...pinned, via: "corepack", prefix: ["corepack", `${manager}@${wanted.version}`] };
+  return { ...pinned, via: "npx", prefix: npxPrefix(manager, wanted.version) };
 }

@@ -39,7 +39,7 @@ export const defaultConfigNames = ["scenarios.config.ts", "playwright.config.ts"
  */
 export function proverCommand(root: string, machine: MachineVersions = machineVersions): string {
   const run = resolvePackageManager(root, root, machine);
-  if (run === undefined || run.manager === "npm" || (run.kind === "run" && !run.machine)) return "npx prove-scenario";
+  if (run === undefined || run.manager === "npm" || (run.kind === "run" && !run.machine && run.via !== "corepack")) return "npx prove-scenario";
   return run.manager === "bun" ? "bunx prove-scenario" : `${run.manager} prove-scenario`;
 }
 
