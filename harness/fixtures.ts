@@ -133,11 +133,13 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         await use(running.app);
       } finally {
         noteTestEnd(testInfo, agent);
+        // The excerpt is of what the app printed while the test ran: its shutdown (a package
+        // manager's "[ELIFECYCLE] Command failed" once stopped) is not why the test failed.
+        const whileRunning = running.app.logs();
         await running.dispose();
         if (testInfo.status !== testInfo.expectedStatus || agent.status().mismatches.length > 0) {
-          const logs = running.app.logs();
-          await testInfo.attach("server.log", { body: logs, contentType: "text/plain" });
-          testInfo.annotations.push({ type: serverLogExcerpt, description: logExcerpt(logs) });
+          await testInfo.attach("server.log", { body: running.app.logs(), contentType: "text/plain" });
+          testInfo.annotations.push({ type: serverLogExcerpt, description: logExcerpt(whileRunning) });
         }
       }
     },

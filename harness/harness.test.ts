@@ -132,6 +132,8 @@ describe("the harness", () => {
     expect(plain(run.results[0]?.errors[0]?.message)).toContain("element(s) not found");
     const excerpt = run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description ?? "";
     expect(excerpt.split("\n")).toContain('⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.');
+    // What the app printed once the harness stopped it is in server.log, not in the excerpt of what it printed while the test ran.
+    expect(excerpt).not.toContain("stopped by SIGTERM");
     expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
   });
 

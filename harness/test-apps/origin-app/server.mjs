@@ -22,3 +22,9 @@ createServer((request, response) => {
   }
   console.log(`${request.method} ${request.url} ${response.statusCode}`);
 }).listen(Number(process.env.PORT), "127.0.0.1", () => console.log("ready on 127.0.0.1"));
+
+// What a package manager prints when the server it ran is stopped: not why a test failed.
+process.on("SIGTERM", () => {
+  console.error("[ELIFECYCLE] Command failed: stopped by SIGTERM");
+  process.exit(1);
+});
