@@ -21,19 +21,22 @@ async function picture(dir: string, path: string, label: string, width: number, 
   return { label, path, width, height };
 }
 
-/** A report folder where both sides took `asked` alike, then `failed` failed before `answered`, which the other side took at 400 × 300. */
-async function folder(failed: SideName) {
+/**
+ * A report folder where both sides took `asked` alike, then `failed` failed before `answered`,
+ * which the other side took of the page (400 × 300, as the failure screenshot) or of one element.
+ */
+async function folder(failed: SideName, answered: "page" | "element" = "page") {
   const dir = await mkdtemp(join(tmpdir(), "prove-differences-"));
   scratch.push(dir);
   const reached = failed === "base" ? "head" : "base";
   const failing: SideShots = {
     screenshots: [await picture(dir, `images/${failed}-asked.png`, "asked", 200, 100, "#eeeeee")],
-    failureScreenshot: await picture(dir, `images/failure-${failed}.png`, "failure", 200, 100, "#336699"),
+    failureScreenshot: await picture(dir, `images/failure-${failed}.png`, "failure", 400, 300, "#eeeeee"),
   };
   const other: SideShots = {
     screenshots: [
       await picture(dir, `images/${reached}-asked.png`, "asked", 200, 100, "#eeeeee"),
-      await picture(dir, `images/${reached}-answered.png`, "answered", 400, 300, "#336699"),
+      await picture(dir, `images/${reached}-answered.png`, "answered", answered === "page" ? 400 : 120, answered === "page" ? 300 : 40, "#336699"),
     ],
   };
   return { dir, rows: failed === "base" ? screenshotRows(failing, other) : screenshotRows(other, failing) };
@@ -45,22 +48,32 @@ describe("the differences of a report", () => {
       when: "base failed before a label head reached: base's failure screenshot against head's screenshot of it",
       failed: "base" as const,
       failureRows: true,
-      failures: [{ label: "answered", failure: "base", path: "images/failure-base-diff.png", width: 400, height: 300, changedPixels: 400 * 300 - 200 * 100, changedShare: 1 - (200 * 100) / (400 * 300), changed: true }],
+      answered: "page" as const,
+      failures: [{ label: "answered", failure: "base", path: "images/failure-base-diff.png", width: 400, height: 300, changedPixels: 400 * 300, changedShare: 1, changed: true }],
     },
     {
       when: "head failed before a label base reached: base's screenshot of it against head's failure screenshot",
       failed: "head" as const,
       failureRows: true,
-      failures: [{ label: "answered", failure: "head", path: "images/failure-head-diff.png", width: 400, height: 300, changedPixels: 400 * 300 - 200 * 100, changedShare: 1 - (200 * 100) / (400 * 300), changed: true }],
+      answered: "page" as const,
+      failures: [{ label: "answered", failure: "head", path: "images/failure-head-diff.png", width: 400, height: 300, changedPixels: 400 * 300, changedShare: 1, changed: true }],
+    },
+    {
+      when: "the other side's screenshot of the label is of one element: a failure screenshot of the page is not compared with it",
+      failed: "base" as const,
+      failureRows: true,
+      answered: "element" as const,
+      failures: [],
     },
     {
       when: "failure rows are not asked for (a comparison): only the labels both reached",
       failed: "base" as const,
       failureRows: false,
+      answered: "page" as const,
       failures: [],
     },
-  ])("when $when", async ({ failed, failureRows, failures }) => {
-    const { dir, rows } = await folder(failed);
+  ])("when $when", async ({ failed, failureRows, answered, failures }) => {
+    const { dir, rows } = await folder(failed, answered);
     const { rows: compared, differences } = await addDifferences(dir, rows, { failureRows });
     expect(differences.labels.map((difference) => [difference.label, difference.path, difference.changedPixels])).toEqual([["asked", "images/diff-asked.png", 0]]);
     expect(differences.failures).toEqual(failures);

@@ -2,7 +2,7 @@ import { basename, join } from "node:path";
 import type { SideName } from "../outcome/types.ts";
 import { defaultThreshold, defaultTolerance } from "./diff-defaults.ts";
 import { diffScreenshots } from "./diff-image.ts";
-import { bothReached, failureBesideLabel, type ComparisonRow } from "./rows.ts";
+import { bothReached, failureBesideLabel, sameView, type ComparisonRow } from "./rows.ts";
 import type { ReportDifference, ReportDifferences, ReportScreenshot } from "./schema.ts";
 
 export interface DifferenceSettings {
@@ -40,7 +40,8 @@ async function compareCells(
 
 /**
  * Compares base's and head's screenshot of every label both reached, and with `failureRows` a
- * failure screenshot with the other side's screenshot of the label in whose row it sits, writing
+ * failure screenshot with the other side's screenshot of the label in whose row it sits when that
+ * is a screenshot of the page (of the same size), writing
  * each difference image into the report folder `dir`; returns the rows with their differences,
  * and the differences.
  */
@@ -55,7 +56,7 @@ export async function addDifferences(
   for (const row of rows) {
     if (bothReached(row)) {
       compared.push({ ...row, difference: await compareCells(dir, row, diffPath(row.head), threshold, tolerance) });
-    } else if (settings.failureRows === true && failureBesideLabel(row)) {
+    } else if (settings.failureRows === true && failureBesideLabel(row) && sameView(row)) {
       const { label, ...difference } = await compareCells(dir, row, failureDiffPath(row.failure), threshold, tolerance);
       compared.push({ ...row, failureDifference: { label, failure: row.failure, ...difference } });
     } else {

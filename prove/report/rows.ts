@@ -81,6 +81,14 @@ export const failureBesideLabel = (
 ): row is ComparisonRow & { readonly failure: SideName; readonly base: ReportScreenshot; readonly head: ReportScreenshot } =>
   row.caption !== failureCaption && row.failure !== undefined && row.base !== undefined && row.head !== undefined;
 
+/**
+ * Whether a failure screenshot and the other side's screenshot of the label beside it are of the
+ * same view, which a difference image can compare: the same size, as two screenshots of the page
+ * are. A label's screenshot of one element is not compared with a failure screenshot of the page.
+ */
+export const sameView = (row: { readonly base: ReportScreenshot; readonly head: ReportScreenshot }): boolean =>
+  row.base.width === row.head.width && row.base.height === row.head.height;
+
 /** A row's difference image: its label's, or its failure screenshot's against the other side's screenshot of the label. */
 export const rowDifference = (row: ComparisonRow): ReportDifference | undefined => row.difference ?? row.failureDifference;
 

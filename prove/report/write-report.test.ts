@@ -54,8 +54,9 @@ async function proofWithEvidence(
     join(work, "trace.zip"),
     zipSync({ "trace.trace": strToU8(`${trace}\n`), [`src/${sha1(scenarioFile)}.ts`]: strToU8("test('x', async () => {});\n") }),
   );
-  // Smaller than head's screenshots, and the colour of head's finished one: it covers that screenshot's top-left corner.
-  await writeFile(join(work, "failed.png"), Buffer.from(await png(320, 200, "#339966"), "base64"));
+  // A page of head's screenshots' size, white but for a top-left corner of the colour of head's finished one.
+  const corner = Buffer.from(await png(320, 200, "#339966"), "base64");
+  await writeFile(join(work, "failed.png"), await sharp(Buffer.from(await png(640, 360, "#ffffff"), "base64")).composite([{ input: corner, left: 0, top: 0 }]).png().toBuffer());
 
   const base: ClassifiedAttempt = {
     attempt: {
@@ -149,7 +150,7 @@ describe("the report folder", () => {
     expect(json.head.screenshots.map((shot) => shot.path)).toEqual(["images/head-opened.png", "images/head-streaming.png", "images/head-finished.png"]);
     expect([json.head.trace, json.head.serverLog]).toEqual([null, null]);
     expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual(["comparison.png", "report.md", { totalMs: 9000 }, "reports/x/aaaaaaa-bbbbbbb"]);
-    expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(320);
+    expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(640);
     // The labels both sides reached, compared: opened is the same grey on both, streaming another colour on head.
     expect(json.differences).toEqual({
       threshold: 0.001,
@@ -158,7 +159,7 @@ describe("the report folder", () => {
         { label: "opened", path: "images/diff-opened.png", width: 640, height: 360, changedPixels: 0, changedShare: 0, changed: false },
         { label: "streaming", path: "images/diff-streaming.png", width: 640, height: 360, changedPixels: 640 * 360, changedShare: 1, changed: true },
       ],
-      // Base's failure screenshot against head's finished, on the union canvas: all but the corner they share changed.
+      // Base's failure screenshot against head's finished: all but the corner they share changed.
       failures: [
         { label: "finished", failure: "base", path: "images/failure-base-diff.png", width: 640, height: 360, changedPixels: 640 * 360 - 320 * 200, changedShare: (640 * 360 - 320 * 200) / (640 * 360), changed: true },
       ],
