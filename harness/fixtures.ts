@@ -50,6 +50,9 @@ function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): TestEnd {
  */
 const serverLogExcerpt = "scenario-harness:server-log-excerpt";
 
+/** A failed test's page, as the harness's screenshots show it: the prover takes it over Playwright's own failure screenshot. */
+export const failureScreenshotAttachment = "scenario-harness:failure-screenshot";
+
 /** The replay agent fixture's own timeout, for its start and its end. */
 const agentTimeoutMs = 30_000;
 
@@ -133,6 +136,11 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         await use(running.app);
       } finally {
         noteTestEnd(testInfo, agent);
+        if (testInfo.status !== testInfo.expectedStatus) {
+          const { failureScreenshotPng } = await import("./screenshot.ts");
+          const png = await failureScreenshotPng(page);
+          if (png !== undefined) await testInfo.attach(failureScreenshotAttachment, { body: png, contentType: "image/png" });
+        }
         // The excerpt is of what the app printed while the test ran: its shutdown (a package
         // manager's "[ELIFECYCLE] Command failed" once stopped) is not why the test failed.
         const whileRunning = running.app.logs();

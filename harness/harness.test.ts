@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,7 +20,7 @@ interface JsonSuite {
 interface JsonResult {
   readonly status: string;
   readonly errors: ReadonlyArray<{ readonly message?: string }>;
-  readonly attachments: ReadonlyArray<{ readonly name: string; readonly body?: string }>;
+  readonly attachments: ReadonlyArray<{ readonly name: string; readonly body?: string; readonly path?: string }>;
   readonly annotations: ReadonlyArray<{ readonly type: string; readonly description?: string }>;
 }
 
@@ -64,9 +65,10 @@ function statuses(suites: ReadonlyArray<JsonSuite>): Record<string, [string, str
 
 /** An attachment's body (the JSON reporter holds it in base64). */
 function attachment(result: JsonResult | undefined, name: string): Buffer {
-  const body = result?.attachments.find((candidate) => candidate.name === name)?.body;
-  if (body === undefined) throw new Error(`no attachment ${name}`);
-  return Buffer.from(body, "base64");
+  const found = result?.attachments.find((candidate) => candidate.name === name);
+  if (found?.body !== undefined) return Buffer.from(found.body, "base64");
+  if (found?.path !== undefined) return readFileSync(found.path);
+  throw new Error(`no attachment ${name}`);
 }
 
 /** A PNG's size, and how many of its pixels are pure red and pure blue. */
@@ -178,13 +180,16 @@ describe("the harness", () => {
   it("takes screenshots of the page and of an element without frameworks' dev tool launchers, keeping error overlays", async () => {
     const run = await runTestApp("hydrate-app", {}, ["screenshots.e2e.ts"]);
     expect(run.report.errors).toEqual([]);
-    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
-    const result = run.results[0];
+    expect(run.results.map((result) => result.status)).toEqual(["passed", "failed"]);
+    const [result, failed] = run.results;
     expect(result?.attachments.map((entry) => entry.name)).toEqual(["screenshot:page", "screenshot:card", "card-box"]);
     const box = JSON.parse(attachment(result, "card-box").toString()) as { width: number; height: number };
     // The launchers are red blocks, one over the card; the error overlay is a blue block beside it.
     expect(await pixels(attachment(result, "screenshot:page"))).toEqual({ width: 1280, height: 720, red: 0, blue: 200 * 100 });
     expect(await pixels(attachment(result, "screenshot:card"))).toEqual({ width: box.width, height: box.height, red: 0, blue: 0 });
+    // A failed test gets the harness's failure screenshot, drawn the same way, beside Playwright's own, which shows the launchers.
+    expect(await pixels(attachment(failed, "scenario-harness:failure-screenshot"))).toEqual({ width: 1280, height: 720, red: 0, blue: 200 * 100 });
+    expect((await pixels(attachment(failed, "screenshot"))).red).toBeGreaterThan(0);
   });
 
   it("fails a scenario whose app sends a request the transcript does not expect, with the diff", async () => {

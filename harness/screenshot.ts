@@ -17,12 +17,29 @@ async function painted(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
+/** How every screenshot the harness takes is taken. */
+const screenshotOptions = { animations: "disabled", caret: "hide", style: screenshotStyle } as const;
+
+/** How long a failed test's page may take to give its screenshot: it may be hung. */
+const failureShotTimeoutMs = 5_000;
+
 /**
  * A PNG of the page's viewport, or of `element` alone, once the page has painted, with animations
  * stopped, the caret hidden and dev tool launchers out of the picture.
  */
 export async function screenshotPng(page: Page, element?: Locator): Promise<Buffer> {
   await painted(page);
-  const options = { animations: "disabled", caret: "hide", style: screenshotStyle } as const;
-  return element === undefined ? page.screenshot(options) : element.screenshot(options);
+  return element === undefined ? page.screenshot(screenshotOptions) : element.screenshot(screenshotOptions);
+}
+
+/**
+ * A failed test's page as the harness's screenshots show a page (without dev tool launchers), in
+ * place of Playwright's own failure screenshot; undefined when the page cannot give one in time.
+ */
+export async function failureScreenshotPng(page: Page): Promise<Buffer | undefined> {
+  try {
+    return await page.screenshot({ ...screenshotOptions, timeout: failureShotTimeoutMs });
+  } catch {
+    return undefined;
+  }
 }

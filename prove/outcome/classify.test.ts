@@ -108,6 +108,18 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(failed.serverLog).toHaveProperty("base64");
   });
 
+  it("takes the harness's failure screenshot, which leaves out dev tool launchers, over Playwright's own", () => {
+    const text = readFileSync(join(import.meta.dirname, "samples", "assertion.json"), "utf8");
+    const harnessShot = { name: "scenario-harness:failure-screenshot", contentType: "image/png", path: "/tmp/prover-run/assertion-out/harness-failure.png" };
+    // The assertion sample as the harness now attaches to it: its own failure screenshot beside Playwright's.
+    const withHarnessShot = text.replace('"attachments": [', `"attachments": [${JSON.stringify(harnessShot)},`);
+    expect(withHarnessShot).not.toBe(text);
+    const report = parseJsonReport(withHarnessShot);
+    if (report === undefined) throw new Error("the sample is not a JSON report");
+    const { artifacts } = classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 });
+    expect(artifacts.failureScreenshot).toEqual({ path: harnessShot.path });
+  });
+
   it("names the step and line a test timeout stopped, and tells a timeout from an expect that read a wrong value", () => {
     const stopped = timedOut(classifySample("timeout-in-step").attempt);
     expect(stopped === undefined ? undefined : describeTimeout(stopped)).toBe("reached the test timeout (3000 ms) in locator.click at samples-src/s.e2e.ts:9");

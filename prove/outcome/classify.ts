@@ -156,7 +156,8 @@ function artifactsOf(result: JsonResult): AttemptArtifacts {
       ? [{ label: attachment.name.slice("screenshot:".length), source: from }]
       : [];
   });
-  const failureScreenshot = find("screenshot");
+  // The harness's own (without dev tool launchers) over Playwright's, which a test that failed before the app started has alone.
+  const failureScreenshot = find("scenario-harness:failure-screenshot") ?? find("screenshot");
   const trace = find("trace");
   const serverLog = find("server.log");
   const boot = Number(result.annotations.find((annotation) => annotation.type === "scenario-harness:boot-ms")?.description);
