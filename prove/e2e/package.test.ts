@@ -199,6 +199,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(init.stderr).toContain("detected: install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..\n");
     expect(init.stderr).toContain("detected: start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@9.15.9");
     expect(init.stderr).toContain("detected: app root: docs (relative to the repository's root)\n");
+    expect(await readFile(join(docs, "scenarios.config.ts"), "utf8")).toContain("Every field is described in ../node_modules/scenario-prover/docs/config.md.");
     expect(init.stderr).not.toContain("scenario-prover is not in package.json's dependencies");
     expect(init.stderr.split("\n").at(-1)).toBe("  npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts");
     await writeFile(join(docs, "scenarios/cart-total.e2e.ts"), cartScenario);

@@ -556,6 +556,26 @@ describe("prove-scenario init and the package manager the repository pins", () =
     expect(scriptNotes.map((note) => note.includes(`\`${prove}\``))).toEqual(files["pnpm-lock.yaml"] === undefined ? [] : [true]);
   });
 
+  it("points the config's comment at the docs where the package is installed: the app's node_modules, or the workspace root's", async () => {
+    const files = {
+      "package.json": json({ private: true, devDependencies: { "scenario-prover": "^0.1.0" } }),
+      "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+      "pnpm-workspace.yaml": "packages:\n  - docs\n",
+      "docs/package.json": json({ name: "docs", scripts: { start: "node server.js" } }),
+      "docs/server.js": "listen(process.env.PORT);\n",
+    };
+    const atRoot = await folder({ ...files, "node_modules/scenario-prover/package.json": "{}" });
+    const inApp = await folder({ ...files, "docs/node_modules/scenario-prover/package.json": "{}", "node_modules/scenario-prover/package.json": "{}" });
+    const comment = async (repo: string) => {
+      await initScenarios(join(repo, "docs"), machine);
+      return (await readFile(join(repo, "docs", "scenarios.config.ts"), "utf8")).split("\n").find((line) => line.startsWith("// The app under test."));
+    };
+    expect([await comment(atRoot), await comment(inApp)]).toEqual([
+      "// The app under test. Every field is described in ../node_modules/scenario-prover/docs/config.md.",
+      "// The app under test. Every field is described in node_modules/scenario-prover/docs/config.md.",
+    ]);
+  });
+
   it("notes that it cannot tell the yarn of a berry lockfile without packageManager", async () => {
     const repo = await folder({ "package.json": json({ scripts: { start: "node server.js" } }), "yarn.lock": "__metadata:\n  version: 7\n" });
     const result = await initScenarios(repo, machine);

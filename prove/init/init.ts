@@ -33,6 +33,12 @@ function autoInstall(dir: string, top: string, machine: MachineVersions): { read
   return { text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
 }
 
+/** Where scenario-prover's docs/config.md is from `dir`: in the nearest node_modules up to `top` that holds the package. */
+function docsPath(dir: string, top: string): string {
+  const installed = upTo(dir, top).find((folder) => existsSync(join(folder, "node_modules", "scenario-prover", "package.json")));
+  return relative(dir, join(installed ?? dir, "node_modules", "scenario-prover", "docs", "config.md")).split(sep).join("/");
+}
+
 /** Whether `name` is in the dependencies or devDependencies of package.json. */
 function dependsOn(packageJson: Readonly<Record<string, unknown>>, name: string): boolean {
   return ["dependencies", "devDependencies"].some((key) => {
@@ -103,7 +109,7 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
     notes.push(`scenario-prover is not in package.json's dependencies: run \`${addProver(manager.manager, run, dir, packageJson.value)}\` so ${configFile} can import scenario-prover/harness.`);
   }
 
-  const config = renderConfig({ root, install: install.text, portUnknown, ...configChoices(detection) });
+  const config = renderConfig({ root, install: install.text, portUnknown, docs: docsPath(dir, top ?? dir), ...configChoices(detection) });
   // Reports are written under the checkout's root, so that is where they are ignored.
   const gitignoreFile = join(top ?? dir, ".gitignore");
   const gitignore = withOutputsIgnored(await readIfExists(gitignoreFile), (top ?? dir) === dir);

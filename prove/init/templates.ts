@@ -17,6 +17,8 @@ export interface ConfigValues {
   readonly readyPathWhy: string | undefined;
   /** Set when the app's config sets its base path to something init cannot read: the sentence saying so. */
   readonly basePathUnknown: string | undefined;
+  /** Where the package's docs/config.md is from the app's folder, e.g. "node_modules/scenario-prover/docs/config.md", "../node_modules/…" when installed at a workspace's root. */
+  readonly docs: string;
   /** The ready and test timeouts in ms and why, for a dev server that compiles on demand; undefined keeps the defaults. */
   readonly timeouts: { readonly ready: number; readonly test: number; readonly why: string } | undefined;
 }
@@ -47,7 +49,7 @@ export function renderConfig(values: ConfigValues): string {
   return [
     'import { defineScenarioConfig } from "scenario-prover/harness";',
     "",
-    "// The app under test. Every field is described in node_modules/scenario-prover/docs/config.md.",
+    `// The app under test. Every field is described in ${values.docs}.`,
     "export default defineScenarioConfig({",
     '  testDir: "scenarios",',
     ...(timeouts === undefined ? [] : [`  timeout: ${ms(timeouts.test)}, // a test's own time; ${oneLine(timeouts.why)}`]),
@@ -74,7 +76,7 @@ export function renderExample(basePath: string | undefined): string {
     "// then assert what should be there, so that it fails on base and passes on head.",
     'test("the app opens", async ({ app, page }) => {',
     "  // To click at once on a page that hydrates, wait until it is interactive: app.interactive in",
-    "  // scenarios.config.ts, or app.open(path, { until: page.getByRole(...) }).",
+    "  // scenarios.config.ts, or app.open(path, { until }) with what only the client renders.",
     `  await app.open(${basePath === undefined ? "" : JSON.stringify(basePath)});`,
     '  await expect(page.locator("body")).toBeVisible();',
     '  await app.screenshot("opened");',
