@@ -52,7 +52,7 @@ describe("a report folder", () => {
     expect([existsSync(dir), existsSync(`${dir}-2`), existsSync(`${dir}-3`)]).toEqual([false, false, false]);
   });
 
-  it("claimed by a proof that died is taken over, and a report already in it stays until it is written over", async () => {
+  it("claimed by a proof that died is taken over, and a report already in it stays until it is written over, which progress says", async () => {
     const dir = join(work, "reports", "left");
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, "report.md"), "an earlier proof's report\n");
@@ -67,7 +67,7 @@ describe("a report folder", () => {
     }));
     expect(held.claimed).toBe(dir);
     expect(held.files.sort()).toEqual([claimFile, "report.md"]);
-    expect(lines).toEqual([]);
+    expect(lines).toEqual([`${dir} holds an earlier run's report.md, which this one replaces`]);
     expect(await readdir(dir)).toEqual(["report.md"]);
   });
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { link, mkdir, readFile, rmdir, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
@@ -54,6 +55,9 @@ export const claimOnce = <F extends { readonly out?: string }>(facts: Ref.Ref<F>
     return yield* Ref.updateAndGet(facts, (now) => ({ ...now, out: claimed }));
   });
 
+/** The files a run writes at the top of its report folder, by which an earlier run's report is known. */
+const reportFiles = ["report.md", "summary.md", "compare.md", "bisect.md"];
+
 /** `dir`, then `dir-2`, `dir-3`, …: the folders a proof whose default folder is taken tries in turn. */
 const numbered = (dir: string, n: number) => (n === 1 ? dir : `${dir}-${n}`);
 
@@ -75,6 +79,8 @@ export const claimReportFolder = Effect.fn("Proof.claimReportFolder")(function* 
     const owner = yield* Effect.acquireRelease(taken, (owner) => (owner === undefined ? Effect.promise(() => release(candidate)) : Effect.void));
     if (owner === undefined) {
       if (heldBy !== undefined) yield* progress.line(`${dir} is being written by another proof running now (pid ${heldBy}), so this one writes its report to ${candidate}`);
+      const earlier = reportFiles.filter((name) => existsSync(join(candidate, name)));
+      if (earlier.length > 0) yield* progress.line(`${candidate} holds an earlier run's ${earlier.join(", ")}, which this one replaces`);
       return candidate;
     }
     if (out !== undefined) return yield* Effect.fail(new OutBusy({ out, pid: owner }));
