@@ -160,6 +160,15 @@ describe("stopping the app", () => {
     expect(server.logs()).toContain("ignoring SIGTERM");
   });
 
+  it("sends the app SIGTERM once, so an app that shuts down on its first SIGTERM (process.once) finishes its shutdown", async () => {
+    const { server } = await startScript(`
+      process.once("SIGTERM", () => setTimeout(() => { console.log("shut down cleanly"); process.exit(0); }, 300));
+      ${listen}
+    `);
+    await server.stop();
+    expect(server.logs()).toContain("shut down cleanly");
+  });
+
   it("stops a daemon the app started in a process group of its own, which outlives the app", async () => {
     // The daemon tells the app its pid over IPC and lets go; the app writes it down, then listens.
     const { server, dir } = await startScript(`

@@ -135,7 +135,8 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
   const stop = async () => {
     if (!exited && child.pid !== undefined) {
       killGroup(child.pid, "SIGTERM");
-      await killMarked(runId, "SIGTERM");
+      // Once each: a second SIGTERM kills an app that shuts down on its first (process.once) before it is done.
+      await killMarked(runId, "SIGTERM", child.pid);
       // An app that ignores SIGTERM (or a daemon of it holding its output open) is killed after the grace period.
       const timer = setTimeout(() => {
         if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
@@ -152,11 +153,18 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
 /** The variable that marks every process of one app's run. */
 const runMarkerEnv = "SCENARIO_APP_RUN";
 
+/** The process group in a /proc/<pid>/stat line (its fifth field); undefined for an empty one (the process is gone). */
+function processGroup(stat: string): number | undefined {
+  const group = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2];
+  return group === undefined ? undefined : Number(group);
+}
+
 /**
  * Signals every process whose environment marks it as of run `runId`: the app's processes that
- * left its process group. Linux's /proc only; elsewhere the process group is all there is.
+ * left its process group (`signalledGroup`, already signalled, is passed over). Linux's /proc
+ * only; elsewhere the process group is all there is.
  */
-async function killMarked(runId: string, signal: NodeJS.Signals): Promise<ReadonlyArray<number>> {
+async function killMarked(runId: string, signal: NodeJS.Signals, signalledGroup?: number): Promise<ReadonlyArray<number>> {
   const marker = `${runMarkerEnv}=${runId}`;
   const pids = await readdir("/proc").catch(() => []);
   const signalled = await Promise.all(
@@ -165,6 +173,7 @@ async function killMarked(runId: string, signal: NodeJS.Signals): Promise<Readon
       .map(async (pid) => {
         const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
         if (!environ.split("\0").includes(marker)) return [];
+        if (signalledGroup !== undefined && processGroup(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "")) === signalledGroup) return [];
         try {
           process.kill(Number(pid), signal);
           return [Number(pid)];

@@ -106,7 +106,9 @@ describe("the GitHub Actions step summary", () => {
       expect.stringMatching(/^\*\*proved\*\* — The scenario fails on base \(bug\/tool-calls-merged-by-id\) with assertion/),
     ]);
     expect(text).toContain("| **asked** | base: asked | head: asked | difference: asked<br>unchanged, 0 % of pixels |");
-    expect(text).toContain("| **tool-calls** | base: failure<br>failure screenshot: failed before this step | head: tool-calls | — |");
+    expect(text).toContain(
+      "| **tool-calls** | base: failure<br>failure screenshot: failed before this step | head: tool-calls | difference: base's failure screenshot against head: tool-calls<br>changed, 4.09 % of pixels |",
+    );
     expect(addresses(text)).toEqual([]);
     expect(text).toContain("```text\nError: expect(locator).toHaveText(expected) failed\n");
     expect(text).toMatch(/\n… \d+ more lines in the report\n```\n/);
