@@ -121,12 +121,40 @@ const dependencyManifests = [
   "package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "yarn.lock", ".yarnrc.yml", ".npmrc", "bun.lock", "bun.lockb",
 ].flatMap((name) => [`:(glob)${name}`, `:(glob)**/${name}`]);
 
+/** The dependency fields of a package.json whose `file:` specs an install copies from. */
+const dependencyFields = ["dependencies", "devDependencies", "optionalDependencies"] as const;
+
+/**
+ * The folders and tarballs, relative to the repository, that the package.json files at `sha` name
+ * as `file:` dependencies: an install copies them into node_modules (yarn 1 and pnpm copy a
+ * folder), so what it puts there depends on their files as well as on the manifests.
+ */
+async function fileDependencyFolders(repo: string, sha: string): Promise<string[]> {
+  const git = client(repo);
+  const listed = await git.raw(["grep", "-l", "-F", '"file:', sha, "--", "package.json", ":(glob)**/package.json"]).catch(() => "");
+  const manifests = listed.split("\n").filter((line) => line !== "").map((line) => line.slice(sha.length + 1));
+  const folders = await Promise.all(
+    manifests.map(async (manifest) => {
+      const json = JSON.parse(await git.show([`${sha}:${manifest}`])) as Partial<Record<(typeof dependencyFields)[number], Record<string, unknown>>>;
+      return dependencyFields
+        .flatMap((field) => Object.values(json[field] ?? {}))
+        .filter((spec): spec is string => typeof spec === "string" && spec.startsWith("file:"))
+        .map((spec) => posix.normalize(posix.join(posix.dirname(manifest), spec.slice("file:".length))))
+        .filter((folder) => !folder.startsWith(".."));
+    }),
+  );
+  return [...new Set(folders.flat())];
+}
+
 const sameDependencies = Effect.fn("Git.sameDependencies")(function* (repo: string, a: string, b: string) {
   if (a === b) return true;
-  return yield* Effect.tryPromise(() => client(repo).raw(["diff", "--name-only", a, b, "--", ...dependencyManifests])).pipe(
-    Effect.map((changed) => changed.trim() === ""),
-    Effect.orElseSucceed(() => false),
-  );
+  return yield* Effect.tryPromise(async () => {
+    const changed = await client(repo).raw(["diff", "--name-only", a, b, "--", ...dependencyManifests]);
+    if (changed.trim() !== "") return false;
+    const folders = await fileDependencyFolders(repo, a);
+    if (folders.length === 0) return true;
+    return (await client(repo).raw(["diff", "--name-only", a, b, "--", ...folders])).trim() === "";
+  }).pipe(Effect.orElseSucceed(() => false));
 });
 
 const isIgnored = Effect.fn("Git.isIgnored")(function* (repo: string, path: string) {

@@ -26,7 +26,8 @@ export interface GitShape {
   readonly checkoutSubmodules: (repo: string, path: string, sha: string) => Effect.Effect<void, SubmodulesFailed>;
   /**
    * Whether two commits have the same dependency manifests (every package.json, lockfile,
-   * .npmrc and workspace file, byte for byte); false when git cannot tell.
+   * .npmrc and workspace file, byte for byte) and the same files in every folder or tarball a
+   * package.json names as a `file:` dependency, which an install copies; false when git cannot tell.
    */
   readonly sameDependencies: (repo: string, a: string, b: string) => Effect.Effect<boolean>;
   /** Whether git ignores `path` (absolute, in `repo`'s working tree), so writing it leaves `git status` as it was; false when git cannot tell. */
