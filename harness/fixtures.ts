@@ -136,7 +136,8 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         await use(running.app);
       } finally {
         noteTestEnd(testInfo, agent);
-        if (testInfo.status !== testInfo.expectedStatus) {
+        const failed = testInfo.status !== testInfo.expectedStatus;
+        if (failed) {
           const { failureScreenshotPng } = await import("./screenshot.ts");
           const png = await failureScreenshotPng(page);
           if (png !== undefined) await testInfo.attach(failureScreenshotAttachment, { body: png, contentType: "image/png" });
@@ -145,7 +146,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         // manager's "[ELIFECYCLE] Command failed" once stopped) is not why the test failed.
         const whileRunning = running.app.logs();
         await running.dispose();
-        if (testInfo.status !== testInfo.expectedStatus || agent.status().mismatches.length > 0) {
+        if (failed || agent.status().mismatches.length > 0) {
           await testInfo.attach("server.log", { body: running.app.logs(), contentType: "text/plain" });
           testInfo.annotations.push({ type: serverLogExcerpt, description: logExcerpt(whileRunning) });
         }

@@ -34,19 +34,6 @@ export function runScript(manager: PackageManager, name: "dev" | "start", args: 
   return manager === "npm" ? `${commands.npm} -- ${args}` : `${commands[manager]} ${args}`;
 }
 
-/** How the user runs the installed prove-scenario bin. */
-export const proverBins: { readonly [M in PackageManager]: string } = {
-  npm: "npx prove-scenario",
-  pnpm: "pnpm prove-scenario",
-  yarn: "yarn prove-scenario",
-  bun: "bunx prove-scenario",
-};
-
-/** How the user runs the installed prove-scenario bin: through the package manager when the pinned version runs here (itself, or by corepack's shim), else the local bin with npx. */
-export function proverBin(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined): string {
-  return run?.kind === "run" && !run.machine && run.via !== "corepack" ? proverBins.npm : proverBins[manager];
-}
-
 /** How the user adds scenario-prover as a dev dependency, with the arguments after the package manager. */
 const addArgs: { readonly [M in PackageManager]: string } = {
   npm: "install -D scenario-prover",

@@ -215,3 +215,16 @@ export function resolvePackageManager(
   if (manager !== "bun" && manager !== "npm" && corepack(manager)) return { ...pinned, via: "corepack", prefix: ["corepack", `${manager}@${wanted.version}`] };
   return { ...pinned, via: "npx", prefix: npxPrefix(manager, wanted.version) };
 }
+
+/** How the user runs the installed prove-scenario bin. */
+export const proverBins: { readonly [M in PackageManager]: string } = {
+  npm: "npx prove-scenario",
+  pnpm: "pnpm prove-scenario",
+  yarn: "yarn prove-scenario",
+  bun: "bunx prove-scenario",
+};
+
+/** How the user runs the installed prove-scenario bin: through the package manager when the pinned version runs here (itself, or by corepack's shim), else the local bin with npx. */
+export function proverBin(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined): string {
+  return run?.kind === "run" && !run.machine && run.via !== "corepack" ? proverBins.npm : proverBins[manager];
+}

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { ProveOptions } from "../cli/args.ts";
-import { machineVersions, resolvePackageManager, type MachineVersions } from "../install/package-manager.ts";
+import { machineVersions, proverBin, proverBins, resolvePackageManager, type MachineVersions } from "../install/package-manager.ts";
 
 const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
 
@@ -39,8 +39,7 @@ export const defaultConfigNames = ["scenarios.config.ts", "playwright.config.ts"
  */
 export function proverCommand(root: string, machine: MachineVersions = machineVersions): string {
   const run = resolvePackageManager(root, root, machine);
-  if (run === undefined || run.manager === "npm" || (run.kind === "run" && !run.machine && run.via !== "corepack")) return "npx prove-scenario";
-  return run.manager === "bun" ? "bunx prove-scenario" : `${run.manager} prove-scenario`;
+  return run === undefined ? proverBins.npm : proverBin(run.manager, run);
 }
 
 /** An argument as a shell reads it back: quoted when it holds anything but safe characters. */
