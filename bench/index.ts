@@ -23,5 +23,6 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 for (const name of asked.length === 0 ? Object.keys(groups) : asked) {
-  for (const figure of await groups[name]?.() ?? []) console.log(JSON.stringify({ ...figure, value: rounded(figure.value, figure.unit) }));
+  for (const figure of (await groups[name]?.()) ?? [])
+    console.log(JSON.stringify({ ...figure, value: rounded(figure.value, figure.unit) }));
 }

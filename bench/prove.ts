@@ -13,12 +13,16 @@ async function timed(command: string, args: ReadonlyArray<string>, expected: num
   const start = performance.now();
   const run = await execa(command, args, { cwd: root, reject: false, stdin: "ignore", env: { FORCE_COLOR: "0" } });
   const elapsed = performance.now() - start;
-  if (run.exitCode !== expected) throw new Error(`bench: \`${command} ${args.join(" ")}\` exited ${String(run.exitCode)}, not ${expected}:\n${run.stderr.slice(-2000)}`);
+  if (run.exitCode !== expected)
+    throw new Error(`bench: \`${command} ${args.join(" ")}\` exited ${String(run.exitCode)}, not ${expected}:\n${run.stderr.slice(-2000)}`);
   return elapsed;
 }
 
 /** Measurements taken in turns (direct, proof, direct, proof, …), so each sees the same machine; the median of each. */
-async function inTurns<const Names extends string>(runs: number, measures: Readonly<Record<Names, () => Promise<number>>>): Promise<Record<Names, number>> {
+async function inTurns<const Names extends string>(
+  runs: number,
+  measures: Readonly<Record<Names, () => Promise<number>>>,
+): Promise<Record<Names, number>> {
   const names = Object.keys(measures) as Names[];
   const taken = new Map<Names, number[]>(names.map((name) => [name, []]));
   for (let index = 0; index < runs; index++) for (const name of names) taken.get(name)?.push(await measures[name]());
@@ -47,7 +51,8 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
     const passing = await inTurns(runs, {
       direct: () => playwright(scenario, join(out, "direct")),
       twoAtOnce: () => twoAtOnce(scenario, out),
-      proof: () => timed("node", ["bin/prove-scenario.mjs", "--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")], 1),
+      proof: () =>
+        timed("node", ["bin/prove-scenario.mjs", "--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")], 1),
     });
     const bug = await findBug(root, defaultBugId);
     const sandbox = await createDemoSandbox({ bugId: bug.id, repoRoot: root });
@@ -57,7 +62,20 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
         proof: () =>
           timed(
             "node",
-            ["bin/prove-scenario.mjs", "--repo", sandbox.dir, "--base", sandbox.base, "--head", sandbox.head, "--config", "playwright.config.ts", bug.scenario, "--out", join(out, "failing")],
+            [
+              "bin/prove-scenario.mjs",
+              "--repo",
+              sandbox.dir,
+              "--base",
+              sandbox.base,
+              "--head",
+              sandbox.head,
+              "--config",
+              "playwright.config.ts",
+              bug.scenario,
+              "--out",
+              join(out, "failing"),
+            ],
             0,
           ),
       });

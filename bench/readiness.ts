@@ -15,7 +15,10 @@ interface Suite {
 }
 
 function results(suites: ReadonlyArray<Suite>): Result[] {
-  return suites.flatMap((suite) => [...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)), ...results(suite.suites ?? [])]);
+  return suites.flatMap((suite) => [
+    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
+    ...results(suite.suites ?? []),
+  ]);
 }
 
 function annotation(result: Result, type: string): number {
@@ -53,7 +56,8 @@ export async function readinessFigures(runs = 3): Promise<Figure[]> {
     );
     const all = results((JSON.parse(run.stdout) as { suites: Suite[] }).suites);
     const failed = all.filter((result) => result.status !== "passed");
-    if (all.length === 0 || failed.length > 0) throw new Error(`bench: ${failed.length} of ${all.length} boots of the readiness app did not pass; fix them first.`);
+    if (all.length === 0 || failed.length > 0)
+      throw new Error(`bench: ${failed.length} of ${all.length} boots of the readiness app did not pass; fix them first.`);
     const since = (type: string) => all.map((result) => annotation(result, type) - annotation(result, "readiness-app:listening-at"));
     const noticed = since("scenario-harness:ready-at");
     const answered = since("readiness-app:answered-at");

@@ -52,7 +52,14 @@ const transcriptText = (exchanges: number): string => {
     { type: "expect_outbound", request: { method: "POST", path: "/v1/chat/completions", body: { model: "gpt-4o-mini", stream: true } } },
     ...frameData.map((data) => ({ type: "emit_inbound", sse: { data } })),
   ].map((line) => JSON.stringify(line));
-  const meta = { type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat", model: "gpt-4o-mini", source: "handwritten" };
+  const meta = {
+    type: "meta",
+    format: "replay-transcript",
+    version: 1,
+    provider: "openai-chat",
+    model: "gpt-4o-mini",
+    source: "handwritten",
+  };
   return [JSON.stringify(meta), ...Array.from({ length: exchanges }, () => answer).flat()].join("\n");
 };
 
@@ -60,7 +67,10 @@ const transcriptText = (exchanges: number): string => {
 const taken = (response: ServerResponse, bytes: Buffer) => new Promise<void>((resolve) => response.write(bytes, () => resolve()));
 
 /** A plain node:http server (Nagle off) answering every request with `head` and the body `answer` writes. */
-async function plainServer(head: Readonly<Record<string, string>>, answer: (response: ServerResponse) => Promise<void>): Promise<{ url: string; close: () => Promise<void> }> {
+async function plainServer(
+  head: Readonly<Record<string, string>>,
+  answer: (response: ServerResponse) => Promise<void>,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server = createServer({ noDelay: true }, (request, response) => {
     request.resume();
     response.writeHead(200, head);
@@ -87,7 +97,11 @@ interface StreamRun {
 /** Streams one answer from `url` with plain fetch: ms from sending the request to the first body byte and to the last, and the bytes read. */
 async function streamOnce(url: string): Promise<StreamRun> {
   const sent = performance.now();
-  const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: question });
+  const response = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: question,
+  });
   const reader = response.body?.getReader();
   if (reader === undefined) throw new Error(`bench: ${url} answered ${response.status} without a body`);
   let firstByte = Number.NaN;
@@ -101,10 +115,19 @@ async function streamOnce(url: string): Promise<StreamRun> {
 
 /** One answer's bytes and head as the replay agent at `url` writes them, checked against the frames the baselines write. */
 async function replayedHead(url: string): Promise<Record<string, string>> {
-  const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: question });
+  const response = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: question,
+  });
   const bytes = Buffer.from(await response.arrayBuffer());
-  if (!bytes.equals(Buffer.concat(frameBytes))) throw new Error("bench: the replay agent wrote other bytes than the frames the baselines write");
-  return { "content-type": response.headers.get("content-type") ?? "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" };
+  if (!bytes.equals(Buffer.concat(frameBytes)))
+    throw new Error("bench: the replay agent wrote other bytes than the frames the baselines write");
+  return {
+    "content-type": response.headers.get("content-type") ?? "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  };
 }
 
 /** The argument that makes this file the reader: it streams each URL its parent sends and answers with the run. */
@@ -180,7 +203,8 @@ export async function replayFigures(runs = 11): Promise<Figure[]> {
           ratios.perFrame.push(times.replay / times.perFrame);
           ratios.oneBuffer.push(times.replay / times.oneBuffer);
         }
-        if (replay.status().remaining !== 0) throw new Error(`bench: the replay agent did not play its whole transcript: ${JSON.stringify(replay.status())}`);
+        if (replay.status().remaining !== 0)
+          throw new Error(`bench: the replay agent did not play its whole transcript: ${JSON.stringify(replay.status())}`);
         return [
           { figure: "replay-per-frame-ratio", value: median(ratios.perFrame), unit: "ratio", goal: null },
           { figure: "replay-stream-ms", value: median(durations.replay), unit: "ms", goal: null },

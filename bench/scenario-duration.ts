@@ -12,7 +12,10 @@ interface Suite {
 }
 
 function results(suites: ReadonlyArray<Suite>): Result[] {
-  return suites.flatMap((suite) => [...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)), ...results(suite.suites ?? [])]);
+  return suites.flatMap((suite) => [
+    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
+    ...results(suite.suites ?? []),
+  ]);
 }
 
 /** How long one scenario takes from the app's boot to its teardown: `runs` runs in one Playwright run, the median. */
@@ -24,6 +27,7 @@ export async function scenarioFigures(scenario = "scenarios/agent-chat/replay-tu
   });
   const all = results((JSON.parse(run.stdout) as { suites: Suite[] }).suites);
   const failed = all.filter((result) => result.status !== "passed");
-  if (all.length === 0 || failed.length > 0) throw new Error(`bench: ${failed.length} of ${all.length} runs of ${scenario} did not pass; fix the scenario first.`);
+  if (all.length === 0 || failed.length > 0)
+    throw new Error(`bench: ${failed.length} of ${all.length} runs of ${scenario} did not pass; fix the scenario first.`);
   return [{ figure: "scenario-boot-to-teardown-ms", value: median(all.map((result) => result.duration)), unit: "ms", goal: null }];
 }

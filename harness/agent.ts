@@ -97,9 +97,7 @@ function transcriptError(file: string, error: unknown): HarnessError {
  * peer (a command for the app to spawn) for `jsonrpc-stdio`. When a test names no
  * transcript it serves an empty one: any request the app then sends fails the test.
  */
-export async function startAgent(
-  transcript: string | undefined,
-): Promise<{ agent: ScenarioAgent; dispose: () => Promise<void> }> {
+export async function startAgent(transcript: string | undefined): Promise<{ agent: ScenarioAgent; dispose: () => Promise<void> }> {
   const scratch = transcript === undefined ? await mkdtemp(join(tmpdir(), "scenario-transcript-")) : undefined;
   const removeScratch = async () => {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
@@ -118,7 +116,8 @@ export async function startAgent(
         command: peer.commandLine,
         paused: (name) => peer.paused(name),
         resume: (name) => peer.resume(name),
-        requests: () => peer.requests().map((r) => ({ what: describeMessage(r.message), body: r.message, matched: r.matched, line: r.line, at: r.at })),
+        requests: () =>
+          peer.requests().map((r) => ({ what: describeMessage(r.message), body: r.message, matched: r.matched, line: r.line, at: r.at })),
         status: () => fromStdioStatus(peer.status()),
       };
       return { agent, dispose: async () => (await peer.close(), await removeScratch()) };
@@ -131,7 +130,8 @@ export async function startAgent(
       command: undefined,
       paused: (name) => server.paused(name),
       resume: async (name) => server.resume(name),
-      requests: () => server.requests().map((r) => ({ what: `${r.method} ${r.path}`, body: r.body, matched: r.matched, line: r.line, at: r.at })),
+      requests: () =>
+        server.requests().map((r) => ({ what: `${r.method} ${r.path}`, body: r.body, matched: r.matched, line: r.line, at: r.at })),
       status: () => fromHttpStatus(server.status()),
     };
     return { agent, dispose: async () => (await server.close(), await removeScratch()) };
@@ -182,7 +182,10 @@ export function agentProblems(status: AgentStatus, testPassed: boolean, end: Tes
       })
       .join("\n");
     const first = status.mismatches[0];
-    const late = first !== undefined && afterFailure(first, 0, end) ? " The test had already failed before the first of them: its own error came first." : "";
+    const late =
+      first !== undefined && afterFailure(first, 0, end)
+        ? " The test had already failed before the first of them: its own error came first."
+        : "";
     return new HarnessError(
       "replay-mismatch",
       `The app sent ${status.mismatches.length} request(s) the transcript did not expect (answered as a replay mismatch).${late}\n` +

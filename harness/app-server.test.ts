@@ -93,13 +93,21 @@ const listen = `require("node:http").createServer((request, response) => respons
 
 describe("an app that does not become ready", () => {
   it.each([
-    ["never listens", `console.log("starting"); setInterval(() => {}, 1000);`, ["The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:", "\nstarting"]],
+    [
+      "never listens",
+      `console.log("starting"); setInterval(() => {}, 1000);`,
+      ["The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:", "\nstarting"],
+    ],
     [
       "listens on another port than PORT",
       `console.log("starting"); require("node:http").createServer(() => {}).listen(0, "127.0.0.1");`,
       ["The app did not become ready within 0.5s (waiting for GET /health answering at http://127.0.0.1:", "\nstarting"],
     ],
-    ["exits at once", `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`, ["The app exited with code 3 before it was ready, its last line being \"FATAL: no config\". Check app.start", "\nstarting"]],
+    [
+      "exits at once",
+      `console.log("starting"); console.error("FATAL: no config"); process.exit(3);`,
+      ['The app exited with code 3 before it was ready, its last line being "FATAL: no config". Check app.start', "\nstarting"],
+    ],
     [
       "says why early, then prints many ordinary lines",
       `console.log("starting"); console.log('⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"'); for (let i = 0; i < 100; i++) console.log("GET /page " + i); process.exit(1);`,
@@ -108,15 +116,24 @@ describe("an app that does not become ready", () => {
         "\nGET /page 99",
       ],
     ],
-  ])("%s: a boot error naming what it waited for or how it ended, with its output's decisive and last lines, and nothing left running", async (_name, script, says) => {
-    const { dir, started } = await launch(`require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`, { path: "/health", timeout: 500 });
-    const error = await started.then(() => undefined, (rejected: unknown) => rejected);
-    expect(error).toBeInstanceOf(HarnessError);
-    expect(error).toMatchObject({ kind: "boot" });
-    const message = error instanceof Error ? error.message : "";
-    for (const part of says) expect(message).toContain(part);
-    expect(await alive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
-  });
+  ])(
+    "%s: a boot error naming what it waited for or how it ended, with its output's decisive and last lines, and nothing left running",
+    async (_name, script, says) => {
+      const { dir, started } = await launch(`require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`, {
+        path: "/health",
+        timeout: 500,
+      });
+      const error = await started.then(
+        () => undefined,
+        (rejected: unknown) => rejected,
+      );
+      expect(error).toBeInstanceOf(HarnessError);
+      expect(error).toMatchObject({ kind: "boot" });
+      const message = error instanceof Error ? error.message : "";
+      for (const part of says) expect(message).toContain(part);
+      expect(await alive(Number(await readFile(join(dir, "pid"), "utf8")))).toBe(false);
+    },
+  );
 });
 
 describe("an app whose port is taken", () => {
@@ -223,7 +240,11 @@ describe("a log excerpt", () => {
     [
       "a repeated error once, and colours removed",
       ["\u001b[31m⨯ Error: boom\u001b[39m", "⨯ Error: boom", ...ordinary].join("\n"),
-      ["⨯ Error: boom", "[scenario-harness: above, the warnings and errors among 86 earlier line(s) of the app's output; the rest left out]", ...ordinary.slice(-16)].join("\n"),
+      [
+        "⨯ Error: boom",
+        "[scenario-harness: above, the warnings and errors among 86 earlier line(s) of the app's output; the rest left out]",
+        ...ordinary.slice(-16),
+      ].join("\n"),
     ],
     [
       "a line of a base64 image, by its start and its length",
@@ -238,7 +259,11 @@ describe("a log excerpt", () => {
     const lines = Array.from({ length: 2_000 }, (_, i) => `${i % 3 === 0 ? "Error" : "info"} ${"x".repeat(400 + (i % 300))}`);
     const excerpt = logExcerpt(lines.join("\n"));
     expect(excerpt.length).toBeLessThan(3_200);
-    expect(excerpt.split("\n").every((line) => lines.includes(line) || line.startsWith("[scenario-harness:") || line.endsWith(" more characters]"))).toBe(true);
+    expect(
+      excerpt
+        .split("\n")
+        .every((line) => lines.includes(line) || line.startsWith("[scenario-harness:") || line.endsWith(" more characters]")),
+    ).toBe(true);
   });
 });
 
@@ -252,8 +277,14 @@ describe("the app's settings", () => {
   });
 
   it.each([
-    [() => appHost({ start: "x", host: "http://localhost:3000" }), 'app.host is "http://localhost:3000": set it to the host name the browser opens the app at, without scheme, port or path'],
-    [() => readyTimeoutMs({ path: "/", timeout: -1 }), "app.ready.timeout is -1: set it to a whole number of milliseconds, e.g. 120000, or leave it out for 60000."],
+    [
+      () => appHost({ start: "x", host: "http://localhost:3000" }),
+      'app.host is "http://localhost:3000": set it to the host name the browser opens the app at, without scheme, port or path',
+    ],
+    [
+      () => readyTimeoutMs({ path: "/", timeout: -1 }),
+      "app.ready.timeout is -1: set it to a whole number of milliseconds, e.g. 120000, or leave it out for 60000.",
+    ],
     [
       () => interactiveExpression({ start: "x", interactive: true as unknown as string }),
       'app.interactive is true: set it to a JavaScript expression, as a string, that is truthy in the page once it is interactive, e.g. "window.appReady === true", or leave it out',

@@ -82,7 +82,8 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
   let previous: number | undefined;
   for (;;) {
     const reserved = await freePort();
-    if (previous !== undefined) record(`[scenario-harness: port ${previous} was in use; starting the app again on port ${reserved.port}]\n`);
+    if (previous !== undefined)
+      record(`[scenario-harness: port ${previous} was in use; starting the app again on port ${reserved.port}]\n`);
     recent = "";
     const url = `http://127.0.0.1:${reserved.port}`;
     const { command, env } = options.launch(reserved.port);
@@ -173,7 +174,8 @@ async function killMarked(runId: string, signal: NodeJS.Signals, signalledGroup?
       .map(async (pid) => {
         const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
         if (!environ.split("\0").includes(marker)) return [];
-        if (signalledGroup !== undefined && processGroup(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "")) === signalledGroup) return [];
+        if (signalledGroup !== undefined && processGroup(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "")) === signalledGroup)
+          return [];
         try {
           process.kill(Number(pid), signal);
           return [Number(pid)];
@@ -222,9 +224,7 @@ async function waitUntilReady(
   const ready = options.ready;
   const timeoutMs = readyTimeoutMs(ready);
   const readyUrl = new URL(ready !== undefined && "path" in ready ? ready.path : "/", options.url);
-  const pattern = ready !== undefined && "log" in ready
-    ? (typeof ready.log === "string" ? new RegExp(ready.log) : ready.log)
-    : undefined;
+  const pattern = ready !== undefined && "log" in ready ? (typeof ready.log === "string" ? new RegExp(ready.log) : ready.log) : undefined;
 
   let settle: (error?: HarnessError) => void = () => {};
   const outcome = new Promise<void>((resolve, reject) => {
@@ -246,7 +246,10 @@ async function waitUntilReady(
   };
   if (pattern === undefined) {
     // Rejects only when stopped, once the outcome is settled.
-    void untilPathAnswers(readyUrl, stopChecking.signal).then(() => finish(), () => {});
+    void untilPathAnswers(readyUrl, stopChecking.signal).then(
+      () => finish(),
+      () => {},
+    );
   } else {
     child.all?.on("data", checkLogs);
   }

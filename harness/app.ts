@@ -93,7 +93,7 @@ export async function startApp(input: {
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
   if (typeof config.start !== "string" || config.start === "") {
-    throw new HarnessError("config", "app.start is not set: set it to the shell command that starts the app's server, e.g. \"pnpm start\".");
+    throw new HarnessError("config", 'app.start is not set: set it to the shell command that starts the app\'s server, e.g. "pnpm start".');
   }
   // A bad host, ready timeout or interactive expression is refused before anything starts.
   const host = appHost(config);
@@ -134,7 +134,7 @@ export async function startApp(input: {
 
   const cli = async (...args: string[]): Promise<CliResult> => {
     if (config.cli === undefined) {
-      throw new HarnessError("config", "app.cli is not set: set it to the command that runs the app's own CLI, e.g. \"pnpm cli\".");
+      throw new HarnessError("config", 'app.cli is not set: set it to the command that runs the app\'s own CLI, e.g. "pnpm cli".');
     }
     const command = [substitute(config.cli, values), ...args.map(shellQuote)].join(" ");
     const result = await execa(command, { shell: true, cwd: root, env, extendEnv: false, reject: false, stdin: "ignore" });

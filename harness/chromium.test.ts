@@ -13,10 +13,13 @@ describe("the browser a run gets", () => {
     { installed: [system], env: {}, headless: true, picked: system },
     { installed: [headlessShell, system, mine], env: { SCENARIO_CHROMIUM: mine }, headless: true, picked: mine },
     { installed: [headlessShell, system, mine], env: { SCENARIO_CHROMIUM: mine }, headless: false, picked: mine },
-  ])("with $installed installed, SCENARIO_CHROMIUM $env.SCENARIO_CHROMIUM and headless $headless: $picked", ({ installed, env, headless, picked }) => {
-    const choice = resolveChromium(env, headless, (path) => installed.includes(path));
-    expect(choice).toEqual({ found: true, executablePath: picked, source: picked === mine ? "SCENARIO_CHROMIUM" : picked });
-  });
+  ])(
+    "with $installed installed, SCENARIO_CHROMIUM $env.SCENARIO_CHROMIUM and headless $headless: $picked",
+    ({ installed, env, headless, picked }) => {
+      const choice = resolveChromium(env, headless, (path) => installed.includes(path));
+      expect(choice).toEqual({ found: true, executablePath: picked, source: picked === mine ? "SCENARIO_CHROMIUM" : picked });
+    },
+  );
 
   it("is none when SCENARIO_CHROMIUM names a missing file, though others are installed, and says to fix or unset it", () => {
     const choice = resolveChromium({ SCENARIO_CHROMIUM: mine }, true, (path) => path === headlessShell || path === system);

@@ -48,7 +48,11 @@ export type ChromiumChoice =
  * Picks the browser: $SCENARIO_CHROMIUM, then (for a headless run) Debian's headless shell (its
  * binary, else its script), then Debian's /usr/bin/chromium, then Playwright's own.
  */
-export function resolveChromium(env: NodeJS.ProcessEnv = process.env, headless = true, exists: (path: string) => boolean = existsSync): ChromiumChoice {
+export function resolveChromium(
+  env: NodeJS.ProcessEnv = process.env,
+  headless = true,
+  exists: (path: string) => boolean = existsSync,
+): ChromiumChoice {
   const override = env[chromiumEnv];
   if (override !== undefined && override !== "") {
     return exists(override)

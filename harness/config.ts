@@ -7,8 +7,7 @@ import { chromiumArgs, resolveChromium } from "./chromium.ts";
  * (ms, default 60 000) is boot's own budget, outside the test's timeout.
  */
 export type ReadyCheck =
-  | { readonly path: string; readonly timeout?: number }
-  | { readonly log: RegExp | string; readonly timeout?: number };
+  { readonly path: string; readonly timeout?: number } | { readonly log: RegExp | string; readonly timeout?: number };
 
 /** The app under test, as a scenario config names it. Only `start` is required. */
 export interface ScenarioAppConfig {
@@ -77,9 +76,10 @@ export const defaultAppHost = "127.0.0.1";
 
 /** The app config as plain JSON, so the prover can read it from `playwright test --list --reporter=json`. */
 function appMetadata(app: ScenarioAppConfig): Record<string, unknown> {
-  const ready = app.ready !== undefined && "log" in app.ready
-    ? { ...app.ready, log: typeof app.ready.log === "string" ? app.ready.log : app.ready.log.source }
-    : app.ready;
+  const ready =
+    app.ready !== undefined && "log" in app.ready
+      ? { ...app.ready, log: typeof app.ready.log === "string" ? app.ready.log : app.ready.log.source }
+      : app.ready;
   return { ...app, install: app.install ?? "auto", host: app.host ?? defaultAppHost, ready };
 }
 

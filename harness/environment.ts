@@ -88,7 +88,9 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
 /** A setting's value in an ini-style file (`name=value` lines, as in .npmrc), or undefined. */
 function iniValue(file: string, name: string): string | undefined {
   try {
-    const line = readFileSync(file, "utf8").split(/\r?\n/).find((text) => new RegExp(`^\\s*${name}\\s*=`).test(text));
+    const line = readFileSync(file, "utf8")
+      .split(/\r?\n/)
+      .find((text) => new RegExp(`^\\s*${name}\\s*=`).test(text));
     return line?.slice(line.indexOf("=") + 1).trim() || undefined;
   } catch {
     return undefined;
@@ -116,7 +118,10 @@ export function homeFiles(developer: NodeJS.ProcessEnv = process.env): Record<st
   const developerHome = developer.HOME ?? homedir();
   const developerConfig = developer.XDG_CONFIG_HOME ?? join(developerHome, ".config");
   const developerData = developer.XDG_DATA_HOME ?? join(developerHome, ".local", "share");
-  const npmCache = (developer.npm_config_cache ?? iniValue(join(developerHome, ".npmrc"), "cache") ?? join(developerHome, ".npm")).replace(/^~(?=\/)/, developerHome);
+  const npmCache = (developer.npm_config_cache ?? iniValue(join(developerHome, ".npmrc"), "cache") ?? join(developerHome, ".npm")).replace(
+    /^~(?=\/)/,
+    developerHome,
+  );
   const pnpmStore =
     developer.npm_config_store_dir ??
     developer.pnpm_config_store_dir ??

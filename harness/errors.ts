@@ -3,13 +3,7 @@
  * with a stable tag, `[scenario-harness:<kind>]`, which the prover reads to tell an
  * `error` (could not run) from a `failed` (the app misbehaved).
  */
-export type HarnessErrorKind =
-  | "config"
-  | "boot"
-  | "browser"
-  | "transcript"
-  | "replay-mismatch"
-  | "transcript-unplayed";
+export type HarnessErrorKind = "config" | "boot" | "browser" | "transcript" | "replay-mismatch" | "transcript-unplayed";
 
 export class HarnessError extends Error {
   readonly kind: HarnessErrorKind;

@@ -38,7 +38,11 @@ const testEnds = new WeakMap<TestInfo, TestEnd>();
 function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): TestEnd {
   const noted = testEnds.get(testInfo);
   if (noted !== undefined) return noted;
-  const end = { at: Date.now(), failed: testInfo.status !== "passed" && testInfo.status !== "skipped", mismatches: agent.status().mismatches.length };
+  const end = {
+    at: Date.now(),
+    failed: testInfo.status !== "passed" && testInfo.status !== "skipped",
+    mismatches: agent.status().mismatches.length,
+  };
   testEnds.set(testInfo, end);
   return end;
 }
@@ -109,7 +113,10 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
       const status = agent.status();
       const first = status.mismatches[0];
       if (first !== undefined && afterFailure(first, 0, end)) {
-        testInfo.annotations.push({ type: mismatchAfterFailure, description: "the test failed before the app sent its first unexpected request" });
+        testInfo.annotations.push({
+          type: mismatchAfterFailure,
+          description: "the test failed before the app sent its first unexpected request",
+        });
       }
       const problem = agentProblems(status, testInfo.status === "passed", end);
       if (problem !== undefined) throw problem;

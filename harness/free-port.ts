@@ -46,7 +46,10 @@ export async function reservePortNumber(port: number): Promise<"reserved" | "tak
   }
   try {
     for (let tries = 0; tries < 2; tries++) {
-      const linked = await link(mine, file).then(() => true, (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)));
+      const linked = await link(mine, file).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)),
+      );
       if (linked) return "reserved";
       const owner = Number(await readFile(file, "utf8").catch(() => "0"));
       if (owner > 0 && alive(owner)) return "taken";

@@ -41,7 +41,12 @@ function results(suites: ReadonlyArray<JsonSuite>): JsonResult[] {
 const plain = (text: string | undefined) => (text ?? "").replace(/\u001b\[[0-9;]*m/g, "");
 
 /** Runs one of the harness's test apps (with its `config`) through the real Playwright CLI and reads its JSON report. */
-async function runTestApp(name: string, env: Record<string, string> = {}, args: ReadonlyArray<string> = [], config = "playwright.config.ts") {
+async function runTestApp(
+  name: string,
+  env: Record<string, string> = {},
+  args: ReadonlyArray<string> = [],
+  config = "playwright.config.ts",
+) {
   const output = await mkdtemp(join(tmpdir(), "harness-test-"));
   scratch.push(output);
   const run = await execa(
@@ -132,8 +137,11 @@ describe("the harness", () => {
     expect(run.exitCode).toBe(1);
     expect(run.results.map((result) => result.status)).toEqual(["failed"]);
     expect(plain(run.results[0]?.errors[0]?.message)).toContain("element(s) not found");
-    const excerpt = run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description ?? "";
-    expect(excerpt.split("\n")).toContain('⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.');
+    const excerpt =
+      run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description ?? "";
+    expect(excerpt.split("\n")).toContain(
+      '⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.',
+    );
     // What the app printed once the harness stopped it is in server.log, not in the excerpt of what it printed while the test ran.
     expect(excerpt).not.toContain("stopped by SIGTERM");
     expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
@@ -171,7 +179,7 @@ describe("the harness", () => {
     expect(statuses(run.report.suites)).toEqual({
       [clickTests.config]: [
         "failed",
-        'Error: app.open("/") waited 3000 ms for `window.__hydrated === \'never\'` to be truthy in the page (app.interactive), and it never was. ' +
+        "Error: app.open(\"/\") waited 3000 ms for `window.__hydrated === 'never'` to be truthy in the page (app.interactive), and it never was. " +
           "Check that app.interactive in the scenario config is an expression that becomes truthy once the page is interactive, or raise app.ready.timeout if the page takes longer.",
       ],
     });
@@ -188,7 +196,12 @@ describe("the harness", () => {
     expect(await pixels(attachment(result, "screenshot:page"))).toEqual({ width: 1280, height: 720, red: 0, blue: 200 * 100 });
     expect(await pixels(attachment(result, "screenshot:card"))).toEqual({ width: box.width, height: box.height, red: 0, blue: 0 });
     // A failed test gets the harness's failure screenshot, drawn the same way, beside Playwright's own, which shows the launchers.
-    expect(await pixels(attachment(failed, "scenario-harness:failure-screenshot"))).toEqual({ width: 1280, height: 720, red: 0, blue: 200 * 100 });
+    expect(await pixels(attachment(failed, "scenario-harness:failure-screenshot"))).toEqual({
+      width: 1280,
+      height: 720,
+      red: 0,
+      blue: 200 * 100,
+    });
     expect((await pixels(attachment(failed, "screenshot"))).red).toBeGreaterThan(0);
   });
 

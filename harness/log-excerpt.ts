@@ -10,7 +10,8 @@
 const ansi = /\u001b\[[0-9;?]*[A-Za-z]/g;
 
 /** A line that looks like a warning or an error, in the words and signs servers and frameworks print. */
-const notable = /\b(?:error|warn(?:ing)?|blocked|fail(?:ed|s|ure)?|fatal|exception|refused|denied|forbidden|cannot|unable|invalid)\b|\bERR[_!]|⚠|⨯|✗|✖|❌/i;
+const notable =
+  /\b(?:error|warn(?:ing)?|blocked|fail(?:ed|s|ure)?|fatal|exception|refused|denied|forbidden|cannot|unable|invalid)\b|\bERR[_!]|⚠|⨯|✗|✖|❌/i;
 
 const longLine = 500;
 const keptOfLongLine = 200;

@@ -7,7 +7,12 @@ import type { Locator, Page } from "@playwright/test";
  * toolbar and Nuxt DevTools' container. Error overlays (`nextjs-portal`'s error dialog,
  * `vite-error-overlay`) stay in the shot: they are evidence.
  */
-const devOverlaySelectors: ReadonlyArray<string> = ["#devtools-indicator", "#__next-build-watcher", "astro-dev-toolbar", "#nuxt-devtools-container"];
+const devOverlaySelectors: ReadonlyArray<string> = [
+  "#devtools-indicator",
+  "#__next-build-watcher",
+  "astro-dev-toolbar",
+  "#nuxt-devtools-container",
+];
 
 /** The stylesheet a screenshot is taken with. */
 const screenshotStyle = `${devOverlaySelectors.join(", ")} { visibility: hidden !important; }`;

@@ -40,10 +40,7 @@ tester.run("no-test-timeout-or-retries", rules["no-test-timeout-or-retries"], {
 });
 
 tester.run("no-unreasoned-skip", rules["no-unreasoned-skip"], {
-  valid: [
-    "// quarantine: the fixture app needs Node 22 (unskip when CI runs 22)\ntest.skip('a', () => {});",
-    "test('a', () => {});",
-  ],
+  valid: ["// quarantine: the fixture app needs Node 22 (unskip when CI runs 22)\ntest.skip('a', () => {});", "test('a', () => {});"],
   invalid: [
     { code: "test.skip('a', () => {});", errors: [{ messageId: "skip" }] },
     { code: "it.todo('b');", errors: [{ messageId: "skip" }] },

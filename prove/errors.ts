@@ -35,10 +35,11 @@ export class BadRef extends Data.TaggedError("BadRef")<{
   readonly shallow?: boolean;
 }> {
   override get message(): string {
-    const fetchMore = this.shallow === true
-      ? ` This clone is shallow, so the commit may not have been fetched: fetch the history with \`git -C ${this.repo} fetch --unshallow\` ` +
-        "(in GitHub Actions, `fetch-depth: 0` on actions/checkout), then run the proof again."
-      : "";
+    const fetchMore =
+      this.shallow === true
+        ? ` This clone is shallow, so the commit may not have been fetched: fetch the history with \`git -C ${this.repo} fetch --unshallow\` ` +
+          "(in GitHub Actions, `fetch-depth: 0` on actions/checkout), then run the proof again."
+        : "";
     return (
       `${this.flag} ${JSON.stringify(this.ref)} does not name a commit in ${this.repo}. ` +
       `Pass a branch, tag or commit that exists there: list them with \`git -C ${this.repo} branch -a\`, ` +
@@ -89,7 +90,11 @@ export class ReportWriteFailed extends Data.TaggedError("ReportWriteFailed")<{ r
 }
 
 /** --out names a folder inside the repository under test that git does not ignore: the report would change the repository's status. */
-export class OutInsideRepo extends Data.TaggedError("OutInsideRepo")<{ readonly out: string; readonly repo: string; readonly suggestion: string }> {
+export class OutInsideRepo extends Data.TaggedError("OutInsideRepo")<{
+  readonly out: string;
+  readonly repo: string;
+  readonly suggestion: string;
+}> {
   override get message(): string {
     return (
       `--out ${this.out} is inside the repository under test, ${this.repo}, and git does not ignore it, so the report would show up in its \`git status\`. ` +

@@ -13,8 +13,20 @@ const nameThread = (url: string, content: string) =>
 
 describe("replay-agent serve", () => {
   it.each([
-    ["exits 0 on SIGTERM after a full play", ["Name this thread"], "SIGTERM", 0, "played all 2 entries; 0 mismatches; transcript fully played"],
-    ["exits 0 on SIGINT after a full play", ["Name this thread"], "SIGINT", 0, "played all 2 entries; 0 mismatches; transcript fully played"],
+    [
+      "exits 0 on SIGTERM after a full play",
+      ["Name this thread"],
+      "SIGTERM",
+      0,
+      "played all 2 entries; 0 mismatches; transcript fully played",
+    ],
+    [
+      "exits 0 on SIGINT after a full play",
+      ["Name this thread"],
+      "SIGINT",
+      0,
+      "played all 2 entries; 0 mismatches; transcript fully played",
+    ],
     [
       "exits 1 after a partial play",
       [],
@@ -50,13 +62,30 @@ describe("replay-agent new", () => {
     const dir = await mkdtemp(join(tmpdir(), "replay-agent-new-"));
     onTestFinished(() => rm(dir, { recursive: true, force: true }));
     const out = join(dir, "tour.ndjson");
-    const description = ["--provider", "openai-chat", "--user", "Give me a short tour", "--tool", 'list_files {"path":"src"}', "--reply", "This project has two files.", "--pause", "mid-stream@3", "--background", "title=Math helpers"];
+    const description = [
+      "--provider",
+      "openai-chat",
+      "--user",
+      "Give me a short tour",
+      "--tool",
+      'list_files {"path":"src"}',
+      "--reply",
+      "This project has two files.",
+      "--pause",
+      "mid-stream@3",
+      "--background",
+      "title=Math helpers",
+    ];
     const written = await replayAgent(["new", ...description, "--out", out]);
     expect(written).toMatchObject({ exitCode: 0, stderr: "" });
-    expect(written.stdout).toContain(`${out}: valid replay-transcript v1\n  provider: openai-chat\n  model:    gpt-4o-mini\n  requests: 3\n`);
+    expect(written.stdout).toContain(
+      `${out}: valid replay-transcript v1\n  provider: openai-chat\n  model:    gpt-4o-mini\n  requests: 3\n`,
+    );
     expect(written.stdout).toContain("  pauses:   mid-stream (line 20)\n  lanes:    main (2 requests), title (1 request, 1 optional)");
     const text = await readFile(out, "utf8");
-    expect(text.split("\n")[0]).toBe(`// Written by: replay-agent new --provider openai-chat --user 'Give me a short tour' --tool 'list_files {"path":"src"}' --reply 'This project has two files.' --pause mid-stream@3 --background 'title=Math helpers' --out ${out}`);
+    expect(text.split("\n")[0]).toBe(
+      `// Written by: replay-agent new --provider openai-chat --user 'Give me a short tour' --tool 'list_files {"path":"src"}' --reply 'This project has two files.' --pause mid-stream@3 --background 'title=Math helpers' --out ${out}`,
+    );
     expect((await replayAgent(["check", out])).exitCode).toBe(0);
     const printed = await replayAgent(["new", ...description]);
     expect(printed.exitCode).toBe(0);
@@ -68,7 +97,13 @@ describe("replay-agent new", () => {
 describe("replay-agent check", () => {
   it.each([
     ["a valid transcript", "short-tour", 0, "stdout", "  requests: 1\n  frames:   9\n  pauses:   mid-stream (line 8)"],
-    ["a valid stdio transcript", "acp-prompt", 0, "stdout", "  provider: jsonrpc-stdio\n  model:    (not recorded)\n  requests: 4\n  frames:   9\n  pauses:   mid-prompt (line 10)"],
+    [
+      "a valid stdio transcript",
+      "acp-prompt",
+      0,
+      "stdout",
+      "  provider: jsonrpc-stdio\n  model:    (not recorded)\n  requests: 4\n  frames:   9\n  pauses:   mid-prompt (line 10)",
+    ],
     ["a stream without [DONE]", "unterminated", 2, "stderr", "unterminated.ndjson:4: the stream answering line 3 ends without [DONE]"],
     ["a missing file", "missing", 2, "stderr", "cannot read transcript"],
   ] as const)("reports %s with its exit code", async (_name, file, exitCode, stream, output) => {
@@ -84,7 +119,12 @@ describe("replay-agent check", () => {
         '{"type":"emit_inbound","sse":{"data":{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1733000000,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}}}',
       ].join("\n"),
     );
-    const paths = { "short-tour": fixture("openai-chat/short-tour.ndjson"), "acp-prompt": fixture("jsonrpc-stdio/acp-prompt.ndjson"), unterminated, missing: join(dir, "missing.ndjson") };
+    const paths = {
+      "short-tour": fixture("openai-chat/short-tour.ndjson"),
+      "acp-prompt": fixture("jsonrpc-stdio/acp-prompt.ndjson"),
+      unterminated,
+      missing: join(dir, "missing.ndjson"),
+    };
     const result = await replayAgent(["check", paths[file]]);
     expect(result.exitCode).toBe(exitCode);
     expect(result[stream]).toContain(output);
@@ -95,16 +135,56 @@ describe("replay-agent check", () => {
     [["serve", "--transcript", "t.ndjson", "--port", "http"], {}, '--port takes a port number from 0 to 65535, got "http"'],
     [["stdio", "--transcript", "t.ndjson", "--port", "4100"], {}, "stdio does not take --port"],
     [["record", "--provider", "openai-chat", "--out", "r.ndjson"], {}, "record needs --provider <p>, --upstream <url> and --out <file>"],
-    [["record", "--provider", "jsonrpc-stdio", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"], {}, 'record --provider takes one of openai-chat, openai-responses, anthropic-messages (HTTP providers), got "jsonrpc-stdio"'],
-    [["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"], {}, '--upstream takes an http or https URL, like https://api.openai.com, got "api.openai.com"'],
-    [["record", "--provider", "anthropic-messages", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"], { ANTHROPIC_API_KEY: "" }, "forwards each request with the key in ANTHROPIC_API_KEY, which is not set"],
-    [["serve", "--transcript", fixture("jsonrpc-stdio/acp-prompt.ndjson")], {}, '"jsonrpc-stdio" transcripts are not served by replay-agent serve. Use replay-agent stdio --transcript'],
-    [["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")], {}, '"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript'],
-    [["new", "--provider", "openai-chat", "--user", "Hi"], {}, "new needs --reply <text> (the answer), --tool '<name> <json>' with --reply, or --fail <status>"],
-    [["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--pause", "mid-stream"], {}, '--pause takes <name>@<n>, the pause\'s name and after how many deltas of the reply it holds, like --pause mid-stream@3 (@0: before the first frame); got "mid-stream"'],
-    [["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--pause", "mid-stream@9"], {}, 'the command line: pause "mid-stream@9" holds after delta 9, but this answer streams 2 deltas. Pick a number from 0 (before the first frame) to 2'],
-    [["new", "--provider", "openai-chat", "--user", "Hi", "--tool", "list_files {path}", "--reply", "Hello!"], {}, '--tool "list_files {path}": the arguments after "list_files" are not JSON'],
-    [["new", "--from", "turns.json", "--user", "Hi"], {}, "new --from takes the whole description from its file; leave out --user or put them in the file"],
+    [
+      ["record", "--provider", "jsonrpc-stdio", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"],
+      {},
+      'record --provider takes one of openai-chat, openai-responses, anthropic-messages (HTTP providers), got "jsonrpc-stdio"',
+    ],
+    [
+      ["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"],
+      {},
+      '--upstream takes an http or https URL, like https://api.openai.com, got "api.openai.com"',
+    ],
+    [
+      ["record", "--provider", "anthropic-messages", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"],
+      { ANTHROPIC_API_KEY: "" },
+      "forwards each request with the key in ANTHROPIC_API_KEY, which is not set",
+    ],
+    [
+      ["serve", "--transcript", fixture("jsonrpc-stdio/acp-prompt.ndjson")],
+      {},
+      '"jsonrpc-stdio" transcripts are not served by replay-agent serve. Use replay-agent stdio --transcript',
+    ],
+    [
+      ["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")],
+      {},
+      '"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript',
+    ],
+    [
+      ["new", "--provider", "openai-chat", "--user", "Hi"],
+      {},
+      "new needs --reply <text> (the answer), --tool '<name> <json>' with --reply, or --fail <status>",
+    ],
+    [
+      ["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--pause", "mid-stream"],
+      {},
+      '--pause takes <name>@<n>, the pause\'s name and after how many deltas of the reply it holds, like --pause mid-stream@3 (@0: before the first frame); got "mid-stream"',
+    ],
+    [
+      ["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--pause", "mid-stream@9"],
+      {},
+      'the command line: pause "mid-stream@9" holds after delta 9, but this answer streams 2 deltas. Pick a number from 0 (before the first frame) to 2',
+    ],
+    [
+      ["new", "--provider", "openai-chat", "--user", "Hi", "--tool", "list_files {path}", "--reply", "Hello!"],
+      {},
+      '--tool "list_files {path}": the arguments after "list_files" are not JSON',
+    ],
+    [
+      ["new", "--from", "turns.json", "--user", "Hi"],
+      {},
+      "new --from takes the whole description from its file; leave out --user or put them in the file",
+    ],
     [["new", "--from", "missing.json"], {}, "replay-agent new cannot read the description missing.json: ENOENT"],
   ])("exits 2 for %j, saying what to change", async (args, env, message) => {
     const result = await replayAgent(args, env);

@@ -2,7 +2,14 @@ import * as Cause from "effect/Cause";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
-import { describeHttpRequest, describeMessage, formatRecordSummary, formatServeSummary, formatTranscriptSummary, fullyPlayed } from "./cli/format.ts";
+import {
+  describeHttpRequest,
+  describeMessage,
+  formatRecordSummary,
+  formatServeSummary,
+  formatTranscriptSummary,
+  fullyPlayed,
+} from "./cli/format.ts";
 import { parseCommand, usage, type Command } from "./cli/parse-args.ts";
 import { UsageError } from "./errors.ts";
 import { newTranscript, writeNewTranscript } from "./new/new-transcript.ts";
@@ -66,7 +73,10 @@ const stdio = (file: string, controlPort: number, notify: string | undefined) =>
       const served = yield* serveStdio(transcript, { input: process.stdin, output: process.stdout, controlPort, log });
       log(`replay-agent control on ${served.controlUrl}`);
       if (notify !== undefined) yield* reportStatus(notify, served.controlUrl, served.runtime, log);
-      const end = yield* Effect.raceFirst(Deferred.await(served.ended), Deferred.await(stopped).pipe(Effect.as({ reason: "stopped" } as const)));
+      const end = yield* Effect.raceFirst(
+        Deferred.await(served.ended),
+        Deferred.await(stopped).pipe(Effect.as({ reason: "stopped" } as const)),
+      );
       const status = yield* served.runtime.status;
       log(formatServeSummary(status, describeMessage));
       if (end.reason === "exit") return end.code;

@@ -73,7 +73,10 @@ describe("the replay server", () => {
     const held = control("GET", "paused?name=mid-stream");
     const { reading } = await startTour(server.url);
     expect(await held).toEqual([200, { paused: "mid-stream", line: 8 }]);
-    expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 5, remaining: 6, paused: "mid-stream", held: [{ name: "mid-stream", line: 8 }] })]);
+    expect(await control("GET", "status")).toEqual([
+      200,
+      expect.objectContaining({ played: 5, remaining: 6, paused: "mid-stream", held: [{ name: "mid-stream", line: 8 }] }),
+    ]);
     expect(await control("POST", "resume")).toEqual([200, { resumed: "mid-stream", line: 8 }]);
     expect(await reading).toHaveLength(8);
     expect(await control("GET", "status")).toEqual([200, expect.objectContaining({ played: 11, remaining: 0, paused: null, next: null })]);
@@ -91,7 +94,9 @@ describe("the replay server", () => {
     await server.paused("mid-stream");
     server.resume();
     await reading;
-    await expect(server.paused("mid-stream")).rejects.toThrow("the transcript already played past it (line 8); it is now at the end of the transcript");
+    await expect(server.paused("mid-stream")).rejects.toThrow(
+      "the transcript already played past it (line 8); it is now at the end of the transcript",
+    );
 
     const unplayed = await serve("openai-chat/short-tour.ndjson");
     const waiting = unplayed.paused("mid-stream");
@@ -108,9 +113,16 @@ describe("the replay server", () => {
     const surprise = await fetch(`${server.url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "gpt-4o-mini" }) });
     expect(surprise.status).toBe(400);
     expect(await surprise.json()).toMatchObject({
-      error: { type: "replay_mismatch", line: null, diff: "the transcript expects no more requests: all 1 of its expect_outbound lines were already matched" },
+      error: {
+        type: "replay_mismatch",
+        line: null,
+        diff: "the transcript expects no more requests: all 1 of its expect_outbound lines were already matched",
+      },
     });
-    expect(server.status()).toMatchObject({ paused: "mid-stream", mismatches: [{ expectedLine: null, request: { body: { model: "gpt-4o-mini" } } }] });
+    expect(server.status()).toMatchObject({
+      paused: "mid-stream",
+      mismatches: [{ expectedLine: null, request: { body: { model: "gpt-4o-mini" } } }],
+    });
     server.resume();
     expect(await reading).toHaveLength(8);
     expect(server.requests().map(({ matched }) => matched)).toEqual([true, false]);
@@ -134,17 +146,32 @@ describe("the replay server", () => {
       Array.from({ length: half }, (_, index) =>
         JSON.stringify({
           type: "emit_inbound",
-          sse: { data: { id: "chatcmpl-long", object: "chat.completion.chunk", created: 1733000000, model: "gpt-4o-mini", choices: [{ index: 0, delta: { content: ` word${from + index}` }, finish_reason: null }] } },
+          sse: {
+            data: {
+              id: "chatcmpl-long",
+              object: "chat.completion.chunk",
+              created: 1733000000,
+              model: "gpt-4o-mini",
+              choices: [{ index: 0, delta: { content: ` word${from + index}` }, finish_reason: null }],
+            },
+          },
         }),
       );
     const file = join(dir, "long-tour.ndjson");
     const pause = JSON.stringify({ type: "pause", name: "half-way" });
-    await writeFile(file, [meta, request, ...chunks(0), pause, ...chunks(half), JSON.stringify({ type: "emit_inbound", sse: { data: "[DONE]" } })].join("\n"));
+    await writeFile(
+      file,
+      [meta, request, ...chunks(0), pause, ...chunks(half), JSON.stringify({ type: "emit_inbound", sse: { data: "[DONE]" } })].join("\n"),
+    );
     const server = await startReplayServer({ transcript: file });
     onTestFinished(() => server.close());
 
     const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: "replay", maxRetries: 0 });
-    const stream = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Give me a short tour" }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "Give me a short tour" }],
+      stream: true,
+    });
     let resumed = false;
     let firstHalfArrived = () => {};
     const firstHalf = new Promise<void>((resolve) => {
@@ -164,7 +191,8 @@ describe("the replay server", () => {
     server.resume();
     await reading;
 
-    const expected = (from: number, afterResume: boolean) => Array.from({ length: half }, (_, index) => ({ text: ` word${from + index}`, afterResume }));
+    const expected = (from: number, afterResume: boolean) =>
+      Array.from({ length: half }, (_, index) => ({ text: ` word${from + index}`, afterResume }));
     expect(received).toEqual([...expected(0, false), ...expected(half, true)]);
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });

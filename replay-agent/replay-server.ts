@@ -58,10 +58,7 @@ export interface ReplayServer {
 export const loadTranscript = (path: string): Promise<Transcript> => Effect.runPromise(readTranscript(path));
 
 /** Loads `transcript` (a file path) and serves it until `close()`; rejects with the loader's line-numbered error. */
-export const startReplayServer = async (options: {
-  readonly transcript: string;
-  readonly port?: number;
-}): Promise<ReplayServer> => {
+export const startReplayServer = async (options: { readonly transcript: string; readonly port?: number }): Promise<ReplayServer> => {
   const scope = Effect.runSync(Scope.make());
   const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
   const served = await Effect.runPromise(
@@ -77,8 +74,7 @@ export const startReplayServer = async (options: {
   return {
     url: served.url,
     status: () => Effect.runSync(runtime.status),
-    requests: () =>
-      Effect.runSync(runtime.requests).map(({ request, matched, line, at }) => ({ ...request, matched, line, at })),
+    requests: () => Effect.runSync(runtime.requests).map(({ request, matched, line, at }) => ({ ...request, matched, line, at })),
     paused: (name) => Effect.runPromise(Effect.asVoid(runtime.awaitPause(name))),
     resume: (name) => {
       Effect.runSync(runtime.resume(name));

@@ -60,7 +60,9 @@ export interface StdioPeer {
 }
 
 // The package's bin: one folder up from the source (replay-agent/), two from the build (dist/replay-agent/).
-const bin = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "../bin/replay-agent.mjs" : "../../bin/replay-agent.mjs", import.meta.url));
+const bin = fileURLToPath(
+  new URL(import.meta.url.endsWith(".ts") ? "../bin/replay-agent.mjs" : "../../bin/replay-agent.mjs", import.meta.url),
+);
 
 /** How long close() waits for a running peer to report its end. */
 const lastReportGrace = Duration.seconds(5);
@@ -124,7 +126,12 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
         if ("control" in report) Deferred.doneUnsafe(control, Exit.succeed(report.control));
         else {
           status = toPeerStatus(report.status);
-          requests = report.requests.map(({ request, matched, line: matchedLine, at }) => ({ message: request, matched, line: matchedLine, at }));
+          requests = report.requests.map(({ request, matched, line: matchedLine, at }) => ({
+            message: request,
+            matched,
+            line: matchedLine,
+            at,
+          }));
         }
         moved();
       };
@@ -191,17 +198,22 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
   const awaitRemotePause = (name: string) =>
     Deferred.await(started.control).pipe(
       Effect.flatMap((url) => controlCall(`${url}/__replay/paused?name=${encodeURIComponent(name)}`, "GET")),
-      Effect.mapError(() => new PauseNotReachedError({ name, reason: `the stdio peer exited while the transcript was at ${describeNext()}` })),
+      Effect.mapError(
+        () => new PauseNotReachedError({ name, reason: `the stdio peer exited while the transcript was at ${describeNext()}` }),
+      ),
       Effect.flatMap(({ status, body }) =>
         status === 200
           ? started.mirrored(holding(name))
-          : Effect.fail(new PauseNotReachedError({ name, reason: errorField(body, "reason") ?? errorField(body, "message") ?? `status ${status}` })),
+          : Effect.fail(
+              new PauseNotReachedError({ name, reason: errorField(body, "reason") ?? errorField(body, "message") ?? `status ${status}` }),
+            ),
       ),
     );
 
   const resume = Effect.fn("StdioPeer.resume")(function* (name?: string) {
     const url = Deferred.isDoneUnsafe(started.control) ? yield* Deferred.await(started.control) : undefined;
-    if (url === undefined) return yield* new PeerNotRunningError({ operation: "resume()", detail: "the app has not started the stdio peer yet" });
+    if (url === undefined)
+      return yield* new PeerNotRunningError({ operation: "resume()", detail: "the app has not started the stdio peer yet" });
     const before = started.status();
     const query = name === undefined ? "" : `?name=${encodeURIComponent(name)}`;
     const answer = yield* controlCall(`${url}/__replay/resume${query}`, "POST").pipe(
@@ -209,7 +221,11 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
     );
     if (answer.status !== 200) {
       const held = before.held.map((pause) => `"${pause.name}" (line ${pause.line})`);
-      return yield* new NotPausedError({ next: errorField(answer.body, "next") ?? describeNext(), ...(name === undefined ? {} : { pause: name }), held });
+      return yield* new NotPausedError({
+        next: errorField(answer.body, "next") ?? describeNext(),
+        ...(name === undefined ? {} : { pause: name }),
+        held,
+      });
     }
     // Released once the mirrored status holds that pause fewer times than before.
     const released = nameOf(answer.body);

@@ -57,11 +57,13 @@ interface Setting {
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 const short = (sha: string) => sha.slice(0, 7);
 /** An end as a sentence names it: "--old v1.2 (1a2b3c4)", or "--old 1a2b3c4" when a SHA was typed. */
-const endName = (flag: "old" | "new", ref: string, sha: string) => (isShaOf(ref, sha) ? `--${flag} ${short(sha)}` : `--${flag} ${ref} (${short(sha)})`);
+const endName = (flag: "old" | "new", ref: string, sha: string) =>
+  isShaOf(ref, sha) ? `--${flag} ${short(sha)}` : `--${flag} ${ref} (${short(sha)})`;
 const verb = (outcome: Outcome) => (outcome === "pass" ? "passes" : "fails");
 
 /** An end's outcome in the report: `error` or `flaky` when its runs gave none. */
-const endOutcome = (run: CommitRun): BisectEnd["outcome"] => (run.judged.outcome !== "skip" ? run.judged.outcome : run.judged.flaky ? "flaky" : "error");
+const endOutcome = (run: CommitRun): BisectEnd["outcome"] =>
+  run.judged.outcome !== "skip" ? run.judged.outcome : run.judged.flaky ? "flaky" : "error";
 
 const attemptsOf = (run: CommitRun) => (run.result.attempts[0] ?? []).map((classified) => classified.attempt);
 const evidence = (run: CommitRun, commit: CommitDetails): RunEvidence => ({ commit, attempts: run.result.attempts[0] ?? [] });
@@ -73,7 +75,10 @@ const runEnds = Effect.fn("Bisect.ends")(function* (setting: Setting) {
   const same = yield* git.sameDependencies(context.repo, setting.old.sha, setting.new.sha);
   const shared = same ? { by: "old", installed: yield* Deferred.make<string, void>() } : undefined;
   const [old, neu] = yield* Effect.all(
-    [startRun("old", input.options.old, setting.old, context, installs, shared), startRun("new", input.options.new, setting.new, context, installs, shared)],
+    [
+      startRun("old", input.options.old, setting.old, context, installs, shared),
+      startRun("new", input.options.new, setting.new, context, installs, shared),
+    ],
     { concurrency: 2 },
   );
   yield* settle(old, context, installs);
@@ -83,12 +88,22 @@ const runEnds = Effect.fn("Bisect.ends")(function* (setting: Setting) {
 
 /** Why a bisection cannot start from these ends: each end that gave no outcome, and why. */
 function endsReason(ends: ReadonlyArray<{ readonly name: string; readonly run: CommitRun }>): string {
-  const problems = ends.flatMap(({ name, run }) => (run.judged.outcome === "skip" ? [`The scenario gave no outcome at ${name}: ${(run.judged.why ?? "no run was made").replace(/\.?$/, ".")}`] : []));
+  const problems = ends.flatMap(({ name, run }) =>
+    run.judged.outcome === "skip"
+      ? [`The scenario gave no outcome at ${name}: ${(run.judged.why ?? "no run was made").replace(/\.?$/, ".")}`]
+      : [],
+  );
   return `${problems.join(" ")} A bisection needs the scenario's outcome at both ends: make it run there, or pass as that end a commit where it does.`;
 }
 
 /** Finds the first commit whose outcome differs from old's, probing in worktrees; records each step. */
-const search = Effect.fn("Bisect.search")(function* (setting: Setting, oldOutcome: Outcome, newOutcome: Outcome, runs: Map<string, CommitRun>, known: Map<string, CommitDetails>) {
+const search = Effect.fn("Bisect.search")(function* (
+  setting: Setting,
+  oldOutcome: Outcome,
+  newOutcome: Outcome,
+  runs: Map<string, CommitRun>,
+  known: Map<string, CommitDetails>,
+) {
   const progress = yield* Progress;
   const { place, context, installs } = setting;
   const steps: BisectStep[] = [];
@@ -109,7 +124,15 @@ const search = Effect.fn("Bisect.search")(function* (setting: Setting, oldOutcom
       const run = runs.get(step.sha);
       const commit = known.get(step.sha) ?? { sha: step.sha, subject: "", author: "", date: "" };
       const why = run?.judged.why ?? null;
-      steps.push({ ...commit, step: step.step, outcome: step.outcome, why, attempts: run === undefined ? [] : attemptsOf(run), commitsLeft: step.commitsLeft, stepsLeft: step.stepsLeft });
+      steps.push({
+        ...commit,
+        step: step.step,
+        outcome: step.outcome,
+        why,
+        attempts: run === undefined ? [] : attemptsOf(run),
+        commitsLeft: step.commitsLeft,
+        stepsLeft: step.stepsLeft,
+      });
       yield* progress.line(`${describeStep(step)}: ${commit.subject}${why === null ? "" : ` (${why})`}`);
     });
   const result = yield* findFirstChange({ old: setting.old.sha, commits: setting.commits, oldOutcome, newOutcome, probe, onStep });
@@ -117,7 +140,12 @@ const search = Effect.fn("Bisect.search")(function* (setting: Setting, oldOutcom
 });
 
 /** The answer of a search as the report states it. */
-function answer(setting: Setting, result: SearchResult, outcomes: { readonly old: Outcome; readonly new: Outcome }, details: (sha: string) => CommitDetails) {
+function answer(
+  setting: Setting,
+  result: SearchResult,
+  outcomes: { readonly old: Outcome; readonly new: Outcome },
+  details: (sha: string) => CommitDetails,
+) {
   const changed = outcomes.old === "pass" ? "introduced the failure" : "fixed it";
   const lastOld = details(result.lastOld);
   if (result.kind === "found") {
@@ -138,10 +166,18 @@ function answer(setting: Setting, result: SearchResult, outcomes: { readonly old
 }
 
 /** Writes the report (whole or not at all: a stop waits for it) and returns the bisection's result. */
-const report = Effect.fn("Bisect.report")(function* (setting: Setting, facts: BisectFacts, pair: { readonly lastOld: RunEvidence; readonly firstNew: RunEvidence } | undefined) {
+const report = Effect.fn("Bisect.report")(function* (
+  setting: Setting,
+  facts: BisectFacts,
+  pair: { readonly lastOld: RunEvidence; readonly firstNew: RunEvidence } | undefined,
+) {
   const progress = yield* Progress;
   const { input, place } = setting;
-  const command = bisectCommand(input.options, { cwd: input.cwd, root: place.root, prover: proverCommand(place.root), configFile: place.configFile }, { old: setting.old.sha, new: setting.new.sha, repo: place.repo });
+  const command = bisectCommand(
+    input.options,
+    { cwd: input.cwd, root: place.root, prover: proverCommand(place.root), configFile: place.configFile },
+    { old: setting.old.sha, new: setting.new.sha, repo: place.repo },
+  );
   const paths = pathsFrom([
     [setting.runDir, "<run>"],
     [place.root, "."],
@@ -152,7 +188,12 @@ const report = Effect.fn("Bisect.report")(function* (setting: Setting, facts: Bi
     catch: (error) => new ReportWriteFailed({ dir: setting.dir, detail: error instanceof Error ? error.message : String(error) }),
   });
   const written = yield* progress.step({ step: "report" }, Effect.uninterruptible(write));
-  return { exitCode: written.exitCode, report: written, reportFile: join(setting.dir, written.markdown), message: undefined } satisfies BisectResult;
+  return {
+    exitCode: written.exitCode,
+    report: written,
+    reportFile: join(setting.dir, written.markdown),
+    message: undefined,
+  } satisfies BisectResult;
 });
 
 /** The bisection inside one scope: every worktree, folder and process is released when it closes. */
@@ -166,43 +207,65 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
     { step: "refs", detail: `${options.old}..${options.new}` },
     Effect.all([git.resolveCommit(place.repo, options.old, "--old"), git.resolveCommit(place.repo, options.new, "--new")]),
   );
-  const commits = yield* candidateCommits({ repo: place.repo, old: { ref: options.old, sha: old.sha }, new: { ref: options.new, sha: neu.sha } });
+  const commits = yield* candidateCommits({
+    repo: place.repo,
+    old: { ref: options.old, sha: old.sha },
+    new: { ref: options.new, sha: neu.sha },
+  });
   const scenario = yield* loadScenario(options, place);
-  const dir = yield* claimReportFolder(options.out === undefined ? defaultBisectDir(place.root, scenario.file, options.grep, old.sha, neu.sha) : resolve(cwd, options.out), options.out);
+  const dir = yield* claimReportFolder(
+    options.out === undefined ? defaultBisectDir(place.root, scenario.file, options.grep, old.sha, neu.sha) : resolve(cwd, options.out),
+    options.out,
+  );
   const runDir = yield* runFolder(place.repo, options.keep);
-  const context: SideContext = { ...sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat }), settled: settledSkip };
+  const context: SideContext = {
+    ...sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat }),
+    settled: settledSkip,
+  };
   const setting: Setting = { input, place, old, new: neu, commits, dir, runDir, context, installs: yield* makeInstalls };
   const oldName = endName("old", options.old, old.sha);
   const newName = endName("new", options.new, neu.sha);
-  const plan = commits.length === 1 ? "the only one is --new, so both ends are all there is to run" : `both ends run first, then at most ${plural(maxSteps(commits.length, 0), "step")} and one per skipped commit`;
+  const plan =
+    commits.length === 1
+      ? "the only one is --new, so both ends are all there is to run"
+      : `both ends run first, then at most ${plural(maxSteps(commits.length, 0), "step")} and one per skipped commit`;
   yield* progress.line(`bisect: ${plural(commits.length, "commit")} after ${oldName} up to ${newName}; ${plan}`);
 
   const [oldRun, newRun] = yield* runEnds(setting);
   const [oldDetails, newDetails] = yield* commitDetails(place.repo, [old.sha, neu.sha]);
-  const known = new Map<string, CommitDetails>([oldDetails, newDetails].flatMap((details) => (details === undefined ? [] : [[details.sha, details] as const])));
+  const known = new Map<string, CommitDetails>(
+    [oldDetails, newDetails].flatMap((details) => (details === undefined ? [] : [[details.sha, details] as const])),
+  );
   const details = (sha: string): CommitDetails => known.get(sha) ?? { sha, subject: "", author: "", date: "" };
-  const endOf = (ref: string, run: CommitRun, sha: string): BisectEnd => ({ ...details(sha), ref, outcome: endOutcome(run), why: run.judged.why, attempts: attemptsOf(run) });
+  const endOf = (ref: string, run: CommitRun, sha: string): BisectEnd => ({
+    ...details(sha),
+    ref,
+    outcome: endOutcome(run),
+    why: run.judged.why,
+    attempts: attemptsOf(run),
+  });
   const ends = { old: endOf(options.old, oldRun, old.sha), new: endOf(options.new, newRun, neu.sha) };
   /** The report's facts in the order bisect.json lists them. */
-  const factsOf = (verdict: Pick<BisectFacts, "result" | "exitCode" | "direction" | "reason">, found: Pick<BisectFacts, "commit" | "lastOld" | "candidates" | "steps" | "skipped">) =>
+  const factsOf = (
+    verdict: Pick<BisectFacts, "result" | "exitCode" | "direction" | "reason">,
+    found: Pick<BisectFacts, "commit" | "lastOld" | "candidates" | "steps" | "skipped">,
+  ) =>
     Clock.currentTimeMillis.pipe(
-      Effect.map(
-        (end): BisectFacts => ({
-          schema: "scenario-bisect/v1",
-          ...verdict,
-          scenario: { file: scenario.file, title: scenario.test.title, sha256: scenario.sha256 },
-          ...ends,
-          commit: found.commit,
-          lastOld: found.lastOld,
-          candidates: found.candidates,
-          commits: commits.length,
-          maxSteps: maxSteps(commits.length, found.skipped.length),
-          repeat: options.repeat,
-          steps: found.steps,
-          skipped: found.skipped,
-          timings: { totalMs: Math.round(end - input.startedAt) },
-        }),
-      ),
+      Effect.map((end): BisectFacts => ({
+        schema: "scenario-bisect/v1",
+        ...verdict,
+        scenario: { file: scenario.file, title: scenario.test.title, sha256: scenario.sha256 },
+        ...ends,
+        commit: found.commit,
+        lastOld: found.lastOld,
+        candidates: found.candidates,
+        commits: commits.length,
+        maxSteps: maxSteps(commits.length, found.skipped.length),
+        repeat: options.repeat,
+        steps: found.steps,
+        skipped: found.skipped,
+        timings: { totalMs: Math.round(end - input.startedAt) },
+      })),
     );
   const nothingFound = { commit: null, lastOld: null, candidates: [], steps: [], skipped: [] };
 
@@ -213,7 +276,11 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
       { name: oldName, run: oldRun },
       { name: newName, run: newRun },
     ]);
-    return yield* report(setting, yield* factsOf({ result: "could-not-run", exitCode: 2, direction: null, reason }, nothingFound), undefined);
+    return yield* report(
+      setting,
+      yield* factsOf({ result: "could-not-run", exitCode: 2, direction: null, reason }, nothingFound),
+      undefined,
+    );
   }
   yield* progress.line(`bisect: the scenario ${verb(oldOutcome)} at ${oldName} and ${verb(newOutcome)} at ${newName}`);
   if (oldOutcome === newOutcome) {
@@ -250,7 +317,9 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
 type BisectStop = StopError | CommitsError;
 
 const stopMessage = (error: BisectStop) =>
-  error instanceof Interrupted ? `Interrupted by ${error.signal}; worktrees and temporary files were removed. Run the bisection again to get an answer.` : error.message;
+  error instanceof Interrupted
+    ? `Interrupted by ${error.signal}; worktrees and temporary files were removed. Run the bisection again to get an answer.`
+    : error.message;
 
 /**
  * `bisect`: runs the scenario at --old and --new, then searches the commits between them for the
@@ -265,6 +334,8 @@ export const bisectScenario = Effect.fn("Bisect.run")(function* (
 ) {
   const startedAt = yield* Clock.currentTimeMillis;
   return yield* Effect.raceFirst(Effect.scoped(pipeline({ options, cwd, secrets, startedAt })), interrupt).pipe(
-    Effect.catch((error: BisectStop) => Effect.succeed<BisectResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: stopMessage(error) })),
+    Effect.catch((error: BisectStop) =>
+      Effect.succeed<BisectResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: stopMessage(error) }),
+    ),
   );
 });

@@ -95,7 +95,9 @@ describe("the commits a bisection probes", () => {
   });
 
   it("fail with git's message when a commit is missing", async () => {
-    const error = await Effect.runPromise(Effect.flip(candidateCommits({ repo, old: { ref: "gone", sha: "0".repeat(40) }, new: end("C") })));
+    const error = await Effect.runPromise(
+      Effect.flip(candidateCommits({ repo, old: { ref: "gone", sha: "0".repeat(40) }, new: end("C") })),
+    );
     expect(error._tag).toBe("BisectGitFailed");
     expect(error.message).toContain(`\`git merge-base --is-ancestor ${"0".repeat(40)} ${sha.C}\` failed in ${repo}`);
   });

@@ -53,7 +53,6 @@ export class BisectGitFailed extends Data.TaggedError("BisectGitFailed")<{
 
 export type CommitsError = OldNotAncestor | NoCommitsBetween | BisectGitFailed;
 
-
 /** What `merge-base --is-ancestor` says by exiting 1: not an ancestor. A GitError, which simple-git passes on as it is (it wraps any other error). */
 class ExitedOne extends GitError {}
 
@@ -85,10 +84,13 @@ export const candidateCommits = Effect.fn("Bisect.candidateCommits")(function* (
   const { repo, old } = ends;
   const ancestorArgs = ["merge-base", "--is-ancestor", old.sha, ends.new.sha];
   const isAncestor = yield* Effect.tryPromise({
-    try: (abort) => client(repo, abort).raw(ancestorArgs).then(
-      () => true,
-      (error: unknown) => (error instanceof ExitedOne ? false : Promise.reject(error)),
-    ),
+    try: (abort) =>
+      client(repo, abort)
+        .raw(ancestorArgs)
+        .then(
+          () => true,
+          (error: unknown) => (error instanceof ExitedOne ? false : Promise.reject(error)),
+        ),
     catch: failed(repo, "check that --old is an ancestor of --new", ancestorArgs),
   });
   if (!isAncestor) return yield* Effect.fail(new OldNotAncestor(ends));
@@ -97,7 +99,10 @@ export const candidateCommits = Effect.fn("Bisect.candidateCommits")(function* (
     try: (abort) => client(repo, abort).raw(listArgs),
     catch: failed(repo, "list the commits between --old and --new", listArgs),
   });
-  const commits = listed.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const commits = listed
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
   if (commits.length === 0) return yield* Effect.fail(new NoCommitsBetween(ends));
   return commits;
 });
@@ -123,7 +128,9 @@ export const commitDetails = Effect.fn("Bisect.commitDetails")(function* (repo: 
     shown
       .split("\n")
       .map((line) => line.split("\x1f"))
-      .flatMap(([sha, subject, author, date]) => (sha === undefined || date === undefined ? [] : [[sha, { sha, subject: subject ?? "", author: author ?? "", date }] as const])),
+      .flatMap(([sha, subject, author, date]) =>
+        sha === undefined || date === undefined ? [] : [[sha, { sha, subject: subject ?? "", author: author ?? "", date }] as const],
+      ),
   );
   return shas.map((sha): CommitDetails => found.get(sha) ?? { sha, subject: "", author: "", date: "" });
 });

@@ -9,7 +9,11 @@ const thumbnailWidth = 400;
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
 const short = (sha: string) => `\`${sha.slice(0, 7)}\``;
-const table = (rows: ReadonlyArray<ReadonlyArray<string>>) => markdownTable(rows.map((row) => [...row]), { alignDelimiters: false });
+const table = (rows: ReadonlyArray<ReadonlyArray<string>>) =>
+  markdownTable(
+    rows.map((row) => [...row]),
+    { alignDelimiters: false },
+  );
 
 /** What the commit did, as a headline says it. */
 const did = (report: BisectReport) => (report.direction === "fixed" ? "fixed it" : "introduced the failure");
@@ -42,7 +46,11 @@ function screenshots(report: BisectReport): string[] {
   if (rows.length === 0 || lastOld === null || firstNew === null) return [];
   const [oldOutcome, newOutcome] = [report.old.outcome, report.new.outcome];
   const header = ["", `last ${oldOutcome} ${short(lastOld)}`, `first ${newOutcome} ${short(firstNew)}`];
-  const body = rows.map((row) => [`**${cell(row.label)}**`, image(row.lastOld, row.label, `last ${oldOutcome}`), image(row.firstNew, row.label, `first ${newOutcome}`)]);
+  const body = rows.map((row) => [
+    `**${cell(row.label)}**`,
+    image(row.lastOld, row.label, `last ${oldOutcome}`),
+    image(row.firstNew, row.label, `first ${newOutcome}`),
+  ]);
   return ["", "### Screenshots", "", table([header, ...body])];
 }
 
@@ -51,7 +59,13 @@ const stepOutcome = (step: BisectStep) => (step.why === null ? step.outcome : `$
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 function steps(report: BisectReport): string[] {
-  const end = (name: "old" | "new", side: BisectEnd) => [`--${name}`, `${short(side.sha)}${isShaOf(side.ref, side.sha) ? "" : ` ${cell(side.ref)}`}`, cell(side.subject), endOutcome(side), ""];
+  const end = (name: "old" | "new", side: BisectEnd) => [
+    `--${name}`,
+    `${short(side.sha)}${isShaOf(side.ref, side.sha) ? "" : ` ${cell(side.ref)}`}`,
+    cell(side.subject),
+    endOutcome(side),
+    "",
+  ];
   const rows = report.steps.map((step) => [
     String(step.step),
     short(step.sha),
@@ -68,17 +82,31 @@ function steps(report: BisectReport): string[] {
             `${report.repeat > 1 ? `, each commit run ${report.repeat} times` : ""}.`,
         ]
       : [];
-  return ["", "### Steps", "", table([["step", "commit", "subject", "outcome", "left"], end("old", report.old), end("new", report.new), ...rows]), ...summary];
+  return [
+    "",
+    "### Steps",
+    "",
+    table([["step", "commit", "subject", "outcome", "left"], end("old", report.old), end("new", report.new), ...rows]),
+    ...summary,
+  ];
 }
 
 function commits(report: BisectReport): string[] {
   if (report.result === "found" && report.commit !== null) {
-    const rows = [["commit", commitCell(report.commit)], ["author", authorCell(report.commit)], ["full SHA", `\`${report.commit.sha}\``]];
+    const rows = [
+      ["commit", commitCell(report.commit)],
+      ["author", authorCell(report.commit)],
+      ["full SHA", `\`${report.commit.sha}\``],
+    ];
     if (report.lastOld !== null) rows.push([`last ${report.old.outcome}`, commitCell(report.lastOld)]);
     return ["", table(rows)];
   }
   if (report.result === "range") {
-    const rows = report.candidates.map((commit) => [commitCell(commit), authorCell(commit), report.skipped.some((skipped) => skipped.sha === commit.sha) ? "skipped" : report.new.outcome]);
+    const rows = report.candidates.map((commit) => [
+      commitCell(commit),
+      authorCell(commit),
+      report.skipped.some((skipped) => skipped.sha === commit.sha) ? "skipped" : report.new.outcome,
+    ]);
     return ["", table([["candidate", "author", "outcome"], ...rows])];
   }
   return [];
@@ -91,7 +119,13 @@ function skipped(report: BisectReport): string[] {
 
 /** bisect.md: the answer first, then the screenshots, the steps, the skipped commits and how to run it again. */
 export function renderBisectMarkdown(report: BisectReport): string {
-  const parts = [headline(report), "", `Scenario \`${report.scenario.file}\` › ${cell(report.scenario.title)}`, "", `**${report.result}** — ${report.reason}`];
+  const parts = [
+    headline(report),
+    "",
+    `Scenario \`${report.scenario.file}\` › ${cell(report.scenario.title)}`,
+    "",
+    `**${report.result}** — ${report.reason}`,
+  ];
   parts.push(...commits(report), ...screenshots(report), ...steps(report), ...skipped(report));
   parts.push("", "### Reproduce", "", fenced(report.command, "sh"), "");
   return parts.join("\n");

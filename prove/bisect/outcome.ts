@@ -12,7 +12,11 @@ export interface Judged {
 
 /** The first sentence of an error's first line: what a step's progress line and the steps table can hold. */
 function firstSentence(message: string): string {
-  const line = message.split("\n").find((text) => text.trim() !== "")?.trim() ?? "";
+  const line =
+    message
+      .split("\n")
+      .find((text) => text.trim() !== "")
+      ?.trim() ?? "";
   const end = line.search(/\.\s/);
   return end === -1 ? line : line.slice(0, end + 1);
 }
@@ -27,7 +31,11 @@ export function judgeAttempts(attempts: ReadonlyArray<Attempt>): Judged {
   const error = attempts.find((attempt) => attempt.outcome === "error");
   if (attempts.length === 0) return { outcome: "skip", why: "could not run: no run was made", flaky: false };
   if (error !== undefined) {
-    return { outcome: "skip", why: `could not run (${error.error?.kind ?? "error"}): ${firstSentence(error.error?.message ?? "no error recorded")}`, flaky: false };
+    return {
+      outcome: "skip",
+      why: `could not run (${error.error?.kind ?? "error"}): ${firstSentence(error.error?.message ?? "no error recorded")}`,
+      flaky: false,
+    };
   }
   const passed = attempts.filter((attempt) => attempt.outcome === "passed").length;
   if (passed === attempts.length) return { outcome: "pass", why: null, flaky: false };

@@ -63,7 +63,8 @@ async function copyScreenshots(dir: string, which: "last-old" | "first-new", evi
     if (image !== undefined) copied.push(image);
   }
   const failureSource = attempt?.artifacts.failureScreenshot;
-  const failure = failureSource === undefined ? undefined : await copyImage(dir, `images/${which}-failure.png`, "failure screenshot", failureSource);
+  const failure =
+    failureSource === undefined ? undefined : await copyImage(dir, `images/${which}-failure.png`, "failure screenshot", failureSource);
   return { screenshots: copied, failure };
 }
 
@@ -99,7 +100,9 @@ async function screenshotRows(dir: string, pair: BisectReportInput["pair"]): Pro
 }
 
 function redactDeep<T>(value: T, replacements: ReadonlyArray<Replacement>, found: Redactions): T {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => (typeof item === "string" ? redact(item, replacements, found) : item)) as T;
+  return JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
+    typeof item === "string" ? redact(item, replacements, found) : item,
+  ) as T;
 }
 
 /**

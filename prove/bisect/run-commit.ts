@@ -40,10 +40,17 @@ export interface Installs {
   readonly failed: Ref.Ref<ReadonlyArray<FailedInstall>>;
 }
 
-export const makeInstalls: Effect.Effect<Installs> = Effect.all({ donors: Ref.make<ReadonlyArray<Donor>>([]), failed: Ref.make<ReadonlyArray<FailedInstall>>([]) });
+export const makeInstalls: Effect.Effect<Installs> = Effect.all({
+  donors: Ref.make<ReadonlyArray<Donor>>([]),
+  failed: Ref.make<ReadonlyArray<FailedInstall>>([]),
+});
 
 /** The first of `known` whose commit has the same dependency manifests as `sha`. */
-const sameAs = Effect.fn("Bisect.sameInstall")(function* <A extends { readonly sha: string }>(repo: string, known: ReadonlyArray<A>, sha: string) {
+const sameAs = Effect.fn("Bisect.sameInstall")(function* <A extends { readonly sha: string }>(
+  repo: string,
+  known: ReadonlyArray<A>,
+  sha: string,
+) {
   const git = yield* Git;
   for (const candidate of known) {
     if (yield* git.sameDependencies(repo, candidate.sha, sha)) return candidate;
@@ -51,7 +58,8 @@ const sameAs = Effect.fn("Bisect.sameInstall")(function* <A extends { readonly s
   return undefined;
 });
 
-const donorFor = (repo: string, installs: Installs, sha: string) => Ref.get(installs.donors).pipe(Effect.flatMap((donors) => sameAs(repo, donors, sha)));
+const donorFor = (repo: string, installs: Installs, sha: string) =>
+  Ref.get(installs.donors).pipe(Effect.flatMap((donors) => sameAs(repo, donors, sha)));
 
 /** A run started in a scope of its own, which `settle` closes or hands to the bisection's. */
 export interface StartedRun {
@@ -76,12 +84,21 @@ export const startRun = Effect.fn("Bisect.startRun")(function* (
 ) {
   const progress = yield* Progress;
   const scope = yield* Scope.fork(yield* Effect.scope);
-  const failed = shared === undefined ? yield* Ref.get(installs.failed).pipe(Effect.flatMap((known) => sameAs(context.repo, known, commit.sha))) : undefined;
+  const failed =
+    shared === undefined
+      ? yield* Ref.get(installs.failed).pipe(Effect.flatMap((known) => sameAs(context.repo, known, commit.sha)))
+      : undefined;
   if (failed !== undefined) {
     const error = failed.attempt.attempt.error;
     const message = `not tried: the install failed at ${failed.sha.slice(0, 7)}, whose dependency manifests are the same. ${error?.message ?? ""}`;
-    const attempt: ClassifiedAttempt = { attempt: { outcome: "error", durationMs: 0, runMs: null, error: { kind: "install", message } }, artifacts: { screenshots: [] } };
-    yield* progress.ended({ side: name, step: "install", detail: commit.sha.slice(0, 7) }, `not tried: it failed at ${failed.sha.slice(0, 7)}, whose dependency manifests are the same`);
+    const attempt: ClassifiedAttempt = {
+      attempt: { outcome: "error", durationMs: 0, runMs: null, error: { kind: "install", message } },
+      artifacts: { screenshots: [] },
+    };
+    yield* progress.ended(
+      { side: name, step: "install", detail: commit.sha.slice(0, 7) },
+      `not tried: it failed at ${failed.sha.slice(0, 7)}, whose dependency manifests are the same`,
+    );
     const result: SideResult = { ref, commit, attempts: context.scenarios.map(() => [attempt]) };
     return { run: { name, result, judged: judgeAttempts([attempt.attempt]) }, scope, tried: false } satisfies StartedRun;
   }
@@ -102,8 +119,13 @@ export const settle = Effect.fn("Bisect.settle")(function* (started: StartedRun,
   const { name, result } = started.run;
   const attempts = result.attempts[0] ?? [];
   const installFailed = attempts.find(({ attempt }) => attempt.error?.kind === "install");
-  if (started.tried && installFailed !== undefined) yield* Ref.update(installs.failed, (failed) => [...failed, { sha: result.commit.sha, attempt: installFailed }]);
-  const installed = started.tried && attempts.length > 0 && installFailed === undefined && !attempts.some(({ attempt }) => attempt.error?.kind === "worktree");
+  if (started.tried && installFailed !== undefined)
+    yield* Ref.update(installs.failed, (failed) => [...failed, { sha: result.commit.sha, attempt: installFailed }]);
+  const installed =
+    started.tried &&
+    attempts.length > 0 &&
+    installFailed === undefined &&
+    !attempts.some(({ attempt }) => attempt.error?.kind === "worktree");
   if (installed && (yield* donorFor(context.repo, installs, result.commit.sha)) === undefined) {
     yield* Ref.update(installs.donors, (donors) => [...donors, { name, sha: result.commit.sha, path: join(context.runDir, name) }]);
     return;

@@ -111,7 +111,14 @@ describe("the search for the first commit with the new outcome", () => {
         let firstNew = first;
         while (skip.includes(firstNew)) firstNew++;
         const candidates = commits.slice(lastOld + 1, firstNew + 1);
-        expected.push({ skip, first, kind: candidates.length === 1 ? "found" : "range", candidates, lastOld: lastOld < 0 ? "old" : commits[lastOld], withinBound: true });
+        expected.push({
+          skip,
+          first,
+          kind: candidates.length === 1 ? "found" : "range",
+          candidates,
+          lastOld: lastOld < 0 ? "old" : commits[lastOld],
+          withinBound: true,
+        });
         actual.push({
           skip,
           first,
@@ -134,7 +141,9 @@ describe("the search for the first commit with the new outcome", () => {
         probed.push(sha);
         return index === 23 ? Effect.fail(failure) : Effect.succeed<ProbeOutcome>("pass");
       });
-    const error = await Effect.runPromise(Effect.flip(findFirstChange({ old: "old", commits, oldOutcome: "pass", newOutcome: "fail", probe })));
+    const error = await Effect.runPromise(
+      Effect.flip(findFirstChange({ old: "old", commits, oldOutcome: "pass", newOutcome: "fail", probe })),
+    );
     expect(error).toBe(failure);
     expect(probed).toEqual([commits[15], commits[23]]);
   });
@@ -166,8 +175,12 @@ describe("the search for the first commit with the new outcome", () => {
 
   it("refuses a search without commits or with equal outcomes", async () => {
     const probe = () => Effect.succeed<ProbeOutcome>("pass");
-    const noCommits = await Effect.runPromiseExit(findFirstChange({ old: "old", commits: [], oldOutcome: "pass", newOutcome: "fail", probe }));
-    const sameOutcomes = await Effect.runPromiseExit(findFirstChange({ old: "old", commits: ["a"], oldOutcome: "fail", newOutcome: "fail", probe }));
+    const noCommits = await Effect.runPromiseExit(
+      findFirstChange({ old: "old", commits: [], oldOutcome: "pass", newOutcome: "fail", probe }),
+    );
+    const sameOutcomes = await Effect.runPromiseExit(
+      findFirstChange({ old: "old", commits: ["a"], oldOutcome: "fail", newOutcome: "fail", probe }),
+    );
     expect([noCommits._tag, sameOutcomes._tag]).toEqual(["Failure", "Failure"]);
   });
 });

@@ -87,7 +87,12 @@ interface At {
  * skipped the nearest one not skipped, trying right then left at each distance. Right first, as
  * for an odd number of candidates the commit right of the middle splits them as evenly.
  */
-function nextProbe(commits: ReadonlyArray<string>, lastOld: number, firstNew: number, skipped: ReadonlyMap<number, string>): At | undefined {
+function nextProbe(
+  commits: ReadonlyArray<string>,
+  lastOld: number,
+  firstNew: number,
+  skipped: ReadonlyMap<number, string>,
+): At | undefined {
   const middle = lastOld + Math.floor((firstNew - lastOld) / 2);
   for (let distance = 0; middle + distance < firstNew || middle - distance > lastOld; distance++) {
     for (const index of distance === 0 ? [middle] : [middle + distance, middle - distance]) {
@@ -104,19 +109,29 @@ function nextProbe(commits: ReadonlyArray<string>, lastOld: number, firstNew: nu
  * again; when skipped commits sit right before the first with the new outcome, the answer is the
  * range of them. A probe's failure ends the search with that failure.
  */
-export function findFirstChange<E, R, E2 = never, R2 = never>(input: SearchInput<E, R, E2, R2>): Effect.Effect<SearchResult, E | E2, R | R2> {
+export function findFirstChange<E, R, E2 = never, R2 = never>(
+  input: SearchInput<E, R, E2, R2>,
+): Effect.Effect<SearchResult, E | E2, R | R2> {
   const { old, commits, oldOutcome, newOutcome, probe, onStep } = input;
   return Effect.gen(function* () {
     const newest = commits.at(-1);
     if (newest === undefined || oldOutcome === newOutcome) {
-      return yield* Effect.die(new RangeError(`findFirstChange needs at least one commit and two different outcomes, got ${commits.length} commits, old ${oldOutcome}, new ${newOutcome}`));
+      return yield* Effect.die(
+        new RangeError(
+          `findFirstChange needs at least one commit and two different outcomes, got ${commits.length} commits, old ${oldOutcome}, new ${newOutcome}`,
+        ),
+      );
     }
     // The first commit with the new outcome is after lastOld (index -1 is `old`) and at or before firstNew.
     let lastOld: At = { index: -1, sha: old };
     let firstNew: At = { index: commits.length - 1, sha: newest };
     const skipped = new Map<number, string>();
     const steps: Step[] = [];
-    for (let next = nextProbe(commits, lastOld.index, firstNew.index, skipped); next !== undefined; next = nextProbe(commits, lastOld.index, firstNew.index, skipped)) {
+    for (
+      let next = nextProbe(commits, lastOld.index, firstNew.index, skipped);
+      next !== undefined;
+      next = nextProbe(commits, lastOld.index, firstNew.index, skipped)
+    ) {
       const outcome = yield* probe(next.sha, next.index);
       steps.push({ ...next, outcome });
       if (outcome === "skip") skipped.set(next.index, next.sha);

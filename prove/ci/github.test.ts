@@ -124,8 +124,12 @@ describe("the GitHub Actions step summary", () => {
     const text = await stepSummary(dir);
 
     expect(text).toMatch(/^## ❌ Not proved: 1 of 2 scenarios proved\n/);
-    expect(text).toContain("| ✅ | scenarios/cart-total.e2e.ts › the cart adds 1 and 2 to a total of 3 | **proved** — The scenario fails on base and passes on head. |");
-    expect(text).toContain("| ❌ | scenarios/checkout/pay.e2e.ts › paying shows a receipt | **passes-on-base** — The scenario passes on base too. |");
+    expect(text).toContain(
+      "| ✅ | scenarios/cart-total.e2e.ts › the cart adds 1 and 2 to a total of 3 | **proved** — The scenario fails on base and passes on head. |",
+    );
+    expect(text).toContain(
+      "| ❌ | scenarios/checkout/pay.e2e.ts › paying shows a receipt | **passes-on-base** — The scenario passes on base too. |",
+    );
     expect(addresses(text)).toEqual([]);
     expect(text).not.toContain("### Reproduce");
   });
@@ -140,7 +144,9 @@ describe("the GitHub Actions step summary", () => {
 
     const text = await stepSummary(dir);
 
-    expect(text).toBe(`## ✅ Proved: the cart total\n\n| | base | head |\n| - | - | - |\n| **asked** | <a href="${image}"><img src="${image}" width="400" alt="base: asked"></a> | not reached |\n`);
+    expect(text).toBe(
+      `## ✅ Proved: the cart total\n\n| | base | head |\n| - | - | - |\n| **asked** | <a href="${image}"><img src="${image}" width="400" alt="base: asked"></a> | not reached |\n`,
+    );
   });
 });
 
@@ -182,9 +188,14 @@ describe("writeGithubFiles", () => {
   it("says the verdict in the job summary when no report was written", async () => {
     const summaryFile = join(await tempDir(), "step-summary.md");
 
-    await writeGithubFiles({ GITHUB_STEP_SUMMARY: summaryFile }, { verdict: "could-not-run", exitCode: 2, reportDir: join(await tempDir(), "none") });
+    await writeGithubFiles(
+      { GITHUB_STEP_SUMMARY: summaryFile },
+      { verdict: "could-not-run", exitCode: 2, reportDir: join(await tempDir(), "none") },
+    );
 
-    expect(await readFile(summaryFile, "utf8")).toBe("**could-not-run** (exit code 2): no report was written; the step's log says why.\n\n");
+    expect(await readFile(summaryFile, "utf8")).toBe(
+      "**could-not-run** (exit code 2): no report was written; the step's log says why.\n\n",
+    );
   });
 
   it("writes nothing outside GitHub Actions, and names the variable whose file it cannot append to", async () => {
@@ -195,6 +206,8 @@ describe("writeGithubFiles", () => {
     await expect(writeGithubFiles({ GITHUB_OUTPUT: reportDir }, input)).rejects.toThrow(
       new RegExp(`^\\$GITHUB_OUTPUT names ${reportDir}, which could not be appended to \\(EISDIR`),
     );
-    await expect(writeGithubFiles({ GITHUB_STEP_SUMMARY: join(reportDir, "missing", "summary.md") }, input)).rejects.toThrow(/^\$GITHUB_STEP_SUMMARY names .*ENOENT/);
+    await expect(writeGithubFiles({ GITHUB_STEP_SUMMARY: join(reportDir, "missing", "summary.md") }, input)).rejects.toThrow(
+      /^\$GITHUB_STEP_SUMMARY names .*ENOENT/,
+    );
   });
 });

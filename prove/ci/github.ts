@@ -79,7 +79,8 @@ export async function writeGithubFiles(env: NodeJS.ProcessEnv, input: GithubFile
   const summaryFile = env["GITHUB_STEP_SUMMARY"];
   if (present(summaryFile)) {
     const summary = await stepSummary(input.reportDir).catch((error: unknown) => {
-      if (error instanceof NoReportToSummarize) return `**${input.verdict}** (exit code ${input.exitCode}): no report was written; the step's log says why.\n`;
+      if (error instanceof NoReportToSummarize)
+        return `**${input.verdict}** (exit code ${input.exitCode}): no report was written; the step's log says why.\n`;
       throw error;
     });
     // a blank line after it, so that the next step's summary starts a block of its own

@@ -33,7 +33,9 @@ interface Workflow {
 }
 
 const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
-const workflowFiles = readdirSync(docs).filter((file) => file.endsWith(".yml")).sort();
+const workflowFiles = readdirSync(docs)
+  .filter((file) => file.endsWith(".yml"))
+  .sort();
 
 /** The prove-scenario commands each workflow runs, in order. */
 const expectedCommands: Readonly<Record<string, ReadonlyArray<Command["kind"]>>> = {
@@ -63,7 +65,8 @@ function withSampleExpressions(script: string): string {
 /** `$NAME`, `${NAME}` or `${NAME[@]}` at `line[start]`: its sample value or list, and where it ends. */
 function expansion(line: string, start: number): { readonly value: string | ReadonlyArray<string>; readonly end: number } {
   const match = /^\$(?:\{([A-Za-z_]\w*)(\[@\])?\}|([A-Za-z_]\w*))/.exec(line.slice(start));
-  if (match === null) throw new Error(`Unsupported expansion in ${JSON.stringify(line.slice(start))}; use $NAME, \${NAME} or "\${NAME[@]}".`);
+  if (match === null)
+    throw new Error(`Unsupported expansion in ${JSON.stringify(line.slice(start))}; use $NAME, \${NAME} or "\${NAME[@]}".`);
   const end = start + match[0].length;
   if (match[2] !== undefined) return { value: sampleList, end };
   const name = match[1] ?? match[3] ?? "";
@@ -131,7 +134,11 @@ function shellWords(line: string): string[] {
   return words;
 }
 
-const launchers = [["pnpm", "exec", "prove-scenario"], ["pnpm", "prove-scenario"], ["npx", "prove-scenario"]];
+const launchers = [
+  ["pnpm", "exec", "prove-scenario"],
+  ["pnpm", "prove-scenario"],
+  ["npx", "prove-scenario"],
+];
 
 /** The arguments of every prove-scenario command in a run script, after its continuation lines are joined. */
 function proverCommands(script: string): string[][] {
@@ -142,7 +149,8 @@ function proverCommands(script: string): string[][] {
     .map((line) => {
       const words = shellWords(line);
       const launcher = launchers.find((prefix) => prefix.every((word, index) => words[index] === word));
-      if (launcher === undefined) throw new Error(`Run prove-scenario as pnpm prove-scenario, pnpm exec prove-scenario or npx prove-scenario: ${line.trim()}`);
+      if (launcher === undefined)
+        throw new Error(`Run prove-scenario as pnpm prove-scenario, pnpm exec prove-scenario or npx prove-scenario: ${line.trim()}`);
       return words.slice(launcher.length);
     });
 }
@@ -169,7 +177,14 @@ afterEach(async () => {
 async function pullRequestRepo() {
   const repo = await mkdtemp(join(tmpdir(), "prove-ci-repo-"));
   scratch.push(repo);
-  const env = { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+  const env = {
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@t",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@t",
+  };
   const git = async (...args: string[]) => (await execa("git", args, { cwd: repo, env })).stdout;
   const write = async (files: Readonly<Record<string, string>>) => {
     for (const [file, text] of Object.entries(files)) {
@@ -202,7 +217,10 @@ async function runStep(step: Step, cwd: string, env: Readonly<Record<string, str
   const output = join(files, "output");
   const summary = join(files, "summary");
   await writeFile(output, "");
-  await execa("bash", ["-e", "-c", withSampleExpressions(step.run ?? "")], { cwd, env: { ...env, GIT_CONFIG_GLOBAL: "/dev/null", GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary } });
+  await execa("bash", ["-e", "-c", withSampleExpressions(step.run ?? "")], {
+    cwd,
+    env: { ...env, GIT_CONFIG_GLOBAL: "/dev/null", GITHUB_OUTPUT: output, GITHUB_STEP_SUMMARY: summary },
+  });
   return { output: await readFile(output, "utf8"), summary: await readFile(summary, "utf8").catch(() => "") };
 }
 
@@ -228,7 +246,7 @@ describe.each(workflowFiles)("docs/%s", (file) => {
     await write({
       "src/cart.ts": "export const total = 3;\n",
       "scenarios/cart-total.e2e.ts": "// cart total, changed\n",
-      "scenarios/cart-total.ndjson": "{\"changed\":true}\n",
+      "scenarios/cart-total.ndjson": '{"changed":true}\n',
       "scenarios/checkout/pay.e2e.ts": "// added\n",
       "scenarios/support.ts": "// not a scenario\n",
     });

@@ -200,9 +200,22 @@ const mergeFlags = reportFlags;
 
 const runFlags = { ...scenarioFlags, at: { type: "string" } } as const;
 
-const compareFlags = { ...scenarioFlags, ...reportFlags, base: { type: "string" }, head: { type: "string" }, sequential: { type: "boolean" }, threshold: { type: "string" } } as const;
+const compareFlags = {
+  ...scenarioFlags,
+  ...reportFlags,
+  base: { type: "string" },
+  head: { type: "string" },
+  sequential: { type: "boolean" },
+  threshold: { type: "string" },
+} as const;
 
-const bisectFlags = { ...scenarioFlags, ...reportFlags, old: { type: "string" }, new: { type: "string" }, repeat: { type: "string" } } as const;
+const bisectFlags = {
+  ...scenarioFlags,
+  ...reportFlags,
+  old: { type: "string" },
+  new: { type: "string" },
+  repeat: { type: "string" },
+} as const;
 
 function parse<const Flags extends NonNullable<ParseArgsConfig["options"]>>(args: ReadonlyArray<string>, options: Flags) {
   let parsed;
@@ -216,7 +229,9 @@ function parse<const Flags extends NonNullable<ParseArgsConfig["options"]>>(args
 }
 
 /** An option with a value given twice would silently keep the last one (a proof of other refs than meant): refuse it, naming both values. */
-function refuseRepeated(tokens: ReadonlyArray<{ readonly kind: string; readonly name?: string; readonly value?: string | undefined }>): void {
+function refuseRepeated(
+  tokens: ReadonlyArray<{ readonly kind: string; readonly name?: string; readonly value?: string | undefined }>,
+): void {
   const values = new Map<string, string[]>();
   for (const token of tokens) {
     if (token.kind !== "option" || token.name === undefined || token.value === undefined) continue;
@@ -224,7 +239,10 @@ function refuseRepeated(tokens: ReadonlyArray<{ readonly kind: string; readonly 
   }
   const repeated = [...values].filter(([, given]) => given.length > 1);
   if (repeated.length === 0) return;
-  const shown = repeated.map(([name, given]) => `--${name} ${given.length === 2 ? "twice" : `${given.length} times`} (${given.map((value) => JSON.stringify(value)).join(", ")})`);
+  const shown = repeated.map(
+    ([name, given]) =>
+      `--${name} ${given.length === 2 ? "twice" : `${given.length} times`} (${given.map((value) => JSON.stringify(value)).join(", ")})`,
+  );
   throw new UsageError({ detail: `Give each option once; got ${shown.join(" and ")}.` });
 }
 
@@ -249,14 +267,17 @@ function oneScenario(positionals: ReadonlyArray<string>, command: "run" | "bisec
   const [scenario, ...extra] = positionals;
   if (scenario === undefined) throw new UsageError({ detail: "Name the scenario file, e.g. scenarios/my-bug.e2e.ts." });
   if (extra.length > 0) {
-    throw new UsageError({ detail: `${command} takes one scenario file; also got ${extra.join(" ")}. Use --grep to pick one test of a file.` });
+    throw new UsageError({
+      detail: `${command} takes one scenario file; also got ${extra.join(" ")}. Use --grep to pick one test of a file.`,
+    });
   }
   return scenario;
 }
 
 function scenarioList(positionals: ReadonlyArray<string>): readonly [string, ...string[]] {
   const [first, ...rest] = positionals;
-  if (first === undefined) throw new UsageError({ detail: "Name the scenario file (or files, or a folder of them), e.g. scenarios/my-bug.e2e.ts." });
+  if (first === undefined)
+    throw new UsageError({ detail: "Name the scenario file (or files, or a folder of them), e.g. scenarios/my-bug.e2e.ts." });
   return [first, ...rest];
 }
 
@@ -266,7 +287,9 @@ function shardOf(value: string | undefined): Shard | undefined {
   const index = Number(match?.[1]);
   const total = Number(match?.[2]);
   if (match === null || total < 1 || index < 1 || index > total) {
-    throw new UsageError({ detail: `--shard takes <i>/<n>, the i-th of n slices with 1 ≤ i ≤ n, e.g. --shard 1/3; got ${JSON.stringify(value)}.` });
+    throw new UsageError({
+      detail: `--shard takes <i>/<n>, the i-th of n slices with 1 ≤ i ≤ n, e.g. --shard 1/3; got ${JSON.stringify(value)}.`,
+    });
   }
   return { index, total };
 }
@@ -287,7 +310,10 @@ function publishTarget(values: { remote?: string; branch?: string; "image-url"?:
 function expectTimeoutOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const ms = Number(value);
-  if (!/^\d+$/.test(value) || ms < 1) throw new UsageError({ detail: `--expect-timeout takes milliseconds, a whole number of 1 or more, e.g. --expect-timeout 3000; got ${JSON.stringify(value)}.` });
+  if (!/^\d+$/.test(value) || ms < 1)
+    throw new UsageError({
+      detail: `--expect-timeout takes milliseconds, a whole number of 1 or more, e.g. --expect-timeout 3000; got ${JSON.stringify(value)}.`,
+    });
   return ms;
 }
 
@@ -308,7 +334,8 @@ function thresholdOf(value: string | undefined): number | undefined {
 function repeatCount(value: string | undefined): number {
   if (value === undefined) return 1;
   const count = Number(value);
-  if (!Number.isInteger(count) || count < 1) throw new UsageError({ detail: `--repeat takes a whole number of runs, 1 or more; got ${JSON.stringify(value)}.` });
+  if (!Number.isInteger(count) || count < 1)
+    throw new UsageError({ detail: `--repeat takes a whole number of runs, 1 or more; got ${JSON.stringify(value)}.` });
   return count;
 }
 
@@ -365,7 +392,8 @@ export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string
   if (first === "init") {
     const { values, positionals } = parse(rest, { help: { type: "boolean", short: "h" } });
     if (values.help === true) return { kind: "help" };
-    if (positionals.length > 0) throw new UsageError({ detail: `init takes no arguments; got ${positionals.join(" ")}. Run it in the app's folder.` });
+    if (positionals.length > 0)
+      throw new UsageError({ detail: `init takes no arguments; got ${positionals.join(" ")}. Run it in the app's folder.` });
     return { kind: "init" };
   }
   if (first === "demo") {
@@ -388,7 +416,8 @@ export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string
   if (first === "merge") {
     const { values, positionals } = parse(rest, mergeFlags);
     if (values.help === true) return { kind: "help" };
-    if (positionals.length === 0) throw new UsageError({ detail: "merge takes the report folders of a proof's shards, e.g. merge shard-1 shard-2 --out reports/all." });
+    if (positionals.length === 0)
+      throw new UsageError({ detail: "merge takes the report folders of a proof's shards, e.g. merge shard-1 shard-2 --out reports/all." });
     const out = nonEmpty(values.out, "--out", "reports/all");
     const { publish } = output(values);
     return { kind: "merge", options: { dirs: positionals, out, json: values.json === true, publish } };
@@ -431,7 +460,9 @@ export function parseCommand(argv: ReadonlyArray<string>, exists: (typed: string
     if (values.help === true) return { kind: "help" };
     const [scenario, ...extra] = positionals;
     if (scenario === undefined || extra.length > 0) {
-      throw new UsageError({ detail: `compare takes one scenario file, e.g. scenarios/checkout.e2e.ts${extra.length > 0 ? `; got ${positionals.join(" ")}. Use --grep to pick one test of a file` : ""}.` });
+      throw new UsageError({
+        detail: `compare takes one scenario file, e.g. scenarios/checkout.e2e.ts${extra.length > 0 ? `; got ${positionals.join(" ")}. Use --grep to pick one test of a file` : ""}.`,
+      });
     }
     return {
       kind: "compare",

@@ -6,7 +6,15 @@ import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import { type BisectOptions, type Command, type DemoOptions, type MergeOptions, type ProveOptions, type PublishOptions, type PublishTarget } from "./args.ts";
+import {
+  type BisectOptions,
+  type Command,
+  type DemoOptions,
+  type MergeOptions,
+  type ProveOptions,
+  type PublishOptions,
+  type PublishTarget,
+} from "./args.ts";
 import { githubFiles, publishFolder, readFinished, type Finished } from "./finish.ts";
 import type { CompareOptions } from "./args.ts";
 import { compareScenario } from "../compare/compare.ts";
@@ -40,7 +48,8 @@ function watchSignals() {
   let interrupted = false;
   const handler = (signal: NodeJS.Signals) => {
     interrupted = true;
-    if (Deferred.doneUnsafe(stop, Effect.fail(new Interrupted({ signal })))) writeErr(`${signal}: stopping, removing worktrees and temporary files…`);
+    if (Deferred.doneUnsafe(stop, Effect.fail(new Interrupted({ signal }))))
+      writeErr(`${signal}: stopping, removing worktrees and temporary files…`);
     else writeErr(`${signal}: still cleaning up, one moment…`);
   };
   process.on("SIGINT", handler);
@@ -73,7 +82,9 @@ function printVerdict(result: ProofResult): void {
 
 // A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
 function printUnexpected(error: unknown): void {
-  writeErr(`prove-scenario failed unexpectedly; worktrees and temporary files were released. Please report this:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  writeErr(
+    `prove-scenario failed unexpectedly; worktrees and temporary files were released. Please report this:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
 }
 
 /** The last lines of a proof of several scenarios: each scenario's verdict, the overall one, then the summary's path. */
@@ -109,7 +120,9 @@ async function finish(
   let exitCode: 0 | 2 = 0;
   if (publish !== undefined) {
     // A stop while publishing stops git and removes publishing's own files; the report stays as it is.
-    const published = await Effect.runPromise(Effect.result(Effect.raceFirst(publishFolder(finished.dir, publish, cwd), interrupt)).pipe(Effect.provide(layer)));
+    const published = await Effect.runPromise(
+      Effect.result(Effect.raceFirst(publishFolder(finished.dir, publish, cwd), interrupt)).pipe(Effect.provide(layer)),
+    );
     if (Result.isSuccess(published)) {
       prFile = published.success;
       writeErr(`pr.md: ${prFile}`);
@@ -151,13 +164,17 @@ async function prove(options: ProveOptions, cwd: string, interrupt: Effect.Effec
     const result = await Effect.runPromise(proveMany(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
     printSummary(result);
     if (options.json && result.summary !== undefined) await writeOut(`${JSON.stringify(result.summary, null, 2)}\n`);
-    const finished = result.summary === undefined ? undefined : { verdict: result.summary.verdict, exitCode: result.exitCode, dir: result.dir };
+    const finished =
+      result.summary === undefined ? undefined : { verdict: result.summary.verdict, exitCode: result.exitCode, dir: result.dir };
     return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
   }
   const result = await Effect.runPromise(proveScenario(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
   printVerdict(result);
   if (options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
-  const finished = result.reportFile === undefined || result.report === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
+  const finished =
+    result.reportFile === undefined || result.report === undefined
+      ? undefined
+      : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
   return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
 }
 
@@ -229,7 +246,9 @@ const compare = (options: CompareOptions, cwd: string) =>
     (interrupt) => compareScenario(options, cwd, secrets, interrupt),
     options,
     (report, file) => [
-      report.exitCode === 0 ? `compared (exit 0): ${report.reason}` : `could not run (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`,
+      report.exitCode === 0
+        ? `compared (exit 0): ${report.reason}`
+        : `could not run (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`,
       `compare: ${file}`,
     ],
     (report) => report.reasonCode,
@@ -265,11 +284,23 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
       const out = options.out === undefined ? undefined : all ? join(options.out, bug.id) : options.out;
       const started = performance.now();
       const output = { ...options, out };
-      const result = await Effect.runPromise(proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)));
+      const result = await Effect.runPromise(
+        proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)),
+      );
       printVerdict(result);
-      const finished = result.report === undefined || result.reportFile === undefined ? undefined : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
-      const exitCode = options.publish === undefined ? result.exitCode : await afterProof(result.exitCode, finished, options.publish, cwd, signals.interrupt);
-      rows.push({ bug: bug.id, result: { ...result, exitCode: exitCode === 0 ? 0 : exitCode === 1 ? 1 : 2 }, durationMs: performance.now() - started });
+      const finished =
+        result.report === undefined || result.reportFile === undefined
+          ? undefined
+          : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
+      const exitCode =
+        options.publish === undefined
+          ? result.exitCode
+          : await afterProof(result.exitCode, finished, options.publish, cwd, signals.interrupt);
+      rows.push({
+        bug: bug.id,
+        result: { ...result, exitCode: exitCode === 0 ? 0 : exitCode === 1 ? 1 : 2 },
+        durationMs: performance.now() - started,
+      });
       if (signals.interrupted()) break;
     }
   } catch (error) {
@@ -282,7 +313,7 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
   else if (all) await writeOut(`${demoTable(rows)}\n`);
   if (options.json) {
     const reports = rows.flatMap((row) => (row.result.report === undefined ? [] : [row.result.report]));
-    await writeOut(`${JSON.stringify(all ? reports : reports[0] ?? null, null, 2)}\n`);
+    await writeOut(`${JSON.stringify(all ? reports : (reports[0] ?? null), null, 2)}\n`);
   }
   return rows.length < bugs.length ? 2 : Math.max(0, ...rows.map((row) => row.result.exitCode));
 }
@@ -314,7 +345,12 @@ async function merge(options: MergeOptions, cwd: string): Promise<number> {
       const git = yield* Git;
       return yield* git.toplevel(cwd);
     });
-    const root = await Effect.runPromise(toplevel.pipe(Effect.orElseSucceed(() => cwd), Effect.provide(layer)));
+    const root = await Effect.runPromise(
+      toplevel.pipe(
+        Effect.orElseSucceed(() => cwd),
+        Effect.provide(layer),
+      ),
+    );
     const out =
       options.out === undefined
         ? join(root, "reports", `${first?.base.sha?.slice(0, 7) ?? "base"}-${first?.head.sha?.slice(0, 7) ?? "head"}`)
@@ -348,7 +384,9 @@ async function init(cwd: string): Promise<number> {
     for (const line of result.detected) writeErr(`detected: ${line}`);
     for (const file of result.written) writeErr(`wrote ${file}`);
     for (const note of result.notes) writeErr(`note: ${note}`);
-    writeErr(`next: run the example against your app with \`npx playwright test -c scenarios.config.ts\`, make it reproduce your bug, then prove the fix:\n  ${result.proveCommand}`);
+    writeErr(
+      `next: run the example against your app with \`npx playwright test -c scenarios.config.ts\`, make it reproduce your bug, then prove the fix:\n  ${result.proveCommand}`,
+    );
     return 0;
   } catch (error) {
     if (!(error instanceof InitRefused || error instanceof InitFailed)) throw error;
@@ -356,7 +394,6 @@ async function init(cwd: string): Promise<number> {
     return 2;
   }
 }
-
 
 /** Runs a parsed command other than help; returns the exit code. */
 export function runCommand(command: Exclude<Command, { kind: "help" }>, cwd: string): Promise<number> {

@@ -14,7 +14,9 @@ export interface DemoRow {
 /** "failed (assertion)", "passed", or every attempt's when it ran more than once. */
 function outcome(side: ReportSide | undefined): string {
   if (side === undefined || side.attempts.length === 0) return "not run";
-  return side.attempts.map((attempt) => (attempt.error === undefined ? attempt.outcome : `${attempt.outcome} (${attempt.error.kind})`)).join(", ");
+  return side.attempts
+    .map((attempt) => (attempt.error === undefined ? attempt.outcome : `${attempt.outcome} (${attempt.error.kind})`))
+    .join(", ");
 }
 
 /** `demo all`'s summary: one row per bug with its verdict, each side's outcome and the time it took. */

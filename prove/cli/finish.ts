@@ -37,13 +37,19 @@ export const publishFolder = Effect.fn("Cli.publish")(function* (dir: string, ta
  * bisection's result (bisect.json).
  */
 export async function readFinished(dir: string): Promise<Finished | undefined> {
-  for (const [name, field] of [["summary.json", "verdict"], ["report.json", "verdict"], ["compare.json", "reasonCode"], ["bisect.json", "result"]] as const) {
+  for (const [name, field] of [
+    ["summary.json", "verdict"],
+    ["report.json", "verdict"],
+    ["compare.json", "reasonCode"],
+    ["bisect.json", "result"],
+  ] as const) {
     const text = await readFile(join(dir, name), "utf8").catch(() => undefined);
     if (text === undefined) continue;
     try {
       const value = JSON.parse(text) as Record<string, unknown>;
       const verdict = value[field];
-      if (typeof verdict === "string" && typeof value["exitCode"] === "number") return { verdict, exitCode: value["exitCode"], dir: resolve(dir) };
+      if (typeof verdict === "string" && typeof value["exitCode"] === "number")
+        return { verdict, exitCode: value["exitCode"], dir: resolve(dir) };
     } catch {
       return undefined;
     }
@@ -53,5 +59,10 @@ export async function readFinished(dir: string): Promise<Finished | undefined> {
 
 /** In a GitHub Actions job: the step summary and the step's outputs (verdict, exit-code, report-dir, pr-md). Returns what was written, for a line of progress. */
 export function githubFiles(finished: Finished, prFile: string | undefined): Promise<ReadonlyArray<string>> {
-  return writeGithubFiles(process.env, { verdict: finished.verdict, exitCode: finished.exitCode, reportDir: finished.dir, ...(prFile === undefined ? {} : { prFile }) });
+  return writeGithubFiles(process.env, {
+    verdict: finished.verdict,
+    exitCode: finished.exitCode,
+    reportDir: finished.dir,
+    ...(prFile === undefined ? {} : { prFile }),
+  });
 }

@@ -56,7 +56,12 @@ const command = (run: CompareRun, facts: Facts) => {
   return run.options.threshold === undefined ? again : `${again} --threshold ${quote(String(run.options.threshold))}`;
 };
 
-const write = Effect.fn("Compare.writeReport")(function* (run: CompareRun, facts: Facts, sides: { readonly base: SideEvidence; readonly head: SideEvidence }, stopped?: CompareOutcome) {
+const write = Effect.fn("Compare.writeReport")(function* (
+  run: CompareRun,
+  facts: Facts,
+  sides: { readonly base: SideEvidence; readonly head: SideEvidence },
+  stopped?: CompareOutcome,
+) {
   const dir = outDir(run, facts);
   const end = yield* Clock.currentTimeMillis;
   return yield* Effect.tryPromise({
@@ -85,7 +90,8 @@ const write = Effect.fn("Compare.writeReport")(function* (run: CompareRun, facts
 const reportFile = (run: CompareRun, facts: Facts, report: CompareReport | undefined) =>
   report === undefined ? undefined : resolve(rootOf(run, facts), report.dir, report.markdown);
 
-const claimOut = (run: CompareRun, facts: Ref.Ref<Facts>, claims: Scope.Scope) => claimOnce(facts, (known) => outDir(run, known), run.options.out, claims);
+const claimOut = (run: CompareRun, facts: Ref.Ref<Facts>, claims: Scope.Scope) =>
+  claimOnce(facts, (known) => outDir(run, known), run.options.out, claims);
 
 /** Both sides run as in a proof, each side's outcome deciding nothing, then the report with a difference image per label. */
 const pipeline = Effect.fn("Compare.pipeline")(function* (run: CompareRun, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
@@ -97,16 +103,33 @@ const pipeline = Effect.fn("Compare.pipeline")(function* (run: CompareRun, facts
 });
 
 /** The report of a comparison that stopped before both sides ran, saying as much as it knew. */
-const stoppedEarly = Effect.fn("Compare.stopped")(function* (run: CompareRun, facts: Ref.Ref<Facts>, error: StopError, claims: Scope.Scope) {
+const stoppedEarly = Effect.fn("Compare.stopped")(function* (
+  run: CompareRun,
+  facts: Ref.Ref<Facts>,
+  error: StopError,
+  claims: Scope.Scope,
+) {
   const stopped = couldNotRun(error);
   const reasonCode = compareReasonCodes.find((code) => code === stopped.reasonCode);
-  if (reasonCode === undefined) return { exitCode: 2, report: undefined, reportFile: undefined, message: stopped.message } satisfies CompareResult;
+  if (reasonCode === undefined)
+    return { exitCode: 2, report: undefined, reportFile: undefined, message: stopped.message } satisfies CompareResult;
   const taken = yield* claimOut(run, facts, claims).pipe(Effect.result);
-  if (Result.isFailure(taken)) return { exitCode: 2, report: undefined, reportFile: undefined, message: `${stopped.message}\n${taken.failure.message}` } satisfies CompareResult;
+  if (Result.isFailure(taken))
+    return {
+      exitCode: 2,
+      report: undefined,
+      reportFile: undefined,
+      message: `${stopped.message}\n${taken.failure.message}`,
+    } satisfies CompareResult;
   const known = taken.success;
   const side = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
   const outcome: CompareOutcome = { exitCode: 2, reasonCode, reason: stopped.message };
-  const report = yield* write(run, known, { base: side(run.options.base, known.base), head: side(run.options.head, known.head) }, outcome).pipe(
+  const report = yield* write(
+    run,
+    known,
+    { base: side(run.options.base, known.base), head: side(run.options.head, known.head) },
+    outcome,
+  ).pipe(
     Effect.map((written): CompareReport | undefined => written),
     Effect.orElseSucceed(() => undefined),
   );
@@ -130,7 +153,14 @@ export const compareScenario = Effect.fn("Compare.run")(function* (
   const claims = yield* Scope.make();
   return yield* Effect.raceFirst(Effect.scoped(pipeline(run, facts, claims)), interrupt).pipe(
     Effect.flatMap((report) =>
-      Ref.get(facts).pipe(Effect.map((known): CompareResult => ({ exitCode: report.exitCode, report, reportFile: reportFile(run, known, report), message: undefined }))),
+      Ref.get(facts).pipe(
+        Effect.map((known): CompareResult => ({
+          exitCode: report.exitCode,
+          report,
+          reportFile: reportFile(run, known, report),
+          message: undefined,
+        })),
+      ),
     ),
     Effect.catch((error: StopError) => stoppedEarly(run, facts, error, claims)),
     Effect.onExit((exit) => Scope.close(claims, exit)),

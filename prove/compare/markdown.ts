@@ -36,8 +36,18 @@ export function renderCompareMarkdown({ report, rows, errors }: CompareMarkdownI
     parts.push("", `**${side === "base" ? "Base" : "Head"}: ${error.kind}**${where}`, "", fenced(error.message, "text"));
   }
   parts.push("", "### Commits", "", commitLine("base", report.base), commitLine("head", report.head));
-  const evidence = [report.base.trace, report.base.serverLog, report.head.trace, report.head.serverLog].filter((path): path is string => path !== null);
+  const evidence = [report.base.trace, report.base.serverLog, report.head.trace, report.head.serverLog].filter(
+    (path): path is string => path !== null,
+  );
   if (evidence.length > 0) parts.push("", `Files: ${evidence.map((path) => `[${path}](${path})`).join(", ")}`);
-  parts.push("", "### Reproduce", "", `Scenario \`${report.scenario.file}\`${report.scenario.title === null ? "" : ` › ${report.scenario.title.replace(/\|/g, "\\|")}`}`, "", fenced(report.command, "sh"), "");
+  parts.push(
+    "",
+    "### Reproduce",
+    "",
+    `Scenario \`${report.scenario.file}\`${report.scenario.title === null ? "" : ` › ${report.scenario.title.replace(/\|/g, "\\|")}`}`,
+    "",
+    fenced(report.command, "sh"),
+    "",
+  );
   return parts.join("\n");
 }

@@ -25,9 +25,24 @@ function rows(): ComparisonRow[] {
 }
 
 const passed: Attempt = { outcome: "passed", durationMs: 900, runMs: 2000 };
-const failed: Attempt = { outcome: "failed", durationMs: 900, runMs: 2000, error: { kind: "assertion", message: "Error: expect(locator).toBeVisible() failed", location: "scenarios/x.e2e.ts:9" } };
-const installFailed: Attempt = { outcome: "error", durationMs: 400, runMs: null, error: { kind: "install", message: "install failed: `pnpm install --frozen-lockfile` exited with code 1." } };
-const interrupted: Attempt = { outcome: "error", durationMs: 900, runMs: 2000, error: { kind: "runner", message: "The run was interrupted." } };
+const failed: Attempt = {
+  outcome: "failed",
+  durationMs: 900,
+  runMs: 2000,
+  error: { kind: "assertion", message: "Error: expect(locator).toBeVisible() failed", location: "scenarios/x.e2e.ts:9" },
+};
+const installFailed: Attempt = {
+  outcome: "error",
+  durationMs: 400,
+  runMs: null,
+  error: { kind: "install", message: "install failed: `pnpm install --frozen-lockfile` exited with code 1." },
+};
+const interrupted: Attempt = {
+  outcome: "error",
+  durationMs: 900,
+  runMs: 2000,
+  error: { kind: "runner", message: "The run was interrupted." },
+};
 
 const side = (ref: string, attempts: ReadonlyArray<Attempt>, screenshots: number): ComparedSide => ({ ref, attempts, screenshots });
 
@@ -46,7 +61,12 @@ describe("a comparison's labels", () => {
 describe("how a comparison ends", () => {
   const changed = compareLabels([
     { caption: "asked", base: shot("base", "asked"), head: shot("head", "asked"), difference: difference("asked", 0) },
-    { caption: "tool-calls", base: shot("base", "tool-calls"), head: shot("head", "tool-calls"), difference: difference("tool-calls", 238) },
+    {
+      caption: "tool-calls",
+      base: shot("base", "tool-calls"),
+      head: shot("head", "tool-calls"),
+      difference: difference("tool-calls", 238),
+    },
     { caption: "banner", base: shot("base", "banner"), head: undefined },
   ]);
 
@@ -56,7 +76,11 @@ describe("how a comparison ends", () => {
       base: side("main", [passed], 3),
       head: side("fix", [passed], 2),
       labels: changed,
-      outcome: { exitCode: 0, reasonCode: "compared", reason: "1 of 2 labels changed: tool-calls (2.38 %); unchanged: asked; only on base: banner." },
+      outcome: {
+        exitCode: 0,
+        reasonCode: "compared",
+        reason: "1 of 2 labels changed: tool-calls (2.38 %); unchanged: asked; only on base: banner.",
+      },
     },
     {
       when: "base failed after its first screenshot: still exit 0, saying how base ended",
@@ -75,21 +99,34 @@ describe("how a comparison ends", () => {
       base: side("main", [passed], 3),
       head: side("fix", [interrupted], 2),
       labels: changed,
-      outcome: { exitCode: 0, reasonCode: "compared", reason: "1 of 2 labels changed: tool-calls (2.38 %); unchanged: asked; only on base: banner. Head (fix) stopped: runner: The run was interrupted." },
+      outcome: {
+        exitCode: 0,
+        reasonCode: "compared",
+        reason:
+          "1 of 2 labels changed: tool-calls (2.38 %); unchanged: asked; only on base: banner. Head (fix) stopped: runner: The run was interrupted.",
+      },
     },
     {
       when: "base could not install: exit 2, whatever head did",
       base: side("main", [installFailed], 0),
       head: side("fix", [], 0),
       labels: [],
-      outcome: { exitCode: 2, reasonCode: "base-error", reason: "The scenario could not run on base (main): install: install failed: `pnpm install --frozen-lockfile` exited with code 1." },
+      outcome: {
+        exitCode: 2,
+        reasonCode: "base-error",
+        reason: "The scenario could not run on base (main): install: install failed: `pnpm install --frozen-lockfile` exited with code 1.",
+      },
     },
     {
       when: "head could not install",
       base: side("main", [passed], 2),
       head: side("fix", [installFailed], 0),
       labels: [],
-      outcome: { exitCode: 2, reasonCode: "head-error", reason: "The scenario could not run on head (fix): install: install failed: `pnpm install --frozen-lockfile` exited with code 1." },
+      outcome: {
+        exitCode: 2,
+        reasonCode: "head-error",
+        reason: "The scenario could not run on head (fix): install: install failed: `pnpm install --frozen-lockfile` exited with code 1.",
+      },
     },
     {
       when: "neither side took a screenshot",

@@ -12,7 +12,8 @@ export function compareLabels(rows: ReadonlyArray<ComparisonRow>): CompareLabel[
       const base = row.failure === "base" ? undefined : row.base;
       const head = row.failure === "head" ? undefined : row.head;
       const difference = row.difference;
-      const verdict = difference !== undefined ? (difference.changed ? "changed" : "unchanged") : base !== undefined ? "only-on-base" : "only-on-head";
+      const verdict =
+        difference !== undefined ? (difference.changed ? "changed" : "unchanged") : base !== undefined ? "only-on-base" : "only-on-head";
       return {
         label: row.caption,
         verdict,
@@ -57,7 +58,11 @@ function failures(base: ComparedSide, head: ComparedSide): string {
   return [["Base", base] as const, ["Head", head] as const]
     .flatMap(([name, side]) => {
       const attempt = shownAttempt(side);
-      return attempt === undefined || attempt.outcome === "passed" ? [] : [` ${name} (${side.ref}) ${attempt.outcome === "failed" ? "failed" : "stopped"}: ${describeError(attempt.error).replace(/\.$/, "")}.`];
+      return attempt === undefined || attempt.outcome === "passed"
+        ? []
+        : [
+            ` ${name} (${side.ref}) ${attempt.outcome === "failed" ? "failed" : "stopped"}: ${describeError(attempt.error).replace(/\.$/, "")}.`,
+          ];
     })
     .join("");
 }
@@ -86,9 +91,11 @@ function summary(labels: ReadonlyArray<CompareLabel>): string {
  */
 export function compareOutcome(base: ComparedSide, head: ComparedSide, labels: ReadonlyArray<CompareLabel>): CompareOutcome {
   const baseError = couldNotRun(base);
-  if (baseError !== undefined) return { exitCode: 2, reasonCode: "base-error", reason: `The scenario could not run on base (${base.ref}): ${baseError}` };
+  if (baseError !== undefined)
+    return { exitCode: 2, reasonCode: "base-error", reason: `The scenario could not run on base (${base.ref}): ${baseError}` };
   const headError = couldNotRun(head);
-  if (headError !== undefined) return { exitCode: 2, reasonCode: "head-error", reason: `The scenario could not run on head (${head.ref}): ${headError}` };
+  if (headError !== undefined)
+    return { exitCode: 2, reasonCode: "head-error", reason: `The scenario could not run on head (${head.ref}): ${headError}` };
   if (labels.length === 0) {
     return {
       exitCode: 2,

@@ -41,7 +41,14 @@ export async function writeCompare(input: CompareInput): Promise<CompareReport> 
   await mkdir(dir, { recursive: true });
   await Promise.all(ownEntries.map((entry) => rm(join(dir, entry), { recursive: true, force: true })));
 
-  const evidence = await copyEvidence({ dir, base: input.base, head: input.head, replacements, found, settings: { threshold: input.threshold } });
+  const evidence = await copyEvidence({
+    dir,
+    base: input.base,
+    head: input.head,
+    replacements,
+    found,
+    settings: { threshold: input.threshold },
+  });
   const labels = compareLabels(evidence.rows);
   const side = (name: "base" | "head") => ({
     ref: refLabel(input[name].ref, input[name].commit?.sha),
@@ -76,7 +83,11 @@ export async function writeCompare(input: CompareInput): Promise<CompareReport> 
     const error = evidence[name].shown?.attempt.error;
     return error === undefined ? [] : [{ side: name, error: redactDeep(error, replacements, found) }];
   });
-  const markdown = redact(renderCompareMarkdown({ report: { ...redacted, redactions: redactionCounts(found) }, rows: evidence.rows, errors }), secrets, found);
+  const markdown = redact(
+    renderCompareMarkdown({ report: { ...redacted, redactions: redactionCounts(found) }, rows: evidence.rows, errors }),
+    secrets,
+    found,
+  );
   const report: CompareReport = { ...redacted, redactions: redactionCounts(found) };
   await writeFile(join(dir, report.markdown), markdown);
   await writeFile(join(dir, "compare.json"), `${JSON.stringify(report, null, 2)}\n`);

@@ -32,7 +32,10 @@ function bugsDir(repoRoot: string): string {
 export async function listBugs(repoRoot: string): Promise<ReadonlyArray<ZooBug>> {
   if (!existsSync(bugsDir(repoRoot))) throw new NoZoo({ dir: bugsDir(repoRoot) });
   const entries = await readdir(bugsDir(repoRoot), { withFileTypes: true });
-  const ids = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const ids = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(ids.map((id) => readBug(repoRoot, id)));
 }
 
@@ -54,9 +57,11 @@ async function readBug(repoRoot: string, id: string): Promise<ZooBug> {
   };
   const [readme, scenarioLine, patchText] = await Promise.all([read("README.md"), read("scenario"), read("fix.patch")]);
   const { title, summary } = readmeParts(readme);
-  if (title === "" || summary === "") throw broken("README.md must start with a `# title` line and a paragraph saying the bug in one sentence.");
+  if (title === "" || summary === "")
+    throw broken("README.md must start with a `# title` line and a paragraph saying the bug in one sentence.");
   const scenario = scenarioLine.trim();
-  if (!existsSync(join(repoRoot, scenario))) throw broken(`its scenario file says ${scenario}, which does not exist; write the scenario's path relative to the repository root.`);
+  if (!existsSync(join(repoRoot, scenario)))
+    throw broken(`its scenario file says ${scenario}, which does not exist; write the scenario's path relative to the repository root.`);
   const files = patchFiles(patchText);
   if (files.length === 0) throw broken("fix.patch changes no file; make it with `git diff` from the buggy app to the shipped one.");
   return { id, title, summary, scenario, patch: join(dir, "fix.patch"), files };

@@ -48,6 +48,11 @@ async function writeLockfile(repoRoot: string, dir: string): Promise<void> {
   const result = await execa("pnpm", args, { cwd: dir, reject: false, stdin: "ignore" });
   if (result.failed) {
     const output = [result.stderr, result.stdout].filter((text) => text !== "").join("\n");
-    throw new SandboxFailed({ step: "lockfile", command: `pnpm ${args.join(" ")}`, cwd: dir, detail: output || (result.shortMessage ?? `exit code ${String(result.exitCode)}`) });
+    throw new SandboxFailed({
+      step: "lockfile",
+      command: `pnpm ${args.join(" ")}`,
+      cwd: dir,
+      detail: output || (result.shortMessage ?? `exit code ${String(result.exitCode)}`),
+    });
   }
 }

@@ -71,7 +71,11 @@ export interface ZooSandbox {
  * for a proof of several scenarios (each bug's scenario fails on the first and passes on the
  * second). The folder is removed if anything fails.
  */
-export async function createZooSandbox(options: { readonly bugIds: ReadonlyArray<string>; readonly repoRoot: string; readonly tempDir?: string }): Promise<ZooSandbox> {
+export async function createZooSandbox(options: {
+  readonly bugIds: ReadonlyArray<string>;
+  readonly repoRoot: string;
+  readonly tempDir?: string;
+}): Promise<ZooSandbox> {
   const bugs = await Promise.all(options.bugIds.map((id) => findBug(options.repoRoot, id)));
   const dir = await mkdtemp(join(options.tempDir ?? tmpdir(), "scenario-prover-zoo-"));
   const dispose = () => rm(dir, { recursive: true, force: true, maxRetries: 3 });
@@ -111,13 +115,22 @@ interface SideCommit {
 }
 
 /** Commits the app with the bugs' fixes reversed on one branch, then with them applied on the next. */
-async function commitSides(dir: string, bugs: ReadonlyArray<ZooBug>, sides: { readonly base: SideCommit; readonly head: SideCommit }): Promise<void> {
+async function commitSides(
+  dir: string,
+  bugs: ReadonlyArray<ZooBug>,
+  sides: { readonly base: SideCommit; readonly head: SideCommit },
+): Promise<void> {
   const git = sandboxGit(dir);
   const run = async (step: string, args: ReadonlyArray<string>) => {
     try {
       return await git.raw([...args]);
     } catch (error) {
-      throw new SandboxFailed({ step, command: `git ${args.join(" ")}`, cwd: dir, detail: error instanceof Error ? error.message : String(error) });
+      throw new SandboxFailed({
+        step,
+        command: `git ${args.join(" ")}`,
+        cwd: dir,
+        detail: error instanceof Error ? error.message : String(error),
+      });
     }
   };
   await run("git init", ["init", "--quiet"]);

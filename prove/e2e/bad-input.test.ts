@@ -54,8 +54,16 @@ const help = "Run `prove-scenario --help` for the options.";
 // scenario (most of them one `playwright test --list`); the last two get as far as base's run.
 const rows: ReadonlyArray<Row> = [
   { input: "an unknown option", args: (at) => [...proof(at), "--frobnicate"], says: () => ["Unknown option '--frobnicate'", help] },
-  { input: "an option missing its value", args: (at) => [...proof(at, { config: null }), "--config"], says: () => ["Option '--config <value>' argument missing", help] },
-  { input: "an unknown command", args: (at) => ["frobnicate", ...proof(at)], says: () => ['Unknown command "frobnicate"', "The commands are init, run, publish, merge, demo", help] },
+  {
+    input: "an option missing its value",
+    args: (at) => [...proof(at, { config: null }), "--config"],
+    says: () => ["Option '--config <value>' argument missing", help],
+  },
+  {
+    input: "an unknown command",
+    args: (at) => ["frobnicate", ...proof(at)],
+    says: () => ['Unknown command "frobnicate"', "The commands are init, run, publish, merge, demo", help],
+  },
   { input: "--base empty", args: (at) => proof(at, { base: "" }), says: () => ["--base is required, e.g. --base main.", help] },
   { input: "no --head", args: (at) => proof(at, { head: null }), says: () => ["--head is required, e.g. --head HEAD.", help] },
   {
@@ -63,15 +71,31 @@ const rows: ReadonlyArray<Row> = [
     args: (at) => [...proof(at), "--base", "noop", "--head", "broken-fix"],
     says: () => ['Give each option once; got --base twice ("bug", "noop") and --head twice ("fix", "broken-fix").', help],
   },
-  { input: "--repeat 0", args: (at) => [...proof(at), "--repeat", "0"], says: () => ['--repeat takes a whole number of runs, 1 or more; got "0".', help] },
-  { input: "--repeat abc", args: (at) => [...proof(at), "--repeat", "abc"], says: () => ['--repeat takes a whole number of runs, 1 or more; got "abc".', help] },
+  {
+    input: "--repeat 0",
+    args: (at) => [...proof(at), "--repeat", "0"],
+    says: () => ['--repeat takes a whole number of runs, 1 or more; got "0".', help],
+  },
+  {
+    input: "--repeat abc",
+    args: (at) => [...proof(at), "--repeat", "abc"],
+    says: () => ['--repeat takes a whole number of runs, 1 or more; got "abc".', help],
+  },
   { input: "--repo empty", args: (at) => proof(at, { repo: "" }), says: () => ["--repo needs a value, e.g. --repo ../my-app.", help] },
-  { input: "--config empty", args: (at) => proof(at, { config: "" }), says: () => ["--config needs a value, e.g. --config scenarios.config.ts.", help] },
+  {
+    input: "--config empty",
+    args: (at) => proof(at, { config: "" }),
+    says: () => ["--config needs a value, e.g. --config scenarios.config.ts.", help],
+  },
   { input: "--out empty", args: (at) => proof(at, { out: "" }), says: () => ["--out needs a value, e.g. --out ../reports.", help] },
   {
     input: "--repo that is not a git repository",
     args: (at) => proof(at, { repo: at.notARepo }),
-    says: (at) => [`--repo "${at.notARepo}": ${at.notARepo} is not in a git repository`, "Pass the folder of the git repository whose commits you compare", "leave --repo out"],
+    says: (at) => [
+      `--repo "${at.notARepo}": ${at.notARepo} is not in a git repository`,
+      "Pass the folder of the git repository whose commits you compare",
+      "leave --repo out",
+    ],
   },
   {
     input: "a ref that does not exist",
@@ -82,12 +106,17 @@ const rows: ReadonlyArray<Row> = [
   {
     input: "--out below a regular file",
     args: (at) => proof(at, { out: join(at.aFile, "report") }),
-    says: (at) => [`Could not write the report to ${join(at.aFile, "report")}: ${at.aFile} is a file, not a folder. Pass --out <dir> with a writable folder.`],
+    says: (at) => [
+      `Could not write the report to ${join(at.aFile, "report")}: ${at.aFile} is a file, not a folder. Pass --out <dir> with a writable folder.`,
+    ],
   },
   {
     input: "--out inside the repository under test",
     args: (at) => proof(at, { out: join(at.repo, "proof") }),
-    says: (at) => [`--out ${join(at.repo, "proof")} is inside the repository under test, ${at.repo}`, `Pass --out a folder outside the repository, e.g. --out ${at.repo}-reports`],
+    says: (at) => [
+      `--out ${join(at.repo, "proof")} is inside the repository under test, ${at.repo}`,
+      `Pass --out a folder outside the repository, e.g. --out ${at.repo}-reports`,
+    ],
   },
   {
     input: "a config file that does not exist",
@@ -102,27 +131,42 @@ const rows: ReadonlyArray<Row> = [
   {
     input: "a config that throws on import",
     args: (at) => proof(at, { config: `${badInput}/throws.config.ts` }),
-    says: () => [`Scenario config ${badInput}/throws.config.ts: Playwright could not load it; fix this first:`, "Error: SUM_APP_SECRET is not set", `${badInput}/throws.config.ts:4`],
+    says: () => [
+      `Scenario config ${badInput}/throws.config.ts: Playwright could not load it; fix this first:`,
+      "Error: SUM_APP_SECRET is not set",
+      `${badInput}/throws.config.ts:4`,
+    ],
   },
   {
     input: "a config exporting no app",
     args: (at) => proof(at, { config: `${badInput}/no-app.config.ts` }),
-    says: () => [`Scenario config ${badInput}/no-app.config.ts: it names no app. Build it with defineScenarioConfig({ app: { root, start, ready } })`],
+    says: () => [
+      `Scenario config ${badInput}/no-app.config.ts: it names no app. Build it with defineScenarioConfig({ app: { root, start, ready } })`,
+    ],
   },
   {
     input: "a {port} placeholder as an env variable's name",
     args: (at) => proof(at, { config: `${badInput}/port-in-env-name.config.ts` }),
-    says: () => [`Scenario config ${badInput}/port-in-env-name.config.ts: app.env has a variable named "{port}"; rename it`, "Placeholders such as {port} are filled into values, not names"],
+    says: () => [
+      `Scenario config ${badInput}/port-in-env-name.config.ts: app.env has a variable named "{port}"; rename it`,
+      "Placeholders such as {port} are filled into values, not names",
+    ],
   },
   {
     input: "a scenario outside the config's testDir",
     args: (at) => proof(at, { scenario: `${badInput}/outside.e2e.ts` }),
-    says: () => [`Scenario ${badInput}/outside.e2e.ts: the config`, "does not run it (testDir", "Move it under testDir or pass --config for the config that covers it."],
+    says: () => [
+      `Scenario ${badInput}/outside.e2e.ts: the config`,
+      "does not run it (testDir",
+      "Move it under testDir or pass --config for the config that covers it.",
+    ],
   },
   {
     input: "two tests in one file without --grep",
     args: (at) => proof(at, { scenario: `${fixtures}/two-tests.e2e.ts` }),
-    says: () => [`Scenario ${fixtures}/two-tests.e2e.ts holds 2 tests; a proof runs exactly one. Pass --grep <text> matching one of these titles:\n  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0`],
+    says: () => [
+      `Scenario ${fixtures}/two-tests.e2e.ts holds 2 tests; a proof runs exactly one. Pass --grep <text> matching one of these titles:\n  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0`,
+    ],
   },
   {
     input: "--grep matching two tests",
@@ -132,18 +176,32 @@ const rows: ReadonlyArray<Row> = [
   {
     input: "--grep matching no test",
     args: (at) => [...proof(at, { scenario: `${fixtures}/two-tests.e2e.ts` }), "--grep", "multiply"],
-    says: () => [`Scenario ${fixtures}/two-tests.e2e.ts: no test title contains --grep "multiply". Its tests are:\n  - adding 1 and 2 shows 3`],
+    says: () => [
+      `Scenario ${fixtures}/two-tests.e2e.ts: no test title contains --grep "multiply". Its tests are:\n  - adding 1 and 2 shows 3`,
+    ],
   },
   // Nothing to install (install: false) and --sequential, so base fails at once and head never starts.
   {
     input: "app.start naming a command that is not installed",
     args: (at) => [...proof(at, { config: `${badInput}/start-not-found.config.ts` }), "--sequential"],
-    says: () => ["could-not-run (exit 2, base-error)", "[scenario-harness:boot] The app exited with code 127 before it was ready, its last line being \"", "definitely-not-a-command-xyz: not found\". Check app.start (`definitely-not-a-command-xyz --port "],
+    says: () => [
+      "could-not-run (exit 2, base-error)",
+      '[scenario-harness:boot] The app exited with code 127 before it was ready, its last line being "',
+      'definitely-not-a-command-xyz: not found". Check app.start (`definitely-not-a-command-xyz --port ',
+    ],
   },
   {
     input: "a transcript that cannot be loaded",
-    args: (at) => [...proof(at, { scenario: `${fixtures}/bad-transcript.e2e.ts`, config: `${badInput}/no-install.config.ts` }), "--sequential"],
-    says: () => ["could-not-run (exit 2, base-error)", "[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Write one JSON object per line"],
+    args: (at) => [
+      ...proof(at, { scenario: `${fixtures}/bad-transcript.e2e.ts`, config: `${badInput}/no-install.config.ts` }),
+      "--sequential",
+    ],
+    says: () => [
+      "could-not-run (exit 2, base-error)",
+      "[scenario-harness:transcript]",
+      "bad-transcript.ndjson:3: this line is not valid JSON",
+      "Write one JSON object per line",
+    ],
   },
 ];
 

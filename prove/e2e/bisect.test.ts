@@ -45,7 +45,19 @@ let interrupted: Bisection;
 /** Runs `prove-scenario bisect … --json` against the sandbox, into its own folder under `work`. */
 async function bisect(name: string, args: ReadonlyArray<string>): Promise<Bisection> {
   const out = join(work, name);
-  const prover = startProver(["bisect", "--repo", repo.dir, "--config", "playwright.config.ts", ...expectTimeout, bug.scenario, "--out", out, "--json", ...args]);
+  const prover = startProver([
+    "bisect",
+    "--repo",
+    repo.dir,
+    "--config",
+    "playwright.config.ts",
+    ...expectTimeout,
+    bug.scenario,
+    "--out",
+    out,
+    "--json",
+    ...args,
+  ]);
   const run = await prover;
   const json = join(out, "bisect.json");
   const report = existsSync(json) ? (JSON.parse(await readFile(json, "utf8")) as BisectReport) : undefined;
@@ -58,7 +70,19 @@ async function bisect(name: string, args: ReadonlyArray<string>): Promise<Bisect
  */
 async function interruptedAtFirstStep(name: string, args: ReadonlyArray<string>): Promise<Bisection> {
   const out = join(work, name);
-  const prover = startProver(["bisect", "--repo", repo.dir, "--config", "playwright.config.ts", ...expectTimeout, bug.scenario, "--out", out, "--json", ...args]);
+  const prover = startProver([
+    "bisect",
+    "--repo",
+    repo.dir,
+    "--config",
+    "playwright.config.ts",
+    ...expectTimeout,
+    bug.scenario,
+    "--out",
+    out,
+    "--json",
+    ...args,
+  ]);
   let seen = "";
   const running = new Promise<boolean>((resolve) => {
     prover.stderr?.on("data", (chunk: Buffer) => {
@@ -74,7 +98,9 @@ async function interruptedAtFirstStep(name: string, args: ReadonlyArray<string>)
 /** What each bisection left behind: its temporary folders (named after its pid) and any process working in the sandbox. */
 async function leftovers(run: Bisection) {
   const roots = [...new Set([tmpdir(), "/tmp"])];
-  const folders = (await Promise.all(roots.map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${run.pid}.`))))).flat();
+  const folders = (
+    await Promise.all(roots.map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${run.pid}.`))))
+  ).flat();
   return { folders, processes: await processesMentioning(repo.dir) };
 }
 
@@ -145,9 +171,12 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
       expect.stringMatching(/^old {3}install {3}pnpm install --frozen-lockfile {2}\d/),
       expect.stringMatching(/^step1 install {3}pnpm install --frozen-lockfile {2}failed after /),
     ]);
-    expect(stderr.split("\n").filter((line) => line.includes("install   old's, hard-linked (the same dependency manifests)")).map((line) => line.slice(0, 5))).toEqual([
-      "new  ", "step2", "step4", "step5", "step6", "step7",
-    ]);
+    expect(
+      stderr
+        .split("\n")
+        .filter((line) => line.includes("install   old's, hard-linked (the same dependency manifests)"))
+        .map((line) => line.slice(0, 5)),
+    ).toEqual(["new  ", "step2", "step4", "step5", "step6", "step7"]);
     expect(stderr).toContain(`\nstep 1: ${short(16)} skip, 32 commits left, about 5 steps: ${brokenSubject} (could not run (install): `);
     expect(stderr).toContain(`\nstep 7: ${short(20)} pass, 1 commit left, about 0 steps: docs: note 20\n`);
   });
@@ -163,21 +192,35 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
     expect(rows.map((row) => row.firstNew?.label)).toContain("failure screenshot");
     for (const row of rows) {
       for (const shot of [row.lastOld, row.firstNew]) {
-        if (shot !== null) expect(await sharp(join(found.out, shot.path)).metadata(), shot.path).toMatchObject({ width: shot.width, height: shot.height });
+        if (shot !== null)
+          expect(await sharp(join(found.out, shot.path)).metadata(), shot.path).toMatchObject({ width: shot.width, height: shot.height });
       }
     }
     const markdown = await readFile(join(found.out, "bisect.md"), "utf8");
     expect(markdown.split("\n")[0]).toBe(`## 🔎 Found: \`${short(21)}\` introduced the failure`);
     expect(markdown).toContain(`| last pass \`${short(20)}\` | first fail \`${short(21)}\` |`);
     expect(markdown).toContain(`| 1 | \`${short(16)}\` | ${brokenSubject} | skip: could not run (install): `);
-    expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario bisect --old ${sha(0).slice(0, 12)} --new ${sha(32).slice(0, 12)} ${bug.scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`));
+    expect(report.command).toMatch(
+      new RegExp(
+        `^pnpm prove-scenario bisect --old ${sha(0).slice(0, 12)} --new ${sha(32).slice(0, 12)} ${bug.scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`,
+      ),
+    );
     expect(markdown).toContain("```sh\n" + report.command + "\n```");
     expect(JSON.stringify(report)).not.toContain(tmpdir() + "/scenario-prover-");
   });
 
   it("exits 1 when both ends have the same outcome, saying which", () => {
     expect(unchanged.exitCode, unchanged.stderr).toBe(1);
-    expect(unchanged.report).toMatchObject({ result: "unchanged", exitCode: 1, direction: null, old: { outcome: "fail" }, new: { outcome: "fail" }, commit: null, steps: [], skipped: [] });
+    expect(unchanged.report).toMatchObject({
+      result: "unchanged",
+      exitCode: 1,
+      direction: null,
+      old: { outcome: "fail" },
+      new: { outcome: "fail" },
+      commit: null,
+      steps: [],
+      skipped: [],
+    });
     expect(unchanged.report?.reason).toBe(
       `The scenario fails at both ends, --old ${short(26)} and --new ${short(30)}, so there is no change to find between them. ` +
         "To find the commit that broke it, pass as --old an earlier commit where it passes; to find one that fixed it, pass as --new a commit where it passes.",
@@ -187,7 +230,13 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
 
   it("exits 2 when an end cannot run, naming that end and why", () => {
     expect(newEndBroken.exitCode, newEndBroken.stderr).toBe(2);
-    expect(newEndBroken.report).toMatchObject({ result: "could-not-run", exitCode: 2, old: { outcome: "fail" }, new: { outcome: "error" }, steps: [] });
+    expect(newEndBroken.report).toMatchObject({
+      result: "could-not-run",
+      exitCode: 2,
+      old: { outcome: "fail" },
+      new: { outcome: "error" },
+      steps: [],
+    });
     expect(newEndBroken.report?.reason).toBe(
       `The scenario gave no outcome at --new ${short(24)}: could not run (install): install failed: \`pnpm install --frozen-lockfile\` in the repository's root at ${short(24)} exited with code 1. ` +
         "A bisection needs the scenario's outcome at both ends: make it run there, or pass as that end a commit where it does.",
@@ -212,7 +261,8 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
 
   it("leaves the sandbox's HEAD, branches, status and worktrees as they were, and no folder or process behind", async () => {
     expect(await repositoryState(repo.dir)).toEqual(before);
-    for (const run of [found, unchanged, newEndBroken, badRef, interrupted]) expect(await leftovers(run)).toEqual({ folders: [], processes: [] });
+    for (const run of [found, unchanged, newEndBroken, badRef, interrupted])
+      expect(await leftovers(run)).toEqual({ folders: [], processes: [] });
   });
 
   it("is published for a pull request: its screenshots go to <scenario>/bisect-<old7>-<new7>/ on the branch, and pr.md links each one there", async () => {
@@ -221,7 +271,9 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
     const published = await publishFrom(repo.dir, found.out);
     expect(published.exitCode, published.stderr).toBe(0);
     const folder = `${bug.scenario.replace(/\.e2e\.ts$/, "")}/bisect-${short(0)}-${short(32)}`;
-    const images = report.screenshots.rows.flatMap((row) => [row.lastOld?.path, row.firstNew?.path]).filter((path): path is string => path !== undefined);
+    const images = report.screenshots.rows
+      .flatMap((row) => [row.lastOld?.path, row.firstNew?.path])
+      .filter((path): path is string => path !== undefined);
     expect(images.length).toBeGreaterThan(2);
     expect(published.files).toEqual([...new Set(images)].map((path) => `${folder}/${path}`).sort());
     const targets = linkTargets(published.pr);

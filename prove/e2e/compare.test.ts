@@ -27,7 +27,20 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const compareArgs = (out: string) => ["compare", "--repo", repo.dir, "--base", repo.base, "--head", repo.head, "--config", "playwright.config.ts", scenario, "--out", out];
+const compareArgs = (out: string) => [
+  "compare",
+  "--repo",
+  repo.dir,
+  "--base",
+  repo.base,
+  "--head",
+  repo.head,
+  "--config",
+  "playwright.config.ts",
+  scenario,
+  "--out",
+  out,
+];
 
 /** How many pixels of a PNG are exactly the difference image's magenta. */
 async function magentaPixels(file: string): Promise<number> {
@@ -39,7 +52,9 @@ async function magentaPixels(file: string): Promise<number> {
 
 describe("prove-scenario compare", () => {
   it("finds that a change to the stylesheet alone changed the one label that shows the restyled element, and not the other", async () => {
-    expect((await execa("git", ["diff", "--name-only", repo.base, repo.head], { cwd: repo.dir })).stdout).toBe("examples/agent-chat/public/style.css");
+    expect((await execa("git", ["diff", "--name-only", repo.base, repo.head], { cwd: repo.dir })).stdout).toBe(
+      "examples/agent-chat/public/style.css",
+    );
     const out = join(work, "restyled");
     // Both sides pass, so no run waits an expect timeout out; 5 s as a proof's tests use keeps a slip cheap.
     const run = await startProver([...compareArgs(out), "--expect-timeout", "5000", "--json"]);
@@ -47,7 +62,13 @@ describe("prove-scenario compare", () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const report = JSON.parse(await readFile(join(out, "compare.json"), "utf8")) as CompareReport;
     expect(JSON.parse(run.stdout)).toEqual(report);
-    expect([report.schema, report.exitCode, report.reasonCode, report.threshold, report.tolerance]).toEqual(["scenario-compare/v1", 0, "compared", 0.001, 16]);
+    expect([report.schema, report.exitCode, report.reasonCode, report.threshold, report.tolerance]).toEqual([
+      "scenario-compare/v1",
+      0,
+      "compared",
+      0.001,
+      16,
+    ]);
     expect(report.labels.map((label) => [label.label, label.verdict, label.base, label.head, label.difference])).toEqual([
       ["asked", "unchanged", "images/base-asked.png", "images/head-asked.png", "images/diff-asked.png"],
       ["tool-calls", "changed", "images/base-tool-calls.png", "images/head-tool-calls.png", "images/diff-tool-calls.png"],
@@ -70,25 +91,47 @@ describe("prove-scenario compare", () => {
     const rows = markdown
       .split("\n")
       .filter((line) => line.startsWith("| **"))
-      .map((row) => row.split(" | ").map((cell) => cell.replace(/<a href="[^"]*"><img src="([^"]+)"[^>]*><\/a>/g, "$1").replace(/^\| |\*\*| \|$/g, "")));
+      .map((row) =>
+        row.split(" | ").map((cell) => cell.replace(/<a href="[^"]*"><img src="([^"]+)"[^>]*><\/a>/g, "$1").replace(/^\| |\*\*| \|$/g, "")),
+      );
     expect(rows).toEqual([
-      ["asked", "images/base-asked.png", "images/head-asked.png", expect.stringMatching(/^images\/diff-asked\.png<br>unchanged, (0|< 0\.01|0\.0\d) % of pixels$/)],
-      ["tool-calls", "images/base-tool-calls.png", "images/head-tool-calls.png", expect.stringMatching(/^images\/diff-tool-calls\.png<br>changed, \d+(\.\d+)? % of pixels$/)],
+      [
+        "asked",
+        "images/base-asked.png",
+        "images/head-asked.png",
+        expect.stringMatching(/^images\/diff-asked\.png<br>unchanged, (0|< 0\.01|0\.0\d) % of pixels$/),
+      ],
+      [
+        "tool-calls",
+        "images/base-tool-calls.png",
+        "images/head-tool-calls.png",
+        expect.stringMatching(/^images\/diff-tool-calls\.png<br>changed, \d+(\.\d+)? % of pixels$/),
+      ],
     ]);
     expect(markdown).toMatch(/^\| \| base `[0-9a-f]{7}` app \| head `[0-9a-f]{7}` restyled \| difference \|$/m);
-    expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario compare --base [0-9a-f]{12} --head [0-9a-f]{12} ${scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`));
+    expect(report.command).toMatch(
+      new RegExp(
+        `^pnpm prove-scenario compare --base [0-9a-f]{12} --head [0-9a-f]{12} ${scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`,
+      ),
+    );
 
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines.slice(-2)).toEqual([`compared (exit 0): ${report.reason}`, `compare: ${join(out, "compare.md")}`]);
     expect(report.reason).toMatch(/^1 of 2 labels changed: tool-calls \(\d+(\.\d+)? %\); unchanged: asked\.$/);
     expect(await processesMentioning(repo.dir)).toEqual([]);
-    expect((await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout.split("\n").filter((line) => line.startsWith("worktree "))).toHaveLength(1);
+    expect(
+      (await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout
+        .split("\n")
+        .filter((line) => line.startsWith("worktree ")),
+    ).toHaveLength(1);
 
     // Published for a pull request: the images go to <scenario>/<base7>-<head7>-compare/ on the branch, and pr.md links each one there.
     const published = await publishFrom(repo.dir, out);
     expect(published.exitCode, published.stderr).toBe(0);
     const folder = `scenarios/agent-chat/two-tool-calls/${report.base.sha?.slice(0, 7) ?? "?"}-${report.head.sha?.slice(0, 7) ?? "?"}-compare`;
-    const images = report.labels.flatMap((label) => [label.base, label.head, label.difference]).filter((path): path is string => path !== null);
+    const images = report.labels
+      .flatMap((label) => [label.base, label.head, label.difference])
+      .filter((path): path is string => path !== null);
     expect(published.files).toEqual(images.map((path) => `${folder}/${path}`).sort());
     expect(published.pr.split("\n").slice(0, 2)).toEqual([prMarker, markdown.split("\n")[0]]);
     const targets = linkTargets(published.pr);
@@ -105,7 +148,11 @@ describe("prove-scenario compare", () => {
     const next = await startProver(["run", "--at", repo.head, "--repo", repo.dir, "--config", "playwright.config.ts", scenario]);
     expect(next.exitCode, next.stderr).toBe(0);
     expect(await afterLaterRun(next.stderr, killed.folders)).toEqual(cleanedUp(killed.folders));
-    expect((await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout.split("\n").filter((line) => line.startsWith("worktree "))).toHaveLength(1);
+    expect(
+      (await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout
+        .split("\n")
+        .filter((line) => line.startsWith("worktree ")),
+    ).toHaveLength(1);
     expect(existsSync(join(out, "compare.json"))).toBe(false);
   });
 
@@ -113,7 +160,9 @@ describe("prove-scenario compare", () => {
     const out = join(work, "bad-threshold");
     const run = await startProver([...compareArgs(out), "--threshold", "5%"]);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('--threshold takes the share of changed pixels, from 0 to 1, at or below which a label counts as unchanged, e.g. --threshold 0.005 for half a percent (default 0.001); got "5%".');
+    expect(run.stderr).toContain(
+      '--threshold takes the share of changed pixels, from 0 to 1, at or below which a label counts as unchanged, e.g. --threshold 0.005 for half a percent (default 0.001); got "5%".',
+    );
     expect(run.stderr).toContain("Run `prove-scenario --help` for the options.");
     expect(existsSync(out)).toBe(false);
   });

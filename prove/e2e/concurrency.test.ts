@@ -96,7 +96,9 @@ describe("proofs at once in one repository", () => {
 
     // Once every proof has both its worktrees, the user cleans up the repository, and the lock is left again, by a proof
     // killed before it wrote its pid, long ago: the first proof to remove its worktrees takes it over.
-    const notShown = await Promise.all(provers.map((prover) => printed(prover, [/^base {2}worktree {2}[0-9a-f]{7} {2}\d/m, /^head {2}worktree {2}[0-9a-f]{7} {2}\d/m])));
+    const notShown = await Promise.all(
+      provers.map((prover) => printed(prover, [/^base {2}worktree {2}[0-9a-f]{7} {2}\d/m, /^head {2}worktree {2}[0-9a-f]{7} {2}\d/m])),
+    );
     expect(notShown).toEqual([[], [], [], []]);
     await repo.git("gc", "--prune=now", "--quiet");
     await repo.git("worktree", "prune");
@@ -125,7 +127,9 @@ describe("proofs at once in one repository", () => {
     for (const { dir } of all) expect((await readdir(dir)).filter((name) => name.startsWith("."))).toEqual([]);
 
     // Each side's app: its own port, home and worktree, in its own proof's temporary folder.
-    const apps = await Promise.all((await readdir(places)).map(async (file) => JSON.parse(await readFile(join(places, file), "utf8")) as AppPlace));
+    const apps = await Promise.all(
+      (await readdir(places)).map(async (file) => JSON.parse(await readFile(join(places, file), "utf8")) as AppPlace),
+    );
     expect(apps).toHaveLength(8);
     expect(new Set(apps.map(({ port }) => port)).size).toBe(8);
     expect(new Set(apps.map(({ home }) => home)).size).toBe(8);

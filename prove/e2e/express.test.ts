@@ -8,7 +8,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BisectReport } from "../bisect/schema.ts";
 import { formatDuration } from "../outcome/durations.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { afterLaterRun, checkout, cleanedUp, config, fixtures, killOncePrinted, processesMentioning, prove, reportDir, repositoryState, startProver, sumScenario } from "./support/prover.ts";
+import {
+  afterLaterRun,
+  checkout,
+  cleanedUp,
+  config,
+  fixtures,
+  killOncePrinted,
+  processesMentioning,
+  prove,
+  reportDir,
+  repositoryState,
+  startProver,
+  sumScenario,
+} from "./support/prover.ts";
 
 let work: string;
 let repo: ExpressRepo;
@@ -62,14 +75,21 @@ describe("proving a fix in a plain Express repository that does not contain scen
 
     const markdown = await readFile(join(dir, "report.md"), "utf8");
     const rows = markdown.split("\n").filter((line) => line.startsWith("| **"));
-    expect(rows.map((row) => row.split(" | ").map((cell) => /src="([^"]+)"/.exec(cell)?.[1] ?? cell.replace(/^\| |\*\*| \|$/g, "")))).toEqual([
+    expect(
+      rows.map((row) => row.split(" | ").map((cell) => /src="([^"]+)"/.exec(cell)?.[1] ?? cell.replace(/^\| |\*\*| \|$/g, ""))),
+    ).toEqual([
       ["filled in", "images/base-filled-in.png", "images/head-filled-in.png", "images/diff-filled-in.png"],
       ["after add", "images/base-after-add.png", "images/head-after-add.png", "images/diff-after-add.png"],
       ["total checked", "images/failure-base.png", "images/head-total-checked.png", "images/failure-base-diff.png"],
     ]);
-    expect(report.differences.failures?.map((difference) => [difference.label, difference.failure, difference.path])).toEqual([["total checked", "base", "images/failure-base-diff.png"]]);
+    expect(report.differences.failures?.map((difference) => [difference.label, difference.failure, difference.path])).toEqual([
+      ["total checked", "base", "images/failure-base-diff.png"],
+    ]);
     // The total is the one thing that differs between the two sides' screenshots, once added.
-    expect(report.differences.labels.map((difference) => [difference.label, difference.changedPixels > 0])).toEqual([["filled in", false], ["after add", true]]);
+    expect(report.differences.labels.map((difference) => [difference.label, difference.changedPixels > 0])).toEqual([
+      ["filled in", false],
+      ["after add", true],
+    ]);
     expect(markdown).toContain(`**Base: assertion** at \`${sumScenario}:11\``);
     expect(markdown).toContain(`(fix) Add numbers, not strings — passed (run ${runLine?.[1]}, of which the test ${runLine?.[2]})`);
 
@@ -92,14 +112,23 @@ describe("proving a fix in a plain Express repository that does not contain scen
   it("runs two proofs at once in one repository: a no-op change passes on base, a fix that does not work fails on head", async () => {
     // The first as the README runs it, through pnpm, naming base by its full SHA: a correct "not proved" ends with the report's path.
     const fixSha = await repo.git("rev-parse", "fix");
-    const viaPnpm = execa("pnpm", ["prove-scenario", "--base", fixSha, "--head", "noop", sumScenario, ...against("noop")], { cwd: checkout, reject: false, stdin: "ignore" });
-    const [noopRun, broken] = await Promise.all([viaPnpm, prove(["--base", "bug", "--head", "broken-fix", sumScenario, ...against("broken")])]);
+    const viaPnpm = execa("pnpm", ["prove-scenario", "--base", fixSha, "--head", "noop", sumScenario, ...against("noop")], {
+      cwd: checkout,
+      reject: false,
+      stdin: "ignore",
+    });
+    const [noopRun, broken] = await Promise.all([
+      viaPnpm,
+      prove(["--base", "bug", "--head", "broken-fix", sumScenario, ...against("broken")]),
+    ]);
     expect(noopRun.exitCode).toBe(1);
     expect(noopRun.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out("noop"), "report.md")}`);
     expect(`${noopRun.stdout}${noopRun.stderr}`).not.toContain("ELIFECYCLE");
     const noop = { report: JSON.parse(await readFile(join(out("noop"), "report.json"), "utf8")) as typeof broken.report };
     expect([noop.report.verdict, noop.report.reasonCode]).toEqual(["not-proved", "passes-on-base"]);
-    expect(noop.report.reason).toBe(`The scenario passes on base (${fixSha.slice(0, 7)}), so it does not reproduce the bug there; make it fail on base first.`);
+    expect(noop.report.reason).toBe(
+      `The scenario passes on base (${fixSha.slice(0, 7)}), so it does not reproduce the bug there; make it fail on base first.`,
+    );
     const markdown = await readFile(join(out("noop"), "report.md"), "utf8");
     expect(markdown).toContain(`| | base \`${fixSha.slice(0, 7)}\` | head`);
     expect(markdown.replace(/```sh\n.*\n```/, "")).not.toContain(fixSha);
@@ -118,14 +147,19 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const before = await repo.git("worktree", "list", "--porcelain");
     const temp = join(await mkdtemp(join(tmpdir(), "prove-keep-")), "a-temporary-folder-as-long-as-a-mac-one");
     await mkdir(temp);
-    const inTemp = (args: ReadonlyArray<string>) => execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore", env: { TMPDIR: temp } });
+    const inTemp = (args: ReadonlyArray<string>) =>
+      execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore", env: { TMPDIR: temp } });
 
     const kept = await inTemp(["--base", "bug", "--head", "fix", sumScenario, ...against("kept"), "--keep"]);
     expect(kept.exitCode, kept.stderr).toBe(0);
     const run = /^keeping worktrees, homes and Playwright output in (\S+); remove them with: (.+)$/m.exec(kept.stderr);
     const runDir = run?.[1] ?? "?";
     expect(runDir.startsWith(join(temp, "scenario-prover-"))).toBe(true);
-    const shorts = [...kept.stderr.matchAll(/^keeping this run's homes and browser files in (\S+) \(the run folder's path is too long for Chromium's socket\); remove them with: rm -rf \1$/gm)].map((match) => match[1] ?? "?");
+    const shorts = [
+      ...kept.stderr.matchAll(
+        /^keeping this run's homes and browser files in (\S+) \(the run folder's path is too long for Chromium's socket\); remove them with: rm -rf \1$/gm,
+      ),
+    ].map((match) => match[1] ?? "?");
     expect(shorts).toHaveLength(2);
     for (const short of shorts) {
       expect(short.startsWith("/tmp/scenario-prover-")).toBe(true);
@@ -150,7 +184,20 @@ describe("proving a fix in a plain Express repository that does not contain scen
 
   it("a bisection killed with SIGKILL while its ends run leaves its run folder, which the next run removes and names, with no worktree or process left", async () => {
     const before = await repo.git("worktree", "list", "--porcelain");
-    const bisection = startProver(["bisect", "--old", "bug", "--new", "noop", sumScenario, "--repo", repo.dir, "--config", config, "--out", out("bisect-killed")]);
+    const bisection = startProver([
+      "bisect",
+      "--old",
+      "bug",
+      "--new",
+      "noop",
+      sumScenario,
+      "--repo",
+      repo.dir,
+      "--config",
+      config,
+      "--out",
+      out("bisect-killed"),
+    ]);
     const killed = await killOncePrinted(bisection, [/^old {3}run +…$/m, /^new {3}run +…$/m]);
     expect(killed.seen, killed.text).toBe(true);
     expect(killed.folders).toHaveLength(1);
@@ -163,23 +210,85 @@ describe("proving a fix in a plain Express repository that does not contain scen
 
   it("bisects to no answer when the new end is flaky, making none of its runs after the first two that disagree, with --repeat 3", async () => {
     const dir = out("bisect-flaky");
-    const run = await startProver(["bisect", "--old", "bug", "--new", "flaky", "--repeat", "3", "--expect-timeout", "2000", sumScenario, "--repo", repo.dir, "--config", config, "--out", dir, "--json"]);
+    const run = await startProver([
+      "bisect",
+      "--old",
+      "bug",
+      "--new",
+      "flaky",
+      "--repeat",
+      "3",
+      "--expect-timeout",
+      "2000",
+      sumScenario,
+      "--repo",
+      repo.dir,
+      "--config",
+      config,
+      "--out",
+      dir,
+      "--json",
+    ]);
     expect(run.exitCode, run.stderr).toBe(2);
     const report = JSON.parse(await readFile(join(dir, "bisect.json"), "utf8")) as BisectReport;
     expect(report.old.attempts.map((attempt) => attempt.outcome)).toEqual(["failed", "failed", "failed"]);
     expect(report.new.attempts.map((attempt) => attempt.outcome).sort()).toEqual(["failed", "passed"]);
     expect(report.new).toMatchObject({ outcome: "flaky", why: "flaky: passed 1 of 2 runs, failed the others" });
-    expect(run.stderr).toMatch(/^new +run +3\/3 +the last run not made: the commit is already skipped \(flaky: passed 1 of 2 runs, failed the others\)$/m);
+    expect(run.stderr).toMatch(
+      /^new +run +3\/3 +the last run not made: the commit is already skipped \(flaky: passed 1 of 2 runs, failed the others\)$/m,
+    );
   });
 
   it.each([
-    ["a ref that does not exist", ["--base", "no-such-ref", "--head", "fix", sumScenario], "bad-ref", undefined, ['--base "no-such-ref" does not name a commit', "git -C"]],
-    ["a --repo folder that does not exist", ["--base", "bug", "--head", "fix", sumScenario, "--repo", "/nonexistent/sum-app"], "bad-repo", undefined, ['--repo "/nonexistent/sum-app": there is no folder at /nonexistent/sum-app', "leave --repo out"]],
-    ["a scenario file that does not exist", ["--base", "bug", "--head", "fix", `${fixtures}/missing.e2e.ts`], "scenario-not-found", undefined, ["there is no file at", "Check the path"]],
-    ["a scenario file holding two tests", ["--base", "bug", "--head", "fix", `${fixtures}/two-tests.e2e.ts`], "ambiguous-scenario", undefined, ["Pass --grep <text>", "  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0"]],
-    ["an install that fails on base", ["--base", "install-broken", "--head", "fix", sumScenario], "base-error", "install", ["`npm install`", "set app.install", "sum-helpers-1.0.0.tgz"]],
-    ["an app that crashes before it is ready on base", ["--base", "boot-crash", "--head", "fix", sumScenario], "base-error", "boot", ["[scenario-harness:boot]", "Check app.start", "SUM_CONFIG is missing"]],
-    ["a transcript that cannot be loaded", ["--base", "bug", "--head", "fix", `${fixtures}/bad-transcript.e2e.ts`], "base-error", "transcript", ["[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Fix the line it names"]],
+    [
+      "a ref that does not exist",
+      ["--base", "no-such-ref", "--head", "fix", sumScenario],
+      "bad-ref",
+      undefined,
+      ['--base "no-such-ref" does not name a commit', "git -C"],
+    ],
+    [
+      "a --repo folder that does not exist",
+      ["--base", "bug", "--head", "fix", sumScenario, "--repo", "/nonexistent/sum-app"],
+      "bad-repo",
+      undefined,
+      ['--repo "/nonexistent/sum-app": there is no folder at /nonexistent/sum-app', "leave --repo out"],
+    ],
+    [
+      "a scenario file that does not exist",
+      ["--base", "bug", "--head", "fix", `${fixtures}/missing.e2e.ts`],
+      "scenario-not-found",
+      undefined,
+      ["there is no file at", "Check the path"],
+    ],
+    [
+      "a scenario file holding two tests",
+      ["--base", "bug", "--head", "fix", `${fixtures}/two-tests.e2e.ts`],
+      "ambiguous-scenario",
+      undefined,
+      ["Pass --grep <text>", "  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0"],
+    ],
+    [
+      "an install that fails on base",
+      ["--base", "install-broken", "--head", "fix", sumScenario],
+      "base-error",
+      "install",
+      ["`npm install`", "set app.install", "sum-helpers-1.0.0.tgz"],
+    ],
+    [
+      "an app that crashes before it is ready on base",
+      ["--base", "boot-crash", "--head", "fix", sumScenario],
+      "base-error",
+      "boot",
+      ["[scenario-harness:boot]", "Check app.start", "SUM_CONFIG is missing"],
+    ],
+    [
+      "a transcript that cannot be loaded",
+      ["--base", "bug", "--head", "fix", `${fixtures}/bad-transcript.e2e.ts`],
+      "base-error",
+      "transcript",
+      ["[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Fix the line it names"],
+    ],
   ])("could not run with %s: exit 2 and a message naming what to change", async (name, args, reasonCode, kind, says) => {
     // A row's own --repo replaces the sum app's (an option given twice is refused).
     const common = against(name.replaceAll(" ", "-")).slice(args.includes("--repo") ? 2 : 0);
@@ -194,7 +303,14 @@ describe("proving a fix in a plain Express repository that does not contain scen
   });
 
   it("stops head as soon as base cannot install, instead of waiting out head's scenario, which hangs", async () => {
-    const { exitCode, report, stderr } = await prove(["--base", "install-broken", "--head", "hang", `${fixtures}/hang.e2e.ts`, ...against("stopped")]);
+    const { exitCode, report, stderr } = await prove([
+      "--base",
+      "install-broken",
+      "--head",
+      "hang",
+      `${fixtures}/hang.e2e.ts`,
+      ...against("stopped"),
+    ]);
     expect([exitCode, report.verdict, report.reasonCode]).toEqual([2, "could-not-run", "base-error"]);
     expect(report.base.attempts).toMatchObject([{ outcome: "error", error: { kind: "install" } }]);
     expect(report.head.attempts).toEqual([]);
@@ -207,7 +323,9 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const runAt = (ref: string) => startProver(["run", "--at", ref, sumScenario, "--repo", repo.dir, "--config", config]);
     const [fixed, buggy, crashing] = await Promise.all([runAt("fix"), runAt("bug"), runAt("boot-crash")]);
     expect([fixed.exitCode, buggy.exitCode, crashing.exitCode]).toEqual([0, 1, 125]);
-    expect(buggy.stderr.trimEnd().split("\n").at(-1)).toMatch(/^[0-9a-f]{7} failed: assertion at prove\/test-fixtures\/express\/sum\.e2e\.ts:11: .* \(exit 1\)$/);
+    expect(buggy.stderr.trimEnd().split("\n").at(-1)).toMatch(
+      /^[0-9a-f]{7} failed: assertion at prove\/test-fixtures\/express\/sum\.e2e\.ts:11: .* \(exit 1\)$/,
+    );
     expect(crashing.stderr).toContain("error: boot");
   });
 });

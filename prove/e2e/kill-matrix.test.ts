@@ -105,7 +105,13 @@ function saysOnStderr(prover: ResultPromise, text: string): Promise<void> {
 const gitConfig = () => readFile(join(repo, ".git", "config"), "utf8");
 /** The run folders of prover `pid`: in its TMPDIR, and its attempts' short folders in /tmp. */
 const runFolders = async (pid: number | undefined) =>
-  (await Promise.all([temp, "/tmp"].map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${pid}.`)).map((name) => join(root, name))))).flat();
+  (
+    await Promise.all(
+      [temp, "/tmp"].map(async (root) =>
+        (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${pid}.`)).map((name) => join(root, name)),
+      ),
+    )
+  ).flat();
 
 /**
  * Starts prove-scenario in `cwd` with the phase under test held: the test's git first on PATH,
@@ -115,7 +121,13 @@ const runFolders = async (pid: number | undefined) =>
 function startHeld(args: ReadonlyArray<string>, cwd: string, phase: string, markers: string) {
   return execa("node", [join(checkout, "bin/prove-scenario.mjs"), ...args], {
     cwd,
-    env: { TMPDIR: temp, PATH: `${join(checkout, fixtures, "bin")}:${process.env.PATH ?? ""}`, KILL_MATRIX_PHASE: phase, KILL_MATRIX_DIR: markers, KILL_MATRIX_GIT: realGit },
+    env: {
+      TMPDIR: temp,
+      PATH: `${join(checkout, fixtures, "bin")}:${process.env.PATH ?? ""}`,
+      KILL_MATRIX_PHASE: phase,
+      KILL_MATRIX_DIR: markers,
+      KILL_MATRIX_GIT: realGit,
+    },
     detached: true,
     reject: false,
     stdin: "ignore",
@@ -134,7 +146,12 @@ async function stopIn(phase: Phase, stop: Stop) {
   const reached = appears(markers, phase === "report" ? "report.png" : `reached-${phase}-`, watching.signal);
   // Held in boot or run, one side is enough: with --sequential, head's Playwright and browser do not start beside base's.
   const sequential = phase === "boot" || phase === "run" ? ["--sequential"] : [];
-  const prover = startHeld(["--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", out, "--json", ...sequential], checkout, phase, markers);
+  const prover = startHeld(
+    ["--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", out, "--json", ...sequential],
+    checkout,
+    phase,
+    markers,
+  );
   const handled = saysOnStderr(prover, `${stop}: stopping`);
   await reached;
   watching.abort();
@@ -145,7 +162,11 @@ async function stopIn(phase: Phase, stop: Stop) {
   send(stop, pid);
   if (stop === "SIGINT" || stop === "SIGTERM") {
     await handled;
-    await screenshot?.write(await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } }).png().toBuffer());
+    await screenshot?.write(
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } })
+        .png()
+        .toBuffer(),
+    );
     await screenshot?.close();
     await release(markers);
   }
@@ -222,10 +243,14 @@ describe("publishing stopped by each signal", () => {
     expect(await readFile(join(user, ".git", "config"), "utf8")).toBe(configBefore);
     expect((await execa("git", ["branch", "--list"], { cwd: remote })).stdout).toBe("");
     expect(existsSync(join(reportDir, "pr.md"))).toBe(false);
-    expect(await readFile(join(reportDir, "report.json"), "utf8")).toBe(await readFile(join(checkout, "docs/demo-report/report.json"), "utf8"));
+    expect(await readFile(join(reportDir, "report.json"), "utf8")).toBe(
+      await readFile(join(checkout, "docs/demo-report/report.json"), "utf8"),
+    );
     if (stop === "SIGINT" || stop === "SIGTERM") {
       expect(result.exitCode).toBe(2);
-      expect(result.stderr).toContain(`publish: stopped by ${stop}; the branch has what git pushed before it, if anything, and nothing after.`);
+      expect(result.stderr).toContain(
+        `publish: stopped by ${stop}; the branch has what git pushed before it, if anything, and nothing after.`,
+      );
       expect(await runFolders(pid)).toEqual([]);
       expect(await processesMentioning(markers)).toEqual([]);
     } else {
@@ -238,19 +263,39 @@ describe("publishing stopped by each signal", () => {
 describe("a scenario that never ends", () => {
   it("fails by Playwright's test timeout on both sides, with the timeout in the report, and leaves nothing behind", async () => {
     const markers = await mkdtemp(join(work, "never-ends-"));
-    const run = execa("node", ["bin/prove-scenario.mjs", "--base", "held", "--head", "held", `${fixtures}/hangs.e2e.ts`, "--repo", repo, "--config", `${fixtures}/hangs.config.ts`, "--out", join(markers, "report"), "--json"], {
-      cwd: checkout,
-      env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
-      reject: false,
-      stdin: "ignore",
-    });
+    const run = execa(
+      "node",
+      [
+        "bin/prove-scenario.mjs",
+        "--base",
+        "held",
+        "--head",
+        "held",
+        `${fixtures}/hangs.e2e.ts`,
+        "--repo",
+        repo,
+        "--config",
+        `${fixtures}/hangs.config.ts`,
+        "--out",
+        join(markers, "report"),
+        "--json",
+      ],
+      {
+        cwd: checkout,
+        env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
+        reject: false,
+        stdin: "ignore",
+      },
+    );
     const result = await run;
     stderrs.push(result.stderr);
 
     expect(result.exitCode).toBe(1);
     const report = JSON.parse(result.stdout) as ProofReport;
     expect([report.verdict, report.reasonCode]).toEqual(["not-proved", "times-out-on-both"]);
-    expect(report.reason).toContain(`base (held) reached the test timeout (8000 ms) in page.goto at ${fixtures}/hangs.e2e.ts:7, and head (held)`);
+    expect(report.reason).toContain(
+      `base (held) reached the test timeout (8000 ms) in page.goto at ${fixtures}/hangs.e2e.ts:7, and head (held)`,
+    );
     for (const side of [report.base, report.head]) {
       expect(side.attempts.map((attempt) => [attempt.outcome, attempt.error?.kind])).toEqual([["failed", "timeout"]]);
     }
@@ -264,18 +309,40 @@ describe("a scenario that never ends", () => {
 describe("after SIGKILL", () => {
   it("a later proof removes every leftover and says so: folders, worktrees and processes", async () => {
     const markers = await mkdtemp(join(work, "next-"));
-    const next = await execa("node", ["bin/prove-scenario.mjs", "--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", join(markers, "report")], {
-      cwd: checkout,
-      env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
-      reject: false,
-      stdin: "ignore",
-    });
+    const next = await execa(
+      "node",
+      [
+        "bin/prove-scenario.mjs",
+        "--base",
+        "held",
+        "--head",
+        "held",
+        scenario,
+        "--repo",
+        repo,
+        "--config",
+        config,
+        "--out",
+        join(markers, "report"),
+      ],
+      {
+        cwd: checkout,
+        env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
+        reject: false,
+        stdin: "ignore",
+      },
+    );
     stderrs.push(next.stderr);
 
     expect(next.exitCode).toBe(1);
     // From the worktree phase on, a killed proof had its run folder; each is named as removed by a later proof.
     const left = [...leftovers.entries()];
-    expect(left.filter(([, folders]) => folders.length > 0).map(([name]) => name).sort()).toEqual(
+    expect(
+      left
+        .filter(([, folders]) => folders.length > 0)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(
       [...phases.slice(phases.indexOf("worktree")), "publish"].flatMap((phase) => [`${phase}, SIGKILL`, `${phase}, group SIGKILL`]).sort(),
     );
     for (const folder of left.flatMap(([, folders]) => folders)) {

@@ -25,9 +25,11 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-const manifest = async (dir: string) => JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as Record<string, Record<string, string>>;
+const manifest = async (dir: string) =>
+  JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as Record<string, Record<string, string>>;
 const npx = (cwd: string, ...args: string[]) => execa("npx", args, { cwd, reject: false, stdin: "ignore" });
-const npmInstall = (cwd: string, ...packages: string[]) => execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", ...packages], { cwd });
+const npmInstall = (cwd: string, ...packages: string[]) =>
+  execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", ...packages], { cwd });
 
 /** Every file's text under `dir`, the entries of a zip (a trace) included. */
 async function textsUnder(dir: string): Promise<Array<readonly [string, string]>> {
@@ -57,18 +59,36 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const { version } = (await manifest(checkout)) as unknown as { version: string };
     await execa("pnpm", ["pack", "--pack-destination", work], { cwd: checkout });
     tarball = join(work, `scenario-prover-${version}.tgz`);
-    const files = (await execa("tar", ["-tzf", tarball])).stdout.split("\n").map((file) => file.replace(/^package\//, "")).sort();
+    const files = (await execa("tar", ["-tzf", tarball])).stdout
+      .split("\n")
+      .map((file) => file.replace(/^package\//, ""))
+      .sort();
 
     expect(files).toEqual(
       expect.arrayContaining([
-        "package.json", "README.md", "bin/prove-scenario.mjs", "bin/replay-agent.mjs", "dist/harness/index.js", "dist/harness/index.d.ts",
-        "dist/prove/index.js", "dist/replay-agent/cli.js", "docs/config.md", "docs/transcripts.md", "docs/report-json.md",
-        "docs/ci.md", "docs/prove-scenarios.yml", "docs/prove-scenarios-sharded.yml",
+        "package.json",
+        "README.md",
+        "bin/prove-scenario.mjs",
+        "bin/replay-agent.mjs",
+        "dist/harness/index.js",
+        "dist/harness/index.d.ts",
+        "dist/prove/index.js",
+        "dist/replay-agent/cli.js",
+        "docs/config.md",
+        "docs/transcripts.md",
+        "docs/report-json.md",
+        "docs/ci.md",
+        "docs/prove-scenarios.yml",
+        "docs/prove-scenarios-sharded.yml",
       ]),
     );
-    expect(files.filter((file) => !/^(bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(file))).toEqual([]);
+    expect(
+      files.filter((file) => !/^(bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(file)),
+    ).toEqual([]);
     expect(files.filter((file) => /\.(test|e2e)\.|\/(e2e|test-apps|test-fixtures|fixtures|samples)\//.test(file))).toEqual([]);
-    const [npmPack] = JSON.parse((await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: checkout })).stdout) as Array<{
+    const [npmPack] = JSON.parse(
+      (await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: checkout })).stdout,
+    ) as Array<{
       files: Array<{ path: string }>;
     }>;
     expect(npmPack?.files.map((file) => file.path).sort()).toEqual(files);
@@ -93,7 +113,16 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect((await manifest(shop.dir)).scripts?.["prove-scenario"]).toBe("prove-scenario");
     expect(await readFile(join(shop.dir, ".gitignore"), "utf8")).toBe("node_modules/\n/reports/\ntest-results/\n");
 
-    const example = await npx(shop.dir, "playwright", "test", "-c", "scenarios.config.ts", "--reporter=line", "--output", join(work, "shop-example"));
+    const example = await npx(
+      shop.dir,
+      "playwright",
+      "test",
+      "-c",
+      "scenarios.config.ts",
+      "--reporter=line",
+      "--output",
+      join(work, "shop-example"),
+    );
     expect(example.exitCode, example.stdout).toBe(0);
     expect(example.stdout).toContain("1 passed");
 
@@ -114,14 +143,20 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(report.dir).toMatch(/^reports\/scenarios\/cart-total\/[0-9a-f]{7}-[0-9a-f]{7}$/);
     expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(dir, "report.md")}`);
     expect([report.verdict, report.reasonCode, report.scenario.file]).toEqual(["proved", "proved", "scenarios/cart-total.e2e.ts"]);
-    expect(report.base.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: "scenarios/cart-total.e2e.ts:6" } }]);
+    expect(report.base.attempts).toMatchObject([
+      { outcome: "failed", error: { kind: "assertion", location: "scenarios/cart-total.e2e.ts:6" } },
+    ]);
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
     expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
-    expect(report.command).toBe(`npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} scenarios/cart-total.e2e.ts`);
+    expect(report.command).toBe(
+      `npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} scenarios/cart-total.e2e.ts`,
+    );
     expect(JSON.parse(await readFile(join(dir, "report.json"), "utf8"))).toEqual(report);
 
     const texts = await textsUnder(dir);
-    expect(texts.map(([file]) => file.slice(dir.length + 1))).toEqual(expect.arrayContaining(["report.md", "base/trace.zip", "base/server.log"]));
+    expect(texts.map(([file]) => file.slice(dir.length + 1))).toEqual(
+      expect.arrayContaining(["report.md", "base/trace.zip", "base/server.log"]),
+    );
     expect(texts.filter(([, text]) => text.includes(planted)).map(([file]) => file)).toEqual([]);
     expect(await repositoryState(shop.dir)).toEqual(before);
   });
@@ -134,18 +169,37 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     await Promise.all([writeFile(outputs, ""), writeFile(summaryFile, "previous step\n")]);
     const before = await repositoryState(shop.dir);
 
-    const run = await execa("npx", ["prove-scenario", "--base", "bug", "--head", "fix", "scenarios", "--publish", "--image-url", "https://img.example/shop/"], {
-      cwd: shop.dir,
-      reject: false,
-      stdin: "ignore",
-      env: { GITHUB_OUTPUT: outputs, GITHUB_STEP_SUMMARY: summaryFile },
-    });
+    const run = await execa(
+      "npx",
+      ["prove-scenario", "--base", "bug", "--head", "fix", "scenarios", "--publish", "--image-url", "https://img.example/shop/"],
+      {
+        cwd: shop.dir,
+        reject: false,
+        stdin: "ignore",
+        env: { GITHUB_OUTPUT: outputs, GITHUB_STEP_SUMMARY: summaryFile },
+      },
+    );
 
     // The example passes on both sides: one scenario proved, one not, and the worst verdict is the exit code.
     expect(run.exitCode, run.stderr).toBe(1);
-    expect(run.stderr.split("\n").filter((line) => / install /.test(line)).map((line) => line.split(/\s+/)[0])).toEqual(expect.arrayContaining(["base", "head"]));
+    expect(
+      run.stderr
+        .split("\n")
+        .filter((line) => / install /.test(line))
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(expect.arrayContaining(["base", "head"]));
     expect(run.stderr.split("\n").filter((line) => / install /.test(line))).toHaveLength(2);
-    const summary = JSON.parse(await readFile(join(shop.dir, "reports", (await readdir(join(shop.dir, "reports"))).find((name) => /^[0-9a-f]{7}-[0-9a-f]{7}$/.test(name)) ?? "", "summary.json"), "utf8")) as ProofSummary;
+    const summary = JSON.parse(
+      await readFile(
+        join(
+          shop.dir,
+          "reports",
+          (await readdir(join(shop.dir, "reports"))).find((name) => /^[0-9a-f]{7}-[0-9a-f]{7}$/.test(name)) ?? "",
+          "summary.json",
+        ),
+        "utf8",
+      ),
+    ) as ProofSummary;
     expect(summary.scenarios.map((row) => [row.file, row.verdict])).toEqual([
       ["scenarios/cart-total.e2e.ts", "proved"],
       ["scenarios/example.e2e.ts", "not-proved"],
@@ -153,7 +207,12 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const pair = `${summary.base.sha?.slice(0, 7)}-${summary.head.sha?.slice(0, 7)}`;
     const dir = join(shop.dir, "reports", pair);
 
-    const written = Object.fromEntries([...(await readFile(outputs, "utf8")).matchAll(/^([\w-]+)(?:=(.*)|<<(\S+)\n([\s\S]*?)\n\3)$/gm)].map((match) => [match[1], match[2] ?? match[4]]));
+    const written = Object.fromEntries(
+      [...(await readFile(outputs, "utf8")).matchAll(/^([\w-]+)(?:=(.*)|<<(\S+)\n([\s\S]*?)\n\3)$/gm)].map((match) => [
+        match[1],
+        match[2] ?? match[4],
+      ]),
+    );
     expect(written).toEqual({ verdict: "not-proved", "exit-code": "1", "report-dir": dir, "pr-md": join(dir, "pr.md") });
     const stepSummary = await readFile(summaryFile, "utf8");
     expect(stepSummary.startsWith("previous step\n")).toBe(true);
@@ -166,7 +225,13 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(links.filter((link) => !link.startsWith("https://img.example/shop/"))).toEqual([]);
     expect(links).toContain(`https://img.example/shop/scenarios/cart-total/${pair}/images/base-cart.png`);
     const branch = (await execa("git", ["--git-dir", remote, "ls-tree", "-r", "--name-only", "scenario-proofs"])).stdout.split("\n");
-    expect(branch).toEqual(expect.arrayContaining([`scenarios/cart-total/${pair}/images/base-cart.png`, `scenarios/cart-total/${pair}/comparison.png`, `scenarios/example/${pair}/images/head-opened.png`]));
+    expect(branch).toEqual(
+      expect.arrayContaining([
+        `scenarios/cart-total/${pair}/images/base-cart.png`,
+        `scenarios/cart-total/${pair}/comparison.png`,
+        `scenarios/example/${pair}/images/head-opened.png`,
+      ]),
+    );
     expect(branch.filter((file) => !/\.png$/.test(file))).toEqual([]);
     for (const link of links) expect(branch).toContain(link.slice("https://img.example/shop/".length));
     expect(await repositoryState(shop.dir)).toEqual(before);
@@ -179,11 +244,22 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const init = await npx(store.dir, "prove-scenario", "init");
     expect(init.exitCode, init.stderr).toBe(0);
     const config = await readFile(join(store.dir, "scenarios.config.ts"), "utf8");
-    expect(config).toContain('    start: "npx vite --host 127.0.0.1 --port {port} --strictPort", // the dev script `vite`, run by its bin, not through the package manager; Vite takes the port as a flag\n');
+    expect(config).toContain(
+      '    start: "npx vite --host 127.0.0.1 --port {port} --strictPort", // the dev script `vite`, run by its bin, not through the package manager; Vite takes the port as a flag\n',
+    );
     expect(config).toContain('    ready: { path: "/store/" }, // base in vite.config.ts\n');
     expect(await readFile(join(store.dir, "scenarios/example.e2e.ts"), "utf8")).toContain('await app.open("/store/");');
 
-    const example = await npx(store.dir, "playwright", "test", "-c", "scenarios.config.ts", "--reporter=line", "--output", join(work, "store-example"));
+    const example = await npx(
+      store.dir,
+      "playwright",
+      "test",
+      "-c",
+      "scenarios.config.ts",
+      "--reporter=line",
+      "--output",
+      join(work, "store-example"),
+    );
     expect(example.exitCode, example.stdout).toBe(0);
     expect(example.stdout).toContain("1 passed");
   });
@@ -197,9 +273,13 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const init = await npx(docs, "prove-scenario", "init");
     expect(init.exitCode, init.stderr).toBe(0);
     expect(init.stderr).toContain("detected: install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..\n");
-    expect(init.stderr).toContain("detected: start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@9.15.9");
+    expect(init.stderr).toContain(
+      "detected: start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@9.15.9",
+    );
     expect(init.stderr).toContain("detected: app root: docs (relative to the repository's root)\n");
-    expect(await readFile(join(docs, "scenarios.config.ts"), "utf8")).toContain("Every field is described in ../node_modules/scenario-prover/docs/config.md.");
+    expect(await readFile(join(docs, "scenarios.config.ts"), "utf8")).toContain(
+      "Every field is described in ../node_modules/scenario-prover/docs/config.md.",
+    );
     expect(init.stderr).not.toContain("scenario-prover is not in package.json's dependencies");
     expect(init.stderr.split("\n").at(-1)).toBe("  npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts");
     await writeFile(join(docs, "scenarios/cart-total.e2e.ts"), cartScenario);
@@ -207,9 +287,14 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     const run = await npx(docs, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
     expect(run.exitCode, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as ProofReport;
-    expect([report.verdict, report.dir]).toEqual(["proved", `reports/docs/scenarios/cart-total/${report.base.sha?.slice(0, 7)}-${report.head.sha?.slice(0, 7)}`]);
+    expect([report.verdict, report.dir]).toEqual([
+      "proved",
+      `reports/docs/scenarios/cart-total/${report.base.sha?.slice(0, 7)}-${report.head.sha?.slice(0, 7)}`,
+    ]);
     expect(run.stderr).toContain("base  install   pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json)  ");
-    expect(report.command).toBe(`npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} docs/scenarios/cart-total.e2e.ts --config docs/scenarios.config.ts`);
+    expect(report.command).toBe(
+      `npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} docs/scenarios/cart-total.e2e.ts --config docs/scenarios.config.ts`,
+    );
 
     // The reproduce command, run where the report is (the checkout's root), as printed.
     const again = await execa(report.command, { cwd: site.dir, shell: true, reject: false, stdin: "ignore" });
@@ -219,7 +304,10 @@ describe("scenario-prover as a package installed in a user's repository", () => 
 
   it("proves a fix in a repository with a yarn v1 lockfile, on a machine without yarn, with the config init wrote", async () => {
     const yarnShop = await makePinnedRepo(join(work, "yarn-shop"), "yarn");
-    await execa("npx", ["--yes", "yarn@1", "add", "-D", `file:${tarball}`, "@playwright/test@1.65.1"], { cwd: yarnShop.dir, stdin: "ignore" });
+    await execa("npx", ["--yes", "yarn@1", "add", "-D", `file:${tarball}`, "@playwright/test@1.65.1"], {
+      cwd: yarnShop.dir,
+      stdin: "ignore",
+    });
 
     const init = await npx(yarnShop.dir, "prove-scenario", "init");
     expect(init.exitCode, init.stderr).toBe(0);
@@ -241,7 +329,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(init.exitCode, init.stderr).toBe(0);
     const config = await readFile(join(dash.dir, "scenarios.config.ts"), "utf8");
     expect(config).toContain('    host: "localhost", //');
-    expect(config).toContain("    ready: { path: \"/\", timeout: 90_000 }, // next dev compiles each page on its first request\n");
+    expect(config).toContain('    ready: { path: "/", timeout: 90_000 }, // next dev compiles each page on its first request\n');
     await writeFile(
       join(dash.dir, "scenarios/total.e2e.ts"),
       `import { expect, test } from "scenario-prover/harness";
@@ -265,7 +353,9 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
   it("refuses, at init and before a proof, a repository whose own @playwright/test is below the peer range, naming the version, the range and the fix", async () => {
     const old = await makeShopRepo(join(work, "old-playwright"));
     // npm refuses the peer conflict unless told to leave peers alone; pnpm links the repository's 1.38 with a warning. Either way 1.38 is what runs.
-    await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", "--legacy-peer-deps", tarball, "@playwright/test@1.38.0"], { cwd: old.dir });
+    await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", "--legacy-peer-deps", tarball, "@playwright/test@1.38.0"], {
+      cwd: old.dir,
+    });
     const says = [
       `node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency)`,
       "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65), then run again.",

@@ -38,7 +38,8 @@ const printed = {
   npm: "npm_PRINTEDnpm1Wm4bY7nQ2sV5xZ8cE3fG6hJ9kL0",
   slack: "xoxb-1234567890-PRINTEDslack1Wm4bY7nQ2s",
   stripe: "sk_live_PRINTEDstripe1Wm4bY7nQ2sV5x",
-  privateKey: "-----BEGIN PRIVATE KEY-----\nPRINTEDkey1Wm4bY7nQ2sV5xZ8cE3fG6hJ9kL0pRMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7PRINTED2sV5xZ8cE3fG6hJ9kL0pR\n-----END PRIVATE KEY-----",
+  privateKey:
+    "-----BEGIN PRIVATE KEY-----\nPRINTEDkey1Wm4bY7nQ2sV5xZ8cE3fG6hJ9kL0pRMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7PRINTED2sV5xZ8cE3fG6hJ9kL0pR\n-----END PRIVATE KEY-----",
   // On the page, in a <meta> of its <head>: only the trace holds it.
   google: "AIzaPRINTEDgoogle1Wm4bY7nQ2sV5xZ8cE3fGH",
   // Beside the wrong total on base: the error message, report.md and the trace hold it.
@@ -53,13 +54,14 @@ const forms = (value: string) => [...new Set([value, JSON.stringify(value).slice
 /** The text chunks of a PNG (tEXt, zTXt, iTXt, eXIf), decompressed: where an image carries metadata. */
 function pngMetadata(png: Buffer): string {
   const texts: string[] = [];
-  for (let at = 8; at + 8 <= png.length; ) {
+  for (let at = 8; at + 8 <= png.length;) {
     const length = png.readUInt32BE(at);
     const type = png.toString("latin1", at + 4, at + 8);
     const data = png.subarray(at + 8, at + 8 + length);
     const afterKeyword = data.indexOf(0) + 1;
     if (type === "tEXt" || type === "eXIf") texts.push(data.toString("latin1"));
-    if (type === "zTXt") texts.push(data.toString("latin1", 0, afterKeyword), inflateSync(data.subarray(afterKeyword + 1)).toString("latin1"));
+    if (type === "zTXt")
+      texts.push(data.toString("latin1", 0, afterKeyword), inflateSync(data.subarray(afterKeyword + 1)).toString("latin1"));
     if (type === "iTXt") {
       const compressed = data[afterKeyword] === 1;
       const languageEnd = data.indexOf(0, afterKeyword + 2);
@@ -81,7 +83,8 @@ async function textsUnder(dir: string): Promise<ReadonlyArray<{ readonly file: s
     const bytes = await readFile(file);
     texts.push({ file, text: bytes.toString("latin1") });
     if (file.endsWith(".zip")) {
-      for (const [name, content] of Object.entries(unzipSync(bytes))) texts.push({ file: `${file}:${name}`, text: Buffer.from(content).toString("latin1") });
+      for (const [name, content] of Object.entries(unzipSync(bytes)))
+        texts.push({ file: `${file}:${name}`, text: Buffer.from(content).toString("latin1") });
     }
     if (file.endsWith(".png")) texts.push({ file: `${file} (metadata)`, text: pngMetadata(bytes) });
   }
@@ -89,9 +92,17 @@ async function textsUnder(dir: string): Promise<ReadonlyArray<{ readonly file: s
 }
 
 /** Where any form of any of `values` is in `texts`, as `file: value`; and where the word `marker` is, which each of them holds. */
-function found(texts: ReadonlyArray<{ readonly file: string; readonly text: string }>, values: ReadonlyArray<string>, marker: string): string[] {
+function found(
+  texts: ReadonlyArray<{ readonly file: string; readonly text: string }>,
+  values: ReadonlyArray<string>,
+  marker: string,
+): string[] {
   return texts.flatMap(({ file, text }) => [
-    ...values.flatMap((value) => forms(value).filter((form) => text.includes(form)).map((form) => `${file}: ${form}`)),
+    ...values.flatMap((value) =>
+      forms(value)
+        .filter((form) => text.includes(form))
+        .map((form) => `${file}: ${form}`),
+    ),
     ...(text.includes(marker) ? [`${file}: ${marker}`] : []),
   ]);
 }
@@ -150,7 +161,10 @@ const withDebug = (total) => (typeof total === "number" ? total : total + ${JSON
   return server
     .replace('import express from "express";\n', `import express from "express";\n${snoop}`)
     .replace("<title>Sum</title>", `<title>Sum</title><meta name='maps-key' content='${printed.google}'>`)
-    .replace("response.json({ total: add(request.query.a, request.query.b) })", "response.json({ total: withDebug(add(request.query.a, request.query.b)) })");
+    .replace(
+      "response.json({ total: add(request.query.a, request.query.b) })",
+      "response.json({ total: withDebug(add(request.query.a, request.query.b)) })",
+    );
 }
 
 let work: string;
@@ -164,7 +178,19 @@ const out = (name: string) => join(work, "reports", name);
 let leaky: Promise<ProverRun> | undefined;
 /** The proof of the app that snoops and prints, run once for the tests that read its report. */
 const leakyProof = () =>
-  (leaky ??= prove(["--base", "leaky-bug", "--head", "leaky-fix", scenario, "--repo", repo.dir, "--config", config, "--out", out("leaky")]));
+  (leaky ??= prove([
+    "--base",
+    "leaky-bug",
+    "--head",
+    "leaky-fix",
+    scenario,
+    "--repo",
+    repo.dir,
+    "--config",
+    config,
+    "--out",
+    out("leaky"),
+  ]));
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-secrets-"));
@@ -172,7 +198,10 @@ beforeAll(async () => {
   seen = join(work, "seen");
   await mkdir(seen);
   repo = await makeExpressRepo(work);
-  for (const [from, tag] of [["bug", "leaky-bug"], ["fix", "leaky-fix"]] as const) {
+  for (const [from, tag] of [
+    ["bug", "leaky-bug"],
+    ["fix", "leaky-fix"],
+  ] as const) {
     await repo.git("checkout", "-q", from);
     await writeFile(join(repo.dir, "server.js"), leakyServer(await readFile(join(repo.dir, "server.js"), "utf8"), seen));
     // The project's .npmrc names the token a developer exports, as a package that installs from a private registry does.
@@ -260,20 +289,29 @@ describe("secrets planted in the developer's environment, ~/.npmrc and ~/.gitcon
     await execa("git", ["init", "-q", "--bare", remote]);
     await repo.git("remote", "add", "origin", pathToFileURL(remote).href);
     // Run in the sum app's checkout, whose origin it publishes to.
-    const publish = await execa("node", [join(checkout, "bin/prove-scenario.mjs"), "publish", dir, "--image-url", "https://img.example/proofs/"], {
-      cwd: repo.dir,
-      reject: false,
-      stdin: "ignore",
-    });
+    const publish = await execa(
+      "node",
+      [join(checkout, "bin/prove-scenario.mjs"), "publish", dir, "--image-url", "https://img.example/proofs/"],
+      {
+        cwd: repo.dir,
+        reject: false,
+        stdin: "ignore",
+      },
+    );
     expect(publish.exitCode, publish.stderr).toBe(0);
 
     const git = (...args: string[]) => execa("git", args, { cwd: remote, encoding: "buffer" });
-    const files = Buffer.from((await git("ls-tree", "-r", "--name-only", "scenario-proofs")).stdout).toString("utf8").split("\n");
+    const files = Buffer.from((await git("ls-tree", "-r", "--name-only", "scenario-proofs")).stdout)
+      .toString("utf8")
+      .split("\n");
     expect(files.filter((file) => file.endsWith(".png")).length).toBeGreaterThan(2);
     const images = await Promise.all(
       files
         .filter((file) => file.endsWith(".png"))
-        .map(async (file) => ({ file: `scenario-proofs:${file} (metadata)`, text: pngMetadata(Buffer.from((await git("cat-file", "blob", `scenario-proofs:${file}`)).stdout)) })),
+        .map(async (file) => ({
+          file: `scenario-proofs:${file} (metadata)`,
+          text: pngMetadata(Buffer.from((await git("cat-file", "blob", `scenario-proofs:${file}`)).stdout)),
+        })),
     );
     const pr = await readFile(join(dir, "pr.md"), "utf8");
     const texts = [
@@ -309,17 +347,40 @@ describe("secrets planted in the developer's environment, ~/.npmrc and ~/.gitcon
         const question = (JSON.parse(body) as { messages: Array<{ content: string }> }).messages[0]?.content ?? "";
         const message = { role: "assistant", content: `You sent me: ${question}` };
         response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify({ id: "chatcmpl-1", object: "chat.completion", created: 1733000000, model: "gpt-4o-mini", choices: [{ index: 0, message, finish_reason: "stop" }] }));
+        response.end(
+          JSON.stringify({
+            id: "chatcmpl-1",
+            object: "chat.completion",
+            created: 1733000000,
+            model: "gpt-4o-mini",
+            choices: [{ index: 0, message, finish_reason: "stop" }],
+          }),
+        );
       });
     });
     await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
     const transcript = join(work, "recorded.ndjson");
-    const recorder = execa(process.execPath, [join(checkout, "bin/replay-agent.mjs"), "record", "--provider", "openai-chat", "--upstream", `http://127.0.0.1:${(provider.address() as AddressInfo).port}`, "--out", transcript], { reject: false });
+    const recorder = execa(
+      process.execPath,
+      [
+        join(checkout, "bin/replay-agent.mjs"),
+        "record",
+        "--provider",
+        "openai-chat",
+        "--upstream",
+        `http://127.0.0.1:${(provider.address() as AddressInfo).port}`,
+        "--out",
+        transcript,
+      ],
+      { reject: false },
+    );
     try {
       const url = /^replay-agent recording on (http:\/\/127\.0\.0\.1:\d+)$/.exec(await firstLine(recorder.stdout))?.[1];
       // An agent app whose tools ran `env` and `cat ~/.npmrc`, sending their output to the model.
       const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "replay" });
-      const environment = Object.entries(plantedEnv).map(([name, value]) => `${name}=${value}`).join("\n");
+      const environment = Object.entries(plantedEnv)
+        .map(([name, value]) => `${name}=${value}`)
+        .join("\n");
       const content = `My environment:\n${environment}\nMy ~/.npmrc:\n//registry.npmjs.org/:_authToken=${npmrcToken}`;
       const answer = await client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content }] });
       expect(answer.choices[0]?.message.content).toContain(plantedEnv.AWS_SECRET_ACCESS_KEY);

@@ -7,7 +7,19 @@ import { resolveSubmoduleUrl } from "../git/git-live.ts";
 import { prove, repositoryState } from "./support/prover.ts";
 
 const fixtures = "prove/test-fixtures/submodules";
-const args = (repo: string, out: string) => ["--base", "app", "--head", "app", `${fixtures}/page.e2e.ts`, "--repo", repo, "--config", `${fixtures}/scenarios.config.ts`, "--out", out];
+const args = (repo: string, out: string) => [
+  "--base",
+  "app",
+  "--head",
+  "app",
+  `${fixtures}/page.e2e.ts`,
+  "--repo",
+  repo,
+  "--config",
+  `${fixtures}/scenarios.config.ts`,
+  "--out",
+  out,
+];
 
 let work: string;
 let repo: string;
@@ -30,7 +42,8 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-submodules-"));
   const lib = join(work, "page-lib");
   repo = join(work, "app");
-  const git = (cwd: string, ...rest: string[]) => execa("git", ["-c", "user.name=Dev", "-c", "user.email=dev@example.com", ...rest], { cwd, env: fileProtocol });
+  const git = (cwd: string, ...rest: string[]) =>
+    execa("git", ["-c", "user.name=Dev", "-c", "user.email=dev@example.com", ...rest], { cwd, env: fileProtocol });
   await mkdir(lib);
   await mkdir(repo);
   await git(lib, "init", "-q", "-b", "main");

@@ -45,7 +45,10 @@ beforeAll(async () => {
   const proof = ["--repo", zoo.dir, "--base", zoo.base, "--head", zoo.head, "--config", "playwright.config.ts", ...expectTimeout];
   const named = zoo.bugs.map((bug) => bug.scenario);
   const runs = [];
-  for (const [index, order] of [[1, named], [2, [...named].reverse()]] as const) {
+  for (const [index, order] of [
+    [1, named],
+    [2, [...named].reverse()],
+  ] as const) {
     const out = join(work, `shard-${index}`);
     const run = await startProver([...proof, ...order, "--shard", `${index}/2`, "--out", out, "--json"]);
     runs.push({ run, summary: JSON.parse(await readFile(join(out, "summary.json"), "utf8")) as ProofSummary });
@@ -67,7 +70,11 @@ const visibleChange = 500;
 /** How many pixels of two screenshots of one size differ: sharp's difference blend, thresholded to changed or not. */
 async function differingPixels(dir: string, a: string, b: string): Promise<number> {
   const second = await sharp(join(dir, b)).removeAlpha().png().toBuffer();
-  const difference = await sharp(join(dir, a)).removeAlpha().composite([{ input: second, blend: "difference" }]).png().toBuffer();
+  const difference = await sharp(join(dir, a))
+    .removeAlpha()
+    .composite([{ input: second, blend: "difference" }])
+    .png()
+    .toBuffer();
   const { width = 0, height = 0 } = await sharp(difference).metadata();
   // stats() reads its input, not the pipeline's output, so the thresholded image is made first.
   const thresholded = await sharp(difference).threshold(1).png().toBuffer();
@@ -85,17 +92,30 @@ async function markdownRows(dir: string): Promise<string[][]> {
 }
 
 /** The checks every zoo bug's report must pass, however it was proved. */
-async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, refs: { readonly base: string; readonly head: string }, runs = 1) {
+async function expectProvedBug(
+  out: string,
+  report: ProofReport,
+  bug: ZooBug,
+  refs: { readonly base: string; readonly head: string },
+  runs = 1,
+) {
   expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["proved", 0, "proved"]);
   expect(report.scenario.file).toBe(bug.scenario);
   // Every run of base fails at the same place, and every run of head passes.
   const [failure] = report.base.attempts;
   expect(report.base.attempts).toEqual(
-    Array.from({ length: runs }, () => expect.objectContaining({ outcome: "failed", error: expect.objectContaining({ kind: failure?.error?.kind, location: failure?.error?.location }) })),
+    Array.from({ length: runs }, () =>
+      expect.objectContaining({
+        outcome: "failed",
+        error: expect.objectContaining({ kind: failure?.error?.kind, location: failure?.error?.location }),
+      }),
+    ),
   );
   expect(failure?.error?.location).toMatch(new RegExp(`^${bug.scenario}:\\d+$`));
   expect(failedKinds).toContain(failure?.error?.kind);
-  expect(report.reason).toContain(`The scenario fails on base (${refs.base}) with ${failure?.error?.kind} at ${failure?.error?.location}: `);
+  expect(report.reason).toContain(
+    `The scenario fails on base (${refs.base}) with ${failure?.error?.kind} at ${failure?.error?.location}: `,
+  );
   expect(report.reason).toContain("Base failed by waiting out the expect timeout (5000 ms)");
   expect(report.head.attempts).toEqual(Array.from({ length: runs }, () => expect.objectContaining({ outcome: "passed" })));
 
@@ -111,9 +131,15 @@ async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, re
   );
   expect(await markdownRows(out)).toEqual(
     report.head.screenshots.map((head, index) => {
-      if (index < baseLabels.length) return [head.label, report.base.screenshots[index]?.path, head.path, report.differences.labels[index]?.path];
+      if (index < baseLabels.length)
+        return [head.label, report.base.screenshots[index]?.path, head.path, report.differences.labels[index]?.path];
       // Base's failure screenshot is compared with head's screenshot of the label beside it.
-      return [head.label, index === baseLabels.length ? "images/failure-base.png" : "not reached", head.path, index === baseLabels.length ? "images/failure-base-diff.png" : "—"];
+      return [
+        head.label,
+        index === baseLabels.length ? "images/failure-base.png" : "not reached",
+        head.path,
+        index === baseLabels.length ? "images/failure-base-diff.png" : "—",
+      ];
     }),
   );
   const markdown = await readFile(join(out, "report.md"), "utf8");
@@ -124,7 +150,12 @@ async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, re
   // screenshot of the step base never reached (most zoo scenarios take their common labels before the bug shows).
   const unreached = report.head.screenshots[baseLabels.length];
   if (unreached === undefined) throw new Error("head took no screenshot after base's last");
-  const failureShot = { label: `failure against ${unreached.label}`, path: "images/failure-base.png", width: unreached.width, height: unreached.height };
+  const failureShot = {
+    label: `failure against ${unreached.label}`,
+    path: "images/failure-base.png",
+    width: unreached.width,
+    height: unreached.height,
+  };
   for (const shot of [...report.base.screenshots, ...report.head.screenshots, failureShot]) {
     expect(await sharp(join(out, shot.path)).metadata(), shot.path).toMatchObject({ width: shot.width, height: shot.height });
   }
@@ -132,34 +163,42 @@ async function expectProvedBug(out: string, report: ProofReport, bug: ZooBug, re
     ...report.base.screenshots.map((base, index) => [base.label, base.path, report.head.screenshots[index]?.path ?? ""] as const),
     [failureShot.label, failureShot.path, unreached.path] as const,
   ];
-  const changes = Object.fromEntries(await Promise.all(pairs.map(async ([label, base, head]) => [label, await differingPixels(out, base, head)] as const)));
-  expect(Math.max(...Object.values(changes)), `pixels that differ between base and head: ${JSON.stringify(changes)}`).toBeGreaterThan(visibleChange);
+  const changes = Object.fromEntries(
+    await Promise.all(pairs.map(async ([label, base, head]) => [label, await differingPixels(out, base, head)] as const)),
+  );
+  expect(Math.max(...Object.values(changes)), `pixels that differ between base and head: ${JSON.stringify(changes)}`).toBeGreaterThan(
+    visibleChange,
+  );
   expect((await sharp(join(out, "comparison.png")).metadata()).width).toBeGreaterThan(1280);
 }
 
 /** How many times a side's install step ran, from the progress lines. */
-const installs = (stderr: string, side: string) => stderr.split("\n").filter((line) => line.startsWith(`${side.padEnd(5)} install `)).length;
+const installs = (stderr: string, side: string) =>
+  stderr.split("\n").filter((line) => line.startsWith(`${side.padEnd(5)} install `)).length;
 
 describe("prove-scenario demo", () => {
-  it.each(demoProofs)("$id: proved in its own sandbox, $runs run(s) a side, base failing in its scenario and head passing every time, and leaves nothing behind", async ({ id, args, runs }) => {
-    const bug = bugs.find((candidate) => candidate.id === id);
-    if (bug === undefined) throw new Error(`no zoo bug ${id}`);
-    const out = join(work, `demo-${id}`);
-    const prover = startProver(["demo", ...args, "--out", out, "--json", ...expectTimeout]);
-    const run = await prover;
+  it.each(demoProofs)(
+    "$id: proved in its own sandbox, $runs run(s) a side, base failing in its scenario and head passing every time, and leaves nothing behind",
+    async ({ id, args, runs }) => {
+      const bug = bugs.find((candidate) => candidate.id === id);
+      if (bug === undefined) throw new Error(`no zoo bug ${id}`);
+      const out = join(work, `demo-${id}`);
+      const prover = startProver(["demo", ...args, "--out", out, "--json", ...expectTimeout]);
+      const run = await prover;
 
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out, "report.md")}`);
-    const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
-    expect(JSON.parse(run.stdout)).toEqual(report);
-    expect([report.base.subject, report.head.subject]).toEqual([`agent-chat: ${bug.title}`, `Fix: ${bug.title}`]);
-    expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}${runs > 1 ? ` --repeat ${runs}` : ""}`);
-    await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` }, runs);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out, "report.md")}`);
+      const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
+      expect(JSON.parse(run.stdout)).toEqual(report);
+      expect([report.base.subject, report.head.subject]).toEqual([`agent-chat: ${bug.title}`, `Fix: ${bug.title}`]);
+      expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}${runs > 1 ? ` --repeat ${runs}` : ""}`);
+      await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` }, runs);
 
-    // The sandbox (in scenario-prover-<pid>.<start>-demo-…), its worktrees and the apps' homes (in scenario-prover-<pid>.<start>-…) are gone.
-    expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}.`))).toEqual([]);
-    expect(await processesMentioning(`scenario-prover-${prover.pid}.`)).toEqual([]);
-  });
+      // The sandbox (in scenario-prover-<pid>.<start>-demo-…), its worktrees and the apps' homes (in scenario-prover-<pid>.<start>-…) are gone.
+      expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}.`))).toEqual([]);
+      expect(await processesMentioning(`scenario-prover-${prover.pid}.`)).toEqual([]);
+    },
+  );
 });
 
 describe("every other bug of the zoo, in one proof of several scenarios cut into two shards", () => {
@@ -171,7 +210,9 @@ describe("every other bug of the zoo, in one proof of several scenarios cut into
       expect([installs(run.stderr, "base"), installs(run.stderr, "head")]).toEqual([1, 1]);
       // The fixes change no dependency manifest: head hard-links base's install instead of installing again.
       // The line shows the copy apart from the wait for base's install.
-      expect(run.stderr).toMatch(/\nhead {2}install {3}base's, hard-linked \(the same dependency manifests\) {2}copied in [\d.]+m?s, after waiting [\d.]+m?s for base's install\n/);
+      expect(run.stderr).toMatch(
+        /\nhead {2}install {3}base's, hard-linked \(the same dependency manifests\) {2}copied in [\d.]+m?s, after waiting [\d.]+m?s for base's install\n/,
+      );
       expect(summary).toMatchObject({ verdict: "proved", shard: { index: index + 1, total: 2 } });
     }
     // Playwright's split: contiguous slices of the list sorted by file.
@@ -179,7 +220,10 @@ describe("every other bug of the zoo, in one proof of several scenarios cut into
 
     expect(merged.run.exitCode, merged.run.stderr).toBe(0);
     expect(JSON.parse(merged.run.stdout)).toEqual(merged.summary);
-    expect(merged.run.stderr.trimEnd().split("\n").slice(-2)).toEqual([`proved (exit 0): ${sorted.length} of ${sorted.length} scenarios proved.`, `summary: ${join(work, "merged", "summary.md")}`]);
+    expect(merged.run.stderr.trimEnd().split("\n").slice(-2)).toEqual([
+      `proved (exit 0): ${sorted.length} of ${sorted.length} scenarios proved.`,
+      `summary: ${join(work, "merged", "summary.md")}`,
+    ]);
     expect(merged.summary).toMatchObject({
       schema: "scenario-proof-summary/v1",
       verdict: "proved",
@@ -195,7 +239,11 @@ describe("every other bug of the zoo, in one proof of several scenarios cut into
     expect(markdown).toContain(`## ✅ Proved: ${sorted.length} of ${sorted.length} scenarios proved`);
     for (const row of merged.summary.scenarios) expect(markdown).toContain(`](${row.report})`);
     // Each row carries its report's redaction counts, and the summary their sum.
-    const reports = await Promise.all(merged.summary.scenarios.map(async (row) => JSON.parse(await readFile(join(work, "merged", row.dir, "report.json"), "utf8")) as ProofReport));
+    const reports = await Promise.all(
+      merged.summary.scenarios.map(
+        async (row) => JSON.parse(await readFile(join(work, "merged", row.dir, "report.json"), "utf8")) as ProofReport,
+      ),
+    );
     expect(merged.summary.scenarios.map((row) => row.redactions)).toEqual(reports.map((report) => report.redactions));
     expect(merged.summary.redactions).toEqual({
       environment: reports.reduce((sum, report) => sum + report.redactions.environment, 0),
@@ -210,7 +258,9 @@ describe("every other bug of the zoo, in one proof of several scenarios cut into
     const out = join(work, "merged", row.dir);
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
     expect([report.scenario.title, report.reason]).toEqual([row.title, row.reason]);
-    expect(report.command).toMatch(new RegExp(`^pnpm prove-scenario --base [0-9a-f]{12} --head [0-9a-f]{12} ${bug.scenario} --repo .* --expect-timeout 5000$`));
+    expect(report.command).toMatch(
+      new RegExp(`^pnpm prove-scenario --base [0-9a-f]{12} --head [0-9a-f]{12} ${bug.scenario} --repo .* --expect-timeout 5000$`),
+    );
     await expectProvedBug(out, report, bug, { base: "zoo-bugs", head: "zoo-fixes" });
   });
 });

@@ -29,10 +29,13 @@ async function commit(files: Readonly<Record<string, string>>): Promise<string> 
   return (await execa("git", ["rev-parse", "HEAD"], { cwd: repo })).stdout;
 }
 
-const same = (a: string, b: string) => Effect.runPromise(Effect.gen(function* () {
-  const git = yield* Git;
-  return yield* git.sameDependencies(repo, a, b);
-}).pipe(Effect.provide(GitLive)));
+const same = (a: string, b: string) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const git = yield* Git;
+      return yield* git.sameDependencies(repo, a, b);
+    }).pipe(Effect.provide(GitLive)),
+  );
 
 describe("two commits' dependencies", () => {
   it("differ when only a folder or tarball that a package.json names as a file: dependency changed, which an install copies into node_modules", async () => {
@@ -48,8 +51,11 @@ describe("two commits' dependencies", () => {
     const inPrices = await commit({ "app/packages/prices/index.js": "exports.add = (a, b) => Number(a) + Number(b);\n" });
     const manifests = await commit({ "app/package.json": `${manifest}\n` });
 
-    expect([await same(first, serverOnly), await same(serverOnly, tarballOnly), await same(tarballOnly, inPrices), await same(inPrices, manifests)]).toEqual([
-      true, false, false, false,
-    ]);
+    expect([
+      await same(first, serverOnly),
+      await same(serverOnly, tarballOnly),
+      await same(tarballOnly, inPrices),
+      await same(inPrices, manifests),
+    ]).toEqual([true, false, false, false]);
   });
 });

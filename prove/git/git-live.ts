@@ -16,7 +16,6 @@ import { withRepoLock } from "./repo-lock.ts";
  */
 const client = (baseDir: string, abort?: AbortSignal): SimpleGit => userGit(baseDir, abort === undefined ? {} : { abort });
 
-
 const toplevel = Effect.fn("Git.toplevel")(function* (dir: string) {
   return yield* Effect.tryPromise({
     try: (signal) => client(dir, signal).revparse(["--show-toplevel"]),
@@ -32,9 +31,11 @@ const resolveCommit = Effect.fn("Git.resolveCommit")(function* (repo: string, re
     catch: fail,
   }).pipe(
     Effect.catch((error) =>
-      Effect.promise((signal) => client(repo, signal).revparse(["--is-shallow-repository"]).catch(() => "false")).pipe(
-        Effect.flatMap((shallow) => Effect.fail(new BadRef({ ...error, shallow: shallow.trim() === "true" }))),
-      ),
+      Effect.promise((signal) =>
+        client(repo, signal)
+          .revparse(["--is-shallow-repository"])
+          .catch(() => "false"),
+      ).pipe(Effect.flatMap((shallow) => Effect.fail(new BadRef({ ...error, shallow: shallow.trim() === "true" })))),
     ),
   );
   const subject = yield* Effect.tryPromise({
@@ -59,7 +60,11 @@ const git = (repo: string, args: ReadonlyArray<string>) => Effect.ignore(Effect.
 
 /** The locked worktree entries of `repo` whose folders are in `dir`, from `git worktree list --porcelain`. */
 const lockedUnder = (repo: string, dir: string) =>
-  Effect.promise(() => client(repo).raw(["worktree", "list", "--porcelain"]).catch(() => "")).pipe(
+  Effect.promise(() =>
+    client(repo)
+      .raw(["worktree", "list", "--porcelain"])
+      .catch(() => ""),
+  ).pipe(
     Effect.map((listed) =>
       listed
         .split(/\n\s*\n/)
@@ -103,7 +108,11 @@ const checkoutSubmodules = Effect.fn("Git.checkoutSubmodules")(function* (repo: 
     try: (signal) => client(path, signal).raw(["config", "--file", ".gitmodules", "--get-regexp", String.raw`^submodule\..*\.url$`]),
     catch: fail,
   });
-  const origin = (yield* Effect.promise((signal) => client(repo, signal).raw(["config", "--get", "remote.origin.url"]).catch(() => ""))).trim();
+  const origin = (yield* Effect.promise((signal) =>
+    client(repo, signal)
+      .raw(["config", "--get", "remote.origin.url"])
+      .catch(() => ""),
+  )).trim();
   const base = origin === "" ? repo : origin.startsWith("./") || origin.startsWith("../") ? resolve(repo, origin) : origin;
   const overrides = listed
     .split("\n")
@@ -113,12 +122,24 @@ const checkoutSubmodules = Effect.fn("Git.checkoutSubmodules")(function* (repo: 
       const name = line.slice("submodule.".length, space - ".url".length);
       return ["-c", `submodule.${name}.url=${resolveSubmoduleUrl(line.slice(space + 1).trim(), base)}`];
     });
-  yield* Effect.tryPromise({ try: (signal) => client(path, signal).raw([...overrides, "submodule", "update", "--init", "--recursive"]), catch: fail });
+  yield* Effect.tryPromise({
+    try: (signal) => client(path, signal).raw([...overrides, "submodule", "update", "--init", "--recursive"]),
+    catch: fail,
+  });
 });
 
 /** The files whose bytes decide what an install puts in node_modules, anywhere in the tree. */
 const dependencyManifests = [
-  "package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml", "yarn.lock", ".yarnrc.yml", ".npmrc", "bun.lock", "bun.lockb",
+  "package.json",
+  "package-lock.json",
+  "npm-shrinkwrap.json",
+  "pnpm-lock.yaml",
+  "pnpm-workspace.yaml",
+  "yarn.lock",
+  ".yarnrc.yml",
+  ".npmrc",
+  "bun.lock",
+  "bun.lockb",
 ].flatMap((name) => [`:(glob)${name}`, `:(glob)**/${name}`]);
 
 /** The dependency fields of a package.json whose `file:` specs an install copies from. */
@@ -132,10 +153,15 @@ const dependencyFields = ["dependencies", "devDependencies", "optionalDependenci
 async function fileDependencyFolders(repo: string, sha: string): Promise<string[]> {
   const git = client(repo);
   const listed = await git.raw(["grep", "-l", "-F", '"file:', sha, "--", "package.json", ":(glob)**/package.json"]).catch(() => "");
-  const manifests = listed.split("\n").filter((line) => line !== "").map((line) => line.slice(sha.length + 1));
+  const manifests = listed
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => line.slice(sha.length + 1));
   const folders = await Promise.all(
     manifests.map(async (manifest) => {
-      const json = JSON.parse(await git.show([`${sha}:${manifest}`])) as Partial<Record<(typeof dependencyFields)[number], Record<string, unknown>>>;
+      const json = JSON.parse(await git.show([`${sha}:${manifest}`])) as Partial<
+        Record<(typeof dependencyFields)[number], Record<string, unknown>>
+      >;
       return dependencyFields
         .flatMap((field) => Object.values(json[field] ?? {}))
         .filter((spec): spec is string => typeof spec === "string" && spec.startsWith("file:"))
@@ -170,4 +196,13 @@ const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, 
   yield* prune(repo);
 });
 
-export const GitLive = Layer.succeed(Git, { toplevel, resolveCommit, addWorktree, removeWorktree, prune, checkoutSubmodules, sameDependencies, isIgnored } satisfies GitShape);
+export const GitLive = Layer.succeed(Git, {
+  toplevel,
+  resolveCommit,
+  addWorktree,
+  removeWorktree,
+  prune,
+  checkoutSubmodules,
+  sameDependencies,
+  isIgnored,
+} satisfies GitShape);

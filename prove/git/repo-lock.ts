@@ -15,7 +15,8 @@ const lockDir = (repo: string) => join(tmpdir(), `scenario-prover.lock-${createH
 
 const orphanAfterMs = 10_000;
 
-const olderThanOrphan = async (path: string) => Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > orphanAfterMs;
+const olderThanOrphan = async (path: string) =>
+  Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > orphanAfterMs;
 
 /**
  * A lock whose owner died (its pid gone, or handed to a process that started later), or that
@@ -61,7 +62,9 @@ const tryTake = (dir: string) =>
 /** Each try is whole (a lock made is a lock held); with `interruptible`, the pause between tries can be interrupted. */
 const take = (dir: string, interruptible: boolean): Effect.Effect<void> => {
   const pause = interruptible ? Effect.interruptible(Effect.sleep("25 millis")) : Effect.sleep("25 millis");
-  return Effect.uninterruptible(tryTake(dir)).pipe(Effect.flatMap((taken) => (taken ? Effect.void : pause.pipe(Effect.andThen(take(dir, interruptible))))));
+  return Effect.uninterruptible(tryTake(dir)).pipe(
+    Effect.flatMap((taken) => (taken ? Effect.void : pause.pipe(Effect.andThen(take(dir, interruptible))))),
+  );
 };
 
 /**
@@ -70,9 +73,13 @@ const take = (dir: string, interruptible: boolean): Effect.Effect<void> => {
  * a stopped proof does not wait its turn to add a worktree only to remove it. Without it (removing
  * a worktree, as a stopped proof does), the wait goes on to the end.
  */
-export const withRepoLock = <A, E, R>(repo: string, effect: Effect.Effect<A, E, R>, options: { readonly interruptible?: boolean } = {}): Effect.Effect<A, E, R> =>
+export const withRepoLock = <A, E, R>(
+  repo: string,
+  effect: Effect.Effect<A, E, R>,
+  options: { readonly interruptible?: boolean } = {},
+): Effect.Effect<A, E, R> =>
   Effect.scoped(
-    Effect.acquireRelease(take(lockDir(repo), options.interruptible === true), () => Effect.promise(() => rm(lockDir(repo), { recursive: true, force: true }))).pipe(
-      Effect.andThen(effect),
-    ),
+    Effect.acquireRelease(take(lockDir(repo), options.interruptible === true), () =>
+      Effect.promise(() => rm(lockDir(repo), { recursive: true, force: true })),
+    ).pipe(Effect.andThen(effect)),
   );

@@ -47,11 +47,21 @@ export function environment(extra: Readonly<Record<string, string>>): Record<str
  */
 export function userGit(
   baseDir: string,
-  options: { readonly abort?: AbortSignal; readonly errors?: SimpleGitOptions["errors"]; readonly extra?: Readonly<Record<string, string>> } = {},
+  options: {
+    readonly abort?: AbortSignal;
+    readonly errors?: SimpleGitOptions["errors"];
+    readonly extra?: Readonly<Record<string, string>>;
+  } = {},
 ): SimpleGit {
   const env = environment(options.extra ?? {});
   const { abort, errors } = options;
-  return simpleGit({ baseDir, allowEnvironment: Object.keys(env), unsafe: trusted, ...(abort === undefined ? {} : { abort }), ...(errors === undefined ? {} : { errors }) }).env(env);
+  return simpleGit({
+    baseDir,
+    allowEnvironment: Object.keys(env),
+    unsafe: trusted,
+    ...(abort === undefined ? {} : { abort }),
+    ...(errors === undefined ? {} : { errors }),
+  }).env(env);
 }
 
 /** git's message on one line: its lines trimmed, the empty ones dropped, joined with "; ". */

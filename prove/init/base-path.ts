@@ -7,7 +7,10 @@ export type BasePath =
   /** The key is set to something other than a string: `expression` is its text, e.g. "process.env.BASE_PATH". */
   | { readonly kind: "unreadable"; readonly file: string; readonly key: string; readonly expression: string };
 
-type Setting = { readonly kind: "none" } | { readonly kind: "literal"; readonly value: string } | { readonly kind: "other"; readonly expression: string };
+type Setting =
+  | { readonly kind: "none" }
+  | { readonly kind: "literal"; readonly value: string }
+  | { readonly kind: "other"; readonly expression: string };
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

@@ -14,7 +14,9 @@ function unreadableBase(detection: Detection): string | undefined {
 }
 
 /** The config values init chose from what it detected, with their reasons. */
-export function configChoices(detection: Detection): Pick<ConfigValues, "start" | "startWhy" | "host" | "readyPath" | "readyPathWhy" | "basePathUnknown" | "timeouts"> {
+export function configChoices(
+  detection: Detection,
+): Pick<ConfigValues, "start" | "startWhy" | "host" | "readyPath" | "readyPathWhy" | "basePathUnknown" | "timeouts"> {
   const base = detection.base;
   return {
     start: detection.start.command,
@@ -22,7 +24,10 @@ export function configChoices(detection: Detection): Pick<ConfigValues, "start" 
     host: detection.host,
     readyPath: servedPath(detection) ?? "/",
     readyPathWhy: base?.kind === "path" ? `${base.key} in ${base.file}` : undefined,
-    basePathUnknown: unreadableBase(detection) === undefined ? undefined : `${unreadableBase(detection)}: set ready.path and the example's app.open() to the path the app is served under.`,
+    basePathUnknown:
+      unreadableBase(detection) === undefined
+        ? undefined
+        : `${unreadableBase(detection)}: set ready.path and the example's app.open() to the path the app is served under.`,
     timeouts: detection.timeouts,
   };
 }
@@ -37,7 +42,9 @@ export function choiceLines(detection: Detection): string[] {
     baseSetting === undefined
       ? []
       : base === undefined
-        ? [`base path: none (no ${baseSetting.within === undefined ? "" : `${baseSetting.within}.`}${baseSetting.key} in ${baseSetting.files.find((file) => framework?.why.includes(file)) ?? `the ${name} config`})`]
+        ? [
+            `base path: none (no ${baseSetting.within === undefined ? "" : `${baseSetting.within}.`}${baseSetting.key} in ${baseSetting.files.find((file) => framework?.why.includes(file)) ?? `the ${name} config`})`,
+          ]
         : base.kind === "path"
           ? [`base path: ${base.path} (${base.key} in ${base.file})`]
           : [`base path: unknown (${unreadableBase(detection) ?? ""}; ready.path / assumes none)`];
@@ -49,7 +56,9 @@ export function choiceLines(detection: Detection): string[] {
         ? [`ready: GET ${path} within the harness's default timeout (${name} has no long first compile)`]
         : [`ready: GET ${path} within ${seconds(timeouts.ready)}, each test within ${seconds(timeouts.test)} (${timeouts.why})`];
   return [
-    ...(framework === undefined ? [] : [`framework: ${framework.framework.name}${framework.version === undefined ? "" : ` ${framework.version}`} (${framework.why})`]),
+    ...(framework === undefined
+      ? []
+      : [`framework: ${framework.framework.name}${framework.version === undefined ? "" : ` ${framework.version}`} (${framework.why})`]),
     `start: ${start.command} (${startLine})`,
     ...(host === undefined ? [] : [`host: ${host.host} (${host.why})`]),
     ...baseLine,
@@ -60,5 +69,7 @@ export function choiceLines(detection: Detection): string[] {
 /** The note for a base path init could not read, naming the config file to edit. */
 export function basePathNote(detection: Detection): string[] {
   const clause = unreadableBase(detection);
-  return clause === undefined ? [] : [`${clause}: set app.ready.path in ${configFile} and the example's app.open() to the path the app is served under.`];
+  return clause === undefined
+    ? []
+    : [`${clause}: set app.ready.path in ${configFile} and the example's app.open() to the path the app is served under.`];
 }

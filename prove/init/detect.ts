@@ -51,7 +51,12 @@ function binRunner(app: AppFiles, manager: ManagerChoice): BinRunner {
 export function detectApp(app: AppFiles): Detection {
   const manager = chooseManager(app.lockfile, app.packageJson.packageManager);
   const scripts = app.packageJson.scripts;
-  const start = planStart(typeof scripts === "object" && scripts !== null ? (scripts as Record<string, unknown>) : {}, manager.manager, binRunner(app, manager), app.read);
+  const start = planStart(
+    typeof scripts === "object" && scripts !== null ? (scripts as Record<string, unknown>) : {},
+    manager.manager,
+    binRunner(app, manager),
+    app.read,
+  );
   if (start === undefined) {
     throw new InitFailed({
       file: join(app.dir, "package.json"),

@@ -46,7 +46,10 @@ export async function readPackageJson(dir: string): Promise<{ readonly text: str
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new InitFailed({ file, detail: `it is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix it and run init again.` });
+    throw new InitFailed({
+      file,
+      detail: `it is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix it and run init again.`,
+    });
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new InitFailed({ file, detail: "it does not hold a JSON object. Fix it and run init again." });

@@ -35,14 +35,22 @@ export const frameworks: ReadonlyArray<Framework> = [
     packages: ["next"],
     configFiles: configNames("next.config", ["ts", "mts", "js", "mjs", "cjs"]),
     base: { key: "basePath", trailingSlash: "as-written", files: configNames("next.config", ["ts", "mts", "js", "mjs", "cjs"]) },
-    host: { host: "localhost", why: "Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates" },
+    host: {
+      host: "localhost",
+      why: "Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates",
+    },
     compiles: "next dev compiles each page on its first request",
   },
   {
     name: "Nuxt",
     packages: ["nuxt", "nuxi"],
     configFiles: configNames("nuxt.config", ["ts", "mts", "js", "mjs", "cjs"]),
-    base: { key: "baseURL", within: "app", trailingSlash: "as-written", files: configNames("nuxt.config", ["ts", "mts", "js", "mjs", "cjs"]) },
+    base: {
+      key: "baseURL",
+      within: "app",
+      trailingSlash: "as-written",
+      files: configNames("nuxt.config", ["ts", "mts", "js", "mjs", "cjs"]),
+    },
     compiles: "nuxt dev builds the app and each page on first request",
   },
   {
@@ -100,7 +108,10 @@ export function dependencyRange(packageJson: Readonly<Record<string, unknown>>, 
 }
 
 /** The first framework whose package is in package.json or whose config file is in the app's folder. */
-export function findFramework(packageJson: Readonly<Record<string, unknown>>, read: (file: string) => string | undefined): FrameworkFound | undefined {
+export function findFramework(
+  packageJson: Readonly<Record<string, unknown>>,
+  read: (file: string) => string | undefined,
+): FrameworkFound | undefined {
   for (const framework of frameworks) {
     const found = framework.packages.flatMap((name) => {
       const range = dependencyRange(packageJson, name);
@@ -112,7 +123,10 @@ export function findFramework(packageJson: Readonly<Record<string, unknown>>, re
     });
     if (found === undefined && config === undefined) continue;
     const version = found === undefined || /^(?:workspace|catalog|link|file):/.test(found.range) ? undefined : /\d+/.exec(found.range)?.[0];
-    const why = [...(found === undefined ? [] : [`${found.name} ${JSON.stringify(found.range)} in package.json`]), ...(config === undefined ? [] : [config])].join(", ");
+    const why = [
+      ...(found === undefined ? [] : [`${found.name} ${JSON.stringify(found.range)} in package.json`]),
+      ...(config === undefined ? [] : [config]),
+    ].join(", ");
     return { framework, version, why };
   }
   return undefined;

@@ -12,7 +12,12 @@ const ignored: ReadonlyArray<{ readonly line: string; readonly matches: Readonly
 export function withOutputsIgnored(text: string | undefined, appAtRoot: boolean): string | undefined {
   const lines = new Set((text ?? "").split(/\r?\n/).map((line) => line.trim()));
   const missing = ignored
-    .filter(({ line, matches }) => ![...matches, ...(appAtRoot && line === "test-results/" ? ["/test-results", "/test-results/"] : [])].some((match) => lines.has(match)))
+    .filter(
+      ({ line, matches }) =>
+        ![...matches, ...(appAtRoot && line === "test-results/" ? ["/test-results", "/test-results/"] : [])].some((match) =>
+          lines.has(match),
+        ),
+    )
     .map(({ line }) => line);
   if (missing.length === 0) return undefined;
   if (text === undefined) return missing.map((line) => `${line}\n`).join("");

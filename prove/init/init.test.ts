@@ -28,7 +28,11 @@ async function folder(files: Readonly<Record<string, string>>, options: { readon
 
 /** What TypeScript reports when it parses `text` as the file `fileName`; empty for valid TypeScript. */
 function syntaxErrors(text: string, fileName: string): string[] {
-  const output = ts.transpileModule(text, { fileName, reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  const output = ts.transpileModule(text, {
+    fileName,
+    reportDiagnostics: true,
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  });
   return (output.diagnostics ?? []).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
 }
 
@@ -38,26 +42,206 @@ const viteFlags = "--host 127.0.0.1 --port {port} --strictPort";
 describe("detecting how the app starts", () => {
   const byBin = (script: string, why: string) => `the dev script \`${script}\`, run by its bin, not through the package manager; ${why}`;
   it.each([
-    ["a Vite dev server with npm and no lockfile", { scripts: { dev: "vite" } }, undefined, {}, "npm (no lockfile)", `npx vite ${viteFlags}`, "flags", byBin("vite", "Vite takes the port as a flag")],
-    ["`vite dev --open` with a pnpm lockfile above the app, without its --open", { scripts: { dev: "vite dev --open" } }, "../../pnpm-lock.yaml", {}, "pnpm (../../pnpm-lock.yaml)", `npx vite dev ${viteFlags}`, "flags", byBin("vite dev --open", "Vite takes the port as a flag")],
-    ["`node server.js` whose file reads PORT", { scripts: { start: "node server.js" } }, "package-lock.json", { "server.js": "app.listen(process.env.PORT);\n" }, "npm (package-lock.json)", "npm start", "env", "server.js reads the PORT environment variable"],
-    ["`node server.js` whose file does not read PORT", { scripts: { start: "node server.js" } }, undefined, { "server.js": "app.listen(3000);\n" }, "npm (no lockfile)", "npm start", "unknown", "server.js does not read process.env.PORT"],
-    ["`next dev`", { scripts: { dev: "next dev", start: "next start" } }, undefined, {}, "npm (no lockfile)", "npx next dev -p {port}", "flags", byBin("next dev", "next dev takes the port as -p")],
-    ["`next dev` with a port of its own, replaced", { scripts: { dev: "next dev --turbopack -p 3001" } }, "yarn.lock", { "yarn.lock": "# yarn lockfile v1\n" }, "yarn (yarn.lock)", "npx next dev --turbopack -p {port}", "flags", byBin("next dev --turbopack -p 3001", "next dev takes the port as -p")],
-    ["`astro dev`", { scripts: { dev: "astro dev" } }, undefined, {}, "npm (no lockfile)", "npx astro dev --host 127.0.0.1 --port {port}", "flags", byBin("astro dev", "Astro takes the port as a flag")],
-    ["`nuxt dev` with a variable and a port of its own", { scripts: { dev: "NODE_OPTIONS=--max-old-space-size=4096 nuxt dev --port=3000 -o" } }, undefined, {}, "npm (no lockfile)", "NODE_OPTIONS=--max-old-space-size=4096 npx nuxt dev --host 127.0.0.1 --port {port}", "flags", byBin("NODE_OPTIONS=--max-old-space-size=4096 nuxt dev --port=3000 -o", "nuxt dev takes the port as a flag")],
-    ["`react-router dev`", { scripts: { dev: "react-router dev" } }, undefined, {}, "npm (no lockfile)", `npx react-router dev ${viteFlags}`, "flags", byBin("react-router dev", "react-router dev takes the port as a flag")],
-    ["`remix vite:dev` with bun", { scripts: { dev: "remix vite:dev" } }, "bun.lock", {}, "bun (bun.lock)", `bunx remix vite:dev ${viteFlags}`, "flags", byBin("remix vite:dev", "remix vite:dev takes the port as a flag")],
-    ["classic `remix dev`, whose app server reads PORT", { scripts: { dev: "remix dev" } }, undefined, {}, "npm (no lockfile)", "npm run dev", "env", "Remix reads the PORT environment variable"],
-    ["`svelte-kit sync && vite dev`, run as written", { scripts: { dev: "svelte-kit sync && vite dev" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags", "Vite takes the port as a flag"],
-    ["a predev script, run as written", { scripts: { predev: "node gen.js", dev: "vite" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags", "Vite takes the port as a flag"],
-    ["`webpack serve`", { scripts: { start: "webpack serve --mode development" } }, undefined, {}, "npm (no lockfile)", "npx webpack serve --mode development --port {port}", "flags", byBin("webpack serve --mode development", "webpack-dev-server takes the port as a flag").replace("dev script", "start script")],
-    ["dev, preferred over start, in a wrapper", { scripts: { start: "node server.js", dev: "cross-env DEBUG=1 vite" } }, undefined, {}, "npm (no lockfile)", `npm run dev -- ${viteFlags}`, "flags", "Vite takes the port as a flag"],
-    ["the packageManager field of Yarn 4, whose Plug'n'Play has no node_modules/.bin", { packageManager: "yarn@4.1.0", scripts: { dev: "vite" } }, undefined, {}, 'yarn (packageManager "yarn@4.1.0" in package.json)', `yarn vite ${viteFlags}`, "flags", byBin("vite", "Vite takes the port as a flag")],
-    ["a Yarn 2+ lockfile", { scripts: { dev: "vite" } }, "yarn.lock", { "yarn.lock": "__metadata:\n  version: 8\n" }, "yarn (yarn.lock)", `yarn vite ${viteFlags}`, "flags", byBin("vite", "Vite takes the port as a flag")],
-    ["a yarn lockfile and a built server", { scripts: { start: "tsc && node -r dotenv/config dist/server" } }, "yarn.lock", { "dist/server.js": 'const { PORT = "3000" } = process.env;\n' }, "yarn (yarn.lock)", "yarn start", "env", "dist/server.js reads the PORT environment variable"],
-    ["a bun lockfile and `bun --hot`", { scripts: { dev: "bun --hot src/index.ts" } }, "bun.lock", { "src/index.ts": 'Bun.serve({ port: Bun.env["PORT"] });\n' }, "bun (bun.lock)", "bun run dev", "env", "src/index.ts reads the PORT environment variable"],
-    ["a tool init does not know", { scripts: { dev: "concurrently 'vite' 'tsc -w'" } }, undefined, {}, "npm (no lockfile)", "npm run dev", "unknown", "`concurrently 'vite' 'tsc -w'` is not a server init knows"],
+    [
+      "a Vite dev server with npm and no lockfile",
+      { scripts: { dev: "vite" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      `npx vite ${viteFlags}`,
+      "flags",
+      byBin("vite", "Vite takes the port as a flag"),
+    ],
+    [
+      "`vite dev --open` with a pnpm lockfile above the app, without its --open",
+      { scripts: { dev: "vite dev --open" } },
+      "../../pnpm-lock.yaml",
+      {},
+      "pnpm (../../pnpm-lock.yaml)",
+      `npx vite dev ${viteFlags}`,
+      "flags",
+      byBin("vite dev --open", "Vite takes the port as a flag"),
+    ],
+    [
+      "`node server.js` whose file reads PORT",
+      { scripts: { start: "node server.js" } },
+      "package-lock.json",
+      { "server.js": "app.listen(process.env.PORT);\n" },
+      "npm (package-lock.json)",
+      "npm start",
+      "env",
+      "server.js reads the PORT environment variable",
+    ],
+    [
+      "`node server.js` whose file does not read PORT",
+      { scripts: { start: "node server.js" } },
+      undefined,
+      { "server.js": "app.listen(3000);\n" },
+      "npm (no lockfile)",
+      "npm start",
+      "unknown",
+      "server.js does not read process.env.PORT",
+    ],
+    [
+      "`next dev`",
+      { scripts: { dev: "next dev", start: "next start" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      "npx next dev -p {port}",
+      "flags",
+      byBin("next dev", "next dev takes the port as -p"),
+    ],
+    [
+      "`next dev` with a port of its own, replaced",
+      { scripts: { dev: "next dev --turbopack -p 3001" } },
+      "yarn.lock",
+      { "yarn.lock": "# yarn lockfile v1\n" },
+      "yarn (yarn.lock)",
+      "npx next dev --turbopack -p {port}",
+      "flags",
+      byBin("next dev --turbopack -p 3001", "next dev takes the port as -p"),
+    ],
+    [
+      "`astro dev`",
+      { scripts: { dev: "astro dev" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      "npx astro dev --host 127.0.0.1 --port {port}",
+      "flags",
+      byBin("astro dev", "Astro takes the port as a flag"),
+    ],
+    [
+      "`nuxt dev` with a variable and a port of its own",
+      { scripts: { dev: "NODE_OPTIONS=--max-old-space-size=4096 nuxt dev --port=3000 -o" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      "NODE_OPTIONS=--max-old-space-size=4096 npx nuxt dev --host 127.0.0.1 --port {port}",
+      "flags",
+      byBin("NODE_OPTIONS=--max-old-space-size=4096 nuxt dev --port=3000 -o", "nuxt dev takes the port as a flag"),
+    ],
+    [
+      "`react-router dev`",
+      { scripts: { dev: "react-router dev" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      `npx react-router dev ${viteFlags}`,
+      "flags",
+      byBin("react-router dev", "react-router dev takes the port as a flag"),
+    ],
+    [
+      "`remix vite:dev` with bun",
+      { scripts: { dev: "remix vite:dev" } },
+      "bun.lock",
+      {},
+      "bun (bun.lock)",
+      `bunx remix vite:dev ${viteFlags}`,
+      "flags",
+      byBin("remix vite:dev", "remix vite:dev takes the port as a flag"),
+    ],
+    [
+      "classic `remix dev`, whose app server reads PORT",
+      { scripts: { dev: "remix dev" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      "npm run dev",
+      "env",
+      "Remix reads the PORT environment variable",
+    ],
+    [
+      "`svelte-kit sync && vite dev`, run as written",
+      { scripts: { dev: "svelte-kit sync && vite dev" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      `npm run dev -- ${viteFlags}`,
+      "flags",
+      "Vite takes the port as a flag",
+    ],
+    [
+      "a predev script, run as written",
+      { scripts: { predev: "node gen.js", dev: "vite" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      `npm run dev -- ${viteFlags}`,
+      "flags",
+      "Vite takes the port as a flag",
+    ],
+    [
+      "`webpack serve`",
+      { scripts: { start: "webpack serve --mode development" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      "npx webpack serve --mode development --port {port}",
+      "flags",
+      byBin("webpack serve --mode development", "webpack-dev-server takes the port as a flag").replace("dev script", "start script"),
+    ],
+    [
+      "dev, preferred over start, in a wrapper",
+      { scripts: { start: "node server.js", dev: "cross-env DEBUG=1 vite" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      `npm run dev -- ${viteFlags}`,
+      "flags",
+      "Vite takes the port as a flag",
+    ],
+    [
+      "the packageManager field of Yarn 4, whose Plug'n'Play has no node_modules/.bin",
+      { packageManager: "yarn@4.1.0", scripts: { dev: "vite" } },
+      undefined,
+      {},
+      'yarn (packageManager "yarn@4.1.0" in package.json)',
+      `yarn vite ${viteFlags}`,
+      "flags",
+      byBin("vite", "Vite takes the port as a flag"),
+    ],
+    [
+      "a Yarn 2+ lockfile",
+      { scripts: { dev: "vite" } },
+      "yarn.lock",
+      { "yarn.lock": "__metadata:\n  version: 8\n" },
+      "yarn (yarn.lock)",
+      `yarn vite ${viteFlags}`,
+      "flags",
+      byBin("vite", "Vite takes the port as a flag"),
+    ],
+    [
+      "a yarn lockfile and a built server",
+      { scripts: { start: "tsc && node -r dotenv/config dist/server" } },
+      "yarn.lock",
+      { "dist/server.js": 'const { PORT = "3000" } = process.env;\n' },
+      "yarn (yarn.lock)",
+      "yarn start",
+      "env",
+      "dist/server.js reads the PORT environment variable",
+    ],
+    [
+      "a bun lockfile and `bun --hot`",
+      { scripts: { dev: "bun --hot src/index.ts" } },
+      "bun.lock",
+      { "src/index.ts": 'Bun.serve({ port: Bun.env["PORT"] });\n' },
+      "bun (bun.lock)",
+      "bun run dev",
+      "env",
+      "src/index.ts reads the PORT environment variable",
+    ],
+    [
+      "a tool init does not know",
+      { scripts: { dev: "concurrently 'vite' 'tsc -w'" } },
+      undefined,
+      {},
+      "npm (no lockfile)",
+      "npm run dev",
+      "unknown",
+      "`concurrently 'vite' 'tsc -w'` is not a server init knows",
+    ],
   ])("reads %s", (_case, packageJson, lockfile, files: Readonly<Record<string, string>>, manager, start, port, why) => {
     const detection = detectApp({ dir: "/app", packageJson, lockfile, read: (file) => files[file] });
     expect({
@@ -83,10 +267,15 @@ describe("detecting how the app starts", () => {
 
 describe("prove-scenario init", () => {
   it("writes a config and an example for a Vite app served under a sub-path, adds the script and ignores reports/", async () => {
-    const packageJson = { name: "shop", type: "module", scripts: { dev: "vite", build: "vite build" }, devDependencies: { "scenario-prover": "^0.1.0", vite: "^6.0.0" } };
+    const packageJson = {
+      name: "shop",
+      type: "module",
+      scripts: { dev: "vite", build: "vite build" },
+      devDependencies: { "scenario-prover": "^0.1.0", vite: "^6.0.0" },
+    };
     const dir = await folder({
       "package.json": `${JSON.stringify(packageJson, null, 2)}\n`,
-      "vite.config.ts": 'import { defineConfig } from "vite";\n\nexport default defineConfig({\n  base: \'/sub/\',\n});\n',
+      "vite.config.ts": "import { defineConfig } from \"vite\";\n\nexport default defineConfig({\n  base: '/sub/',\n});\n",
       ".gitignore": "node_modules",
     });
 
@@ -111,7 +300,7 @@ describe("prove-scenario init", () => {
       expect.arrayContaining([
         'import { defineScenarioConfig } from "scenario-prover/harness";',
         "  expect: { timeout: 5_000 },",
-        '    root: ".", // the app\'s folder, relative to the repository\'s root',
+        "    root: \".\", // the app's folder, relative to the repository's root",
         '    install: "auto", // here: npm install (no lockfile); false skips installing',
         `    start: "npx vite ${viteFlags}", // the dev script \`vite\`, run by its bin, not through the package manager; Vite takes the port as a flag`,
         '    ready: { path: "/sub/" }, // base in vite.config.ts',
@@ -129,7 +318,8 @@ describe("prove-scenario init", () => {
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const compiles = (why: string) => [`  timeout: 120_000, // a test's own time; ${why}`];
   /** The lines init prints about the framework, and none of the package manager's. */
-  const choices = (detected: ReadonlyArray<string>) => detected.filter((line) => /^(framework|start|host|base path|ready|app root): /.test(line));
+  const choices = (detected: ReadonlyArray<string>) =>
+    detected.filter((line) => /^(framework|start|host|base path|ready|app root): /.test(line));
   interface FrameworkRow {
     readonly shape: string;
     readonly files: Readonly<Record<string, string>>;
@@ -148,9 +338,13 @@ describe("prove-scenario init", () => {
     {
       shape: "a Next.js 16 app with npm and a basePath",
       files: {
-        "package.json": json({ scripts: { dev: "next dev", build: "next build", start: "next start" }, dependencies: { next: "^16.0.1", react: "^19.2.0" } }),
+        "package.json": json({
+          scripts: { dev: "next dev", build: "next build", start: "next start" },
+          dependencies: { next: "^16.0.1", react: "^19.2.0" },
+        }),
         "package-lock.json": "{}\n",
-        "next.config.ts": 'import type { NextConfig } from "next";\n\nconst nextConfig: NextConfig = {\n  basePath: "/dash",\n};\n\nexport default nextConfig;\n',
+        "next.config.ts":
+          'import type { NextConfig } from "next";\n\nconst nextConfig: NextConfig = {\n  basePath: "/dash",\n};\n\nexport default nextConfig;\n',
       },
       app: ".",
       detected: [
@@ -187,7 +381,10 @@ describe("prove-scenario init", () => {
         "ready: GET / within 90s, each test within 120s (next dev compiles each page on its first request)",
         "app root: . (the repository's root)",
       ],
-      config: [...compiles("next dev compiles each page on its first request"), '    ready: { path: "/", timeout: 90_000 }, // next dev compiles each page on its first request'],
+      config: [
+        ...compiles("next dev compiles each page on its first request"),
+        '    ready: { path: "/", timeout: 90_000 }, // next dev compiles each page on its first request',
+      ],
       open: "",
       gitignore: "/node_modules\n/test-results/\n/reports/\n",
       notes: [],
@@ -198,8 +395,14 @@ describe("prove-scenario init", () => {
         "package.json": json({ private: true, packageManager: "pnpm@9.15.9" }),
         "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
         "pnpm-workspace.yaml": "packages:\n  - docs\n",
-        "docs/package.json": json({ name: "docs", type: "module", scripts: { dev: "astro dev", build: "astro build" }, dependencies: { astro: "^5.4.0", "@astrojs/starlight": "^0.32.0" } }),
-        "docs/astro.config.mjs": "import { defineConfig } from 'astro/config';\n\nexport default defineConfig({\n  site: 'https://example.com',\n  base: '/docs',\n});\n",
+        "docs/package.json": json({
+          name: "docs",
+          type: "module",
+          scripts: { dev: "astro dev", build: "astro build" },
+          dependencies: { astro: "^5.4.0", "@astrojs/starlight": "^0.32.0" },
+        }),
+        "docs/astro.config.mjs":
+          "import { defineConfig } from 'astro/config';\n\nexport default defineConfig({\n  site: 'https://example.com',\n  base: '/docs',\n});\n",
       },
       app: "docs",
       detected: [
@@ -211,7 +414,7 @@ describe("prove-scenario init", () => {
       ],
       config: [
         ...compiles("astro dev syncs content at boot and compiles each page on its first request"),
-        '    root: "docs", // the app\'s folder, relative to the repository\'s root',
+        "    root: \"docs\", // the app's folder, relative to the repository's root",
         '    start: "npx astro dev --host 127.0.0.1 --port {port}", // the dev script `astro dev`, run by its bin, not through the package manager; Astro takes the port as a flag',
         '    ready: { path: "/docs", timeout: 90_000 }, // base in astro.config.mjs; astro dev syncs content at boot and compiles each page on its first request',
       ],
@@ -222,7 +425,11 @@ describe("prove-scenario init", () => {
     {
       shape: "a SvelteKit site whose paths.base comes from the environment",
       files: {
-        "package.json": json({ type: "module", scripts: { dev: "vite dev", build: "vite build" }, devDependencies: { "@sveltejs/kit": "^2.5.0", "@playwright/test": "1.38.0", vite: "^5.0.3" } }),
+        "package.json": json({
+          type: "module",
+          scripts: { dev: "vite dev", build: "vite build" },
+          devDependencies: { "@sveltejs/kit": "^2.5.0", "@playwright/test": "1.38.0", vite: "^5.0.3" },
+        }),
         "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
         "svelte.config.js":
           "import adapter from '@sveltejs/adapter-static';\n\nexport default {\n  kit: {\n    adapter: adapter(),\n    paths: { base: process.argv.includes('dev') ? '' : process.env.BASE_PATH }\n  }\n};\n",
@@ -248,7 +455,11 @@ describe("prove-scenario init", () => {
     {
       shape: "a Nuxt app with an app.baseURL",
       files: {
-        "package.json": json({ type: "module", scripts: { dev: "nuxt dev", build: "nuxt build" }, dependencies: { nuxt: "^3.13.0", vue: "latest" } }),
+        "package.json": json({
+          type: "module",
+          scripts: { dev: "nuxt dev", build: "nuxt build" },
+          dependencies: { nuxt: "^3.13.0", vue: "latest" },
+        }),
         "nuxt.config.ts": "export default defineNuxtConfig({\n  devtools: { enabled: true },\n  app: { baseURL: '/portal/' },\n});\n",
       },
       app: ".",
@@ -271,8 +482,13 @@ describe("prove-scenario init", () => {
     {
       shape: "a React Router app with a basename",
       files: {
-        "package.json": json({ type: "module", scripts: { dev: "react-router dev", build: "react-router build" }, devDependencies: { "@react-router/dev": "^7.1.0", vite: "^6.0.0" } }),
-        "react-router.config.ts": 'import type { Config } from "@react-router/dev/config";\n\nexport default {\n  ssr: true,\n  basename: "/rr",\n} satisfies Config;\n',
+        "package.json": json({
+          type: "module",
+          scripts: { dev: "react-router dev", build: "react-router build" },
+          devDependencies: { "@react-router/dev": "^7.1.0", vite: "^6.0.0" },
+        }),
+        "react-router.config.ts":
+          'import type { Config } from "@react-router/dev/config";\n\nexport default {\n  ssr: true,\n  basename: "/rr",\n} satisfies Config;\n',
       },
       app: ".",
       detected: [
@@ -282,7 +498,10 @@ describe("prove-scenario init", () => {
         "ready: GET /rr within the harness's default timeout (React Router has no long first compile)",
         "app root: . (the repository's root)",
       ],
-      config: [`    start: "npx react-router dev ${viteFlags}", // the dev script \`react-router dev\`, run by its bin, not through the package manager; react-router dev takes the port as a flag`, '    ready: { path: "/rr" }, // basename in react-router.config.ts'],
+      config: [
+        `    start: "npx react-router dev ${viteFlags}", // the dev script \`react-router dev\`, run by its bin, not through the package manager; react-router dev takes the port as a flag`,
+        '    ready: { path: "/rr" }, // basename in react-router.config.ts',
+      ],
       open: '"/rr"',
       gitignore: "/reports/\ntest-results/\n",
       notes: [],
@@ -290,8 +509,13 @@ describe("prove-scenario init", () => {
     {
       shape: "a Remix app on Vite with the plugin's basename",
       files: {
-        "package.json": json({ type: "module", scripts: { dev: "remix vite:dev" }, devDependencies: { "@remix-run/dev": "^2.15.0", vite: "^5.4.0" } }),
-        "vite.config.ts": 'import { vitePlugin as remix } from "@remix-run/dev";\nimport { defineConfig } from "vite";\n\nexport default defineConfig({ plugins: [remix({ basename: "/shop/" })] });\n',
+        "package.json": json({
+          type: "module",
+          scripts: { dev: "remix vite:dev" },
+          devDependencies: { "@remix-run/dev": "^2.15.0", vite: "^5.4.0" },
+        }),
+        "vite.config.ts":
+          'import { vitePlugin as remix } from "@remix-run/dev";\nimport { defineConfig } from "vite";\n\nexport default defineConfig({ plugins: [remix({ basename: "/shop/" })] });\n',
       },
       app: ".",
       detected: [
@@ -339,7 +563,7 @@ describe("prove-scenario init", () => {
     const config = await read(dir, "scenarios.config.ts");
     expect(config.split("\n")).toEqual(
       expect.arrayContaining([
-        '    root: "apps/web", // the app\'s folder, relative to the repository\'s root',
+        "    root: \"apps/web\", // the app's folder, relative to the repository's root",
         '    install: "auto", // here: npm ci; false skips installing',
         '    start: "npm start", // server.js reads the PORT environment variable',
         '    ready: { path: "/" },',
@@ -348,7 +572,9 @@ describe("prove-scenario init", () => {
     const example = await read(dir, "scenarios/example.e2e.ts");
     expect(example).toContain("  await app.open();\n");
     expect([...syntaxErrors(config, "scenarios.config.ts"), ...syntaxErrors(example, "example.e2e.ts")]).toEqual([]);
-    expect(await read(dir, "package.json")).toBe('{\n\t"name": "web",\n\t"scripts": {\n\t\t"start": "node server.js",\n\t\t"prove-scenario": "prove-scenario"\n\t}\n}');
+    expect(await read(dir, "package.json")).toBe(
+      '{\n\t"name": "web",\n\t"scripts": {\n\t\t"start": "node server.js",\n\t\t"prove-scenario": "prove-scenario"\n\t}\n}',
+    );
     expect(await read(repo, ".gitignore")).toBe("/reports/\ntest-results/\n");
     expect(existsSync(join(dir, ".gitignore"))).toBe(false);
     expect(result.notes).toEqual([
@@ -361,7 +587,10 @@ describe("prove-scenario init", () => {
     const dir = join(outer, "app");
     await mkdir(dir);
     await simpleGit(dir).init();
-    await writeFile(join(dir, "package.json"), JSON.stringify({ scripts: { start: "node server.js" }, devDependencies: { "scenario-prover": "*" } }));
+    await writeFile(
+      join(dir, "package.json"),
+      JSON.stringify({ scripts: { start: "node server.js" }, devDependencies: { "scenario-prover": "*" } }),
+    );
     await writeFile(join(dir, "server.js"), "app.listen(3000);\n");
     await writeFile(join(dir, ".gitignore"), "dist/\n");
 
@@ -401,13 +630,18 @@ describe("prove-scenario init", () => {
     await writeFile(join(dir, "scenarios/example.e2e.ts"), "");
     await expect(initScenarios(dir)).rejects.toMatchObject({
       files: ["scenarios.config.ts", "scenarios/example.e2e.ts"],
-      message: "scenarios.config.ts and scenarios/example.e2e.ts already exist, so init wrote nothing. Move or remove them and run init again, or edit them by hand.",
+      message:
+        "scenarios.config.ts and scenarios/example.e2e.ts already exist, so init wrote nothing. Move or remove them and run init again, or edit them by hand.",
     });
   });
 
   it("adds no prove-scenario script with pnpm, and says why; leaves a .gitignore that already ignores reports/ and test-results/", async () => {
     const packageJson = `${JSON.stringify({ scripts: { dev: "vite" }, devDependencies: { "scenario-prover": "workspace:*" } }, null, 2)}\n`;
-    const dir = await folder({ "package.json": packageJson, "pnpm-lock.yaml": "lockfileVersion: '9.0'\n", ".gitignore": "node_modules\n/reports\n/test-results\n" });
+    const dir = await folder({
+      "package.json": packageJson,
+      "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+      ".gitignore": "node_modules\n/reports\n/test-results\n",
+    });
 
     const result = await initScenarios(dir);
 
@@ -449,7 +683,10 @@ describe("prove-scenario init", () => {
       message: `${join(dir, "package.json")}: there is no package.json in ${dir}. Run prove-scenario init in the app's folder, the one holding its package.json.`,
     });
     await writeFile(join(dir, "package.json"), '{ "scripts": { "dev": "vite", } }');
-    await expect(initScenarios(dir)).rejects.toMatchObject({ _tag: "InitFailed", message: expect.stringMatching(/package\.json: it is not valid JSON \(.+\)\. Fix it/) });
+    await expect(initScenarios(dir)).rejects.toMatchObject({
+      _tag: "InitFailed",
+      message: expect.stringMatching(/package\.json: it is not valid JSON \(.+\)\. Fix it/),
+    });
   });
 });
 
@@ -471,7 +708,11 @@ describe("prove-scenario init and the package manager the repository pins", () =
     {
       shape: "an app in a pnpm workspace pinned to pnpm 9, whose dev script runs as written",
       files: {
-        "package.json": json({ private: true, packageManager: "pnpm@9.15.9+sha512.68046141893c66fad01c079231128e9afb89ef87e2691d69e4d40eee228988295fd4682181bae55b58418c3a253bde65a505ec7c5f9403ece5cc3cd37dcf2531" }),
+        "package.json": json({
+          private: true,
+          packageManager:
+            "pnpm@9.15.9+sha512.68046141893c66fad01c079231128e9afb89ef87e2691d69e4d40eee228988295fd4682181bae55b58418c3a253bde65a505ec7c5f9403ece5cc3cd37dcf2531",
+        }),
         "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
         "pnpm-workspace.yaml": "packages:\n  - site\n",
         "site/package.json": json({ name: "site", scripts: { dev: "svelte-kit sync && vite dev" } }),
@@ -493,13 +734,21 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
       },
       app: ".",
-      detected: ["package manager: pnpm (pnpm-lock.yaml)", "install: pnpm install --frozen-lockfile", `start: pnpm dev ${viteFlags} (Vite takes the port as a flag)`],
+      detected: [
+        "package manager: pnpm (pnpm-lock.yaml)",
+        "install: pnpm install --frozen-lockfile",
+        `start: pnpm dev ${viteFlags} (Vite takes the port as a flag)`,
+      ],
       add: "pnpm add -D -w scenario-prover",
       prove: "pnpm prove-scenario",
     },
     {
       shape: "a pnpm lockfile of format 5.4",
-      files: { "package.json": json({ name: "chat", scripts: { start: "node server.js" } }), "pnpm-lock.yaml": "lockfileVersion: 5.4\n", "server.js": "listen(process.env.PORT);\n" },
+      files: {
+        "package.json": json({ name: "chat", scripts: { start: "node server.js" } }),
+        "pnpm-lock.yaml": "lockfileVersion: 5.4\n",
+        "server.js": "listen(process.env.PORT);\n",
+      },
       app: ".",
       detected: [
         "package manager: pnpm@7 through npx (lockfileVersion 5.4 in pnpm-lock.yaml; this machine's pnpm is 12.4.2)",
@@ -548,7 +797,11 @@ describe("prove-scenario init and the package manager the repository pins", () =
     const result = await initScenarios(join(repo, app), machine);
     expect(managerLines(result.detected)).toEqual(detected);
     expect(result.notes.filter((note) => note.startsWith("scenario-prover is not in"))).toEqual(
-      add === undefined ? [] : [`scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness.`],
+      add === undefined
+        ? []
+        : [
+            `scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness.`,
+          ],
     );
     expect(result.proveCommand).toBe(`${prove} --base main --head HEAD scenarios/example.e2e.ts`);
     // pnpm gets no prove-scenario script, and the note saying so names the command init suggests.
@@ -565,10 +818,16 @@ describe("prove-scenario init and the package manager the repository pins", () =
       "docs/server.js": "listen(process.env.PORT);\n",
     };
     const atRoot = await folder({ ...files, "node_modules/scenario-prover/package.json": "{}" });
-    const inApp = await folder({ ...files, "docs/node_modules/scenario-prover/package.json": "{}", "node_modules/scenario-prover/package.json": "{}" });
+    const inApp = await folder({
+      ...files,
+      "docs/node_modules/scenario-prover/package.json": "{}",
+      "node_modules/scenario-prover/package.json": "{}",
+    });
     const comment = async (repo: string) => {
       await initScenarios(join(repo, "docs"), machine);
-      return (await readFile(join(repo, "docs", "scenarios.config.ts"), "utf8")).split("\n").find((line) => line.startsWith("// The app under test."));
+      return (await readFile(join(repo, "docs", "scenarios.config.ts"), "utf8"))
+        .split("\n")
+        .find((line) => line.startsWith("// The app under test."));
     };
     expect([await comment(atRoot), await comment(inApp)]).toEqual([
       "// The app under test. Every field is described in ../node_modules/scenario-prover/docs/config.md.",
@@ -577,7 +836,10 @@ describe("prove-scenario init and the package manager the repository pins", () =
   });
 
   it("notes that it cannot tell the yarn of a berry lockfile without packageManager", async () => {
-    const repo = await folder({ "package.json": json({ scripts: { start: "node server.js" } }), "yarn.lock": "__metadata:\n  version: 7\n" });
+    const repo = await folder({
+      "package.json": json({ scripts: { start: "node server.js" } }),
+      "yarn.lock": "__metadata:\n  version: 7\n",
+    });
     const result = await initScenarios(repo, machine);
     expect(result.detected).toContain("install: cannot tell which package manager version installs it");
     expect(result.notes).toContain(

@@ -28,7 +28,11 @@ export interface InitResult {
 function autoInstall(dir: string, top: string, machine: MachineVersions): { readonly text: string; readonly note: string | undefined } {
   const plan = planInstall("auto", dir, top, machine);
   if (plan.kind === "skip") return { text: `nothing (${plan.reason})`, note: undefined };
-  if (plan.kind === "unknown") return { text: "cannot tell which package manager version installs it", note: `install: "auto" cannot tell which package manager version installs the app: ${plan.detail} in ${configFile}.` };
+  if (plan.kind === "unknown")
+    return {
+      text: "cannot tell which package manager version installs it",
+      note: `install: "auto" cannot tell which package manager version installs the app: ${plan.detail} in ${configFile}.`,
+    };
   if (plan.label === "npm install") return { text: "npm install (no lockfile)", note: undefined };
   return { text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
 }
@@ -36,7 +40,9 @@ function autoInstall(dir: string, top: string, machine: MachineVersions): { read
 /** Where scenario-prover's docs/config.md is from `dir`: in the nearest node_modules up to `top` that holds the package. */
 function docsPath(dir: string, top: string): string {
   const installed = upTo(dir, top).find((folder) => existsSync(join(folder, "node_modules", "scenario-prover", "package.json")));
-  return relative(dir, join(installed ?? dir, "node_modules", "scenario-prover", "docs", "config.md")).split(sep).join("/");
+  return relative(dir, join(installed ?? dir, "node_modules", "scenario-prover", "docs", "config.md"))
+    .split(sep)
+    .join("/");
 }
 
 /** Whether `name` is in the dependencies or devDependencies of package.json. */
@@ -86,10 +92,14 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
 
   const notes: string[] = [];
   if (top === undefined) {
-    notes.push(`${dir} is not in a git repository: prove-scenario compares two commits of the app, so put it in one (git init, then commit) before proving a fix.`);
+    notes.push(
+      `${dir} is not in a git repository: prove-scenario compares two commits of the app, so put it in one (git init, then commit) before proving a fix.`,
+    );
   }
   if (portUnknown !== undefined) {
-    notes.push(`Could not tell how the server gets its port (${portUnknown}): it must listen on the PORT environment variable, or put {port} into app.start in ${configFile}.`);
+    notes.push(
+      `Could not tell how the server gets its port (${portUnknown}): it must listen on the PORT environment variable, or put {port} into app.start in ${configFile}.`,
+    );
   }
   if (install.note !== undefined) notes.push(install.note);
   notes.push(...basePathNote(detection));
@@ -97,7 +107,8 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
   const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined;
   const prover = proverBin(manager.manager, run);
   if (manager.manager === "pnpm") {
-    const runs = prover === proverBins.npm ? `npx runs the installed bin as \`${prover}\`` : `pnpm runs the installed bin for \`${prover}\` itself`;
+    const runs =
+      prover === proverBins.npm ? `npx runs the installed bin as \`${prover}\`` : `pnpm runs the installed bin for \`${prover}\` itself`;
     notes.push(
       `No "${scriptName}" script added to package.json: ${runs}, ` +
         'and a script of that name would make pnpm print "[ELIFECYCLE] Command failed with exit code 1." after every "not proved" verdict.',
@@ -106,7 +117,9 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
     notes.push(`package.json already has a "${scriptName}" script; it was left as it is.`);
   }
   if (!dependsOnUpTo(dir, top ?? dir, "scenario-prover")) {
-    notes.push(`scenario-prover is not in package.json's dependencies: run \`${addProver(manager.manager, run, dir, packageJson.value)}\` so ${configFile} can import scenario-prover/harness.`);
+    notes.push(
+      `scenario-prover is not in package.json's dependencies: run \`${addProver(manager.manager, run, dir, packageJson.value)}\` so ${configFile} can import scenario-prover/harness.`,
+    );
   }
 
   const config = renderConfig({ root, install: install.text, portUnknown, docs: docsPath(dir, top ?? dir), ...configChoices(detection) });
@@ -125,7 +138,8 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
     written.push(relative(dir, gitignoreFile).split(sep).join("/"));
   }
 
-  const rootWhy = top === undefined ? "not in a git repository" : root === "." ? "the repository's root" : "relative to the repository's root";
+  const rootWhy =
+    top === undefined ? "not in a git repository" : root === "." ? "the repository's root" : "relative to the repository's root";
   return {
     written,
     detected: [

@@ -52,7 +52,12 @@ function workspaceRoot(dir: string, packageJson: Readonly<Record<string, unknown
  * the machine's is not it (`npx --yes pnpm@9.15.9 add -D scenario-prover`), and at a workspace's
  * root with the flag pnpm (`-w`) and yarn 1 (`-W`) want to add to the root package.
  */
-export function addProver(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined, dir: string, packageJson: Readonly<Record<string, unknown>>): string {
+export function addProver(
+  manager: PackageManager,
+  run: ManagerRun | ManagerUnknown | undefined,
+  dir: string,
+  packageJson: Readonly<Record<string, unknown>>,
+): string {
   const ran = run?.kind === "run" && run.manager === manager ? run : undefined;
   const runner = ran === undefined || ran.machine ? manager : ran.prefix.join(" ");
   const yarnClassic = manager === "yarn" && (ran === undefined || /^1(\.|$)/.test(ran.version));
@@ -82,7 +87,15 @@ export function withPinnedStart<Start extends { readonly command: string; readon
   const [first, ...rest] = start.command.split(" ");
   if (first !== run.manager) return start;
   if (start.asWritten !== undefined) {
-    return { ...start, command: start.asWritten, why: `${start.why}; the script's own command, not run through ${run.shown} (${run.why}), which would need ${run.via ?? "npx"}` };
+    return {
+      ...start,
+      command: start.asWritten,
+      why: `${start.why}; the script's own command, not run through ${run.shown} (${run.why}), which would need ${run.via ?? "npx"}`,
+    };
   }
-  return { ...start, command: [...run.prefix, ...rest].join(" "), why: `${start.why}; run by ${run.shown} through ${run.via ?? "npx"}: ${run.why}` };
+  return {
+    ...start,
+    command: [...run.prefix, ...rest].join(" "),
+    why: `${start.why}; run by ${run.shown} through ${run.via ?? "npx"}: ${run.why}`,
+  };
 }

@@ -35,12 +35,28 @@ const viteServer = (why: string): FlagServer => ({
   why,
   listenFlags: { "--host": "optional", "--port": "value", "--strictPort": "alone", "--open": "optional" },
 });
-const astroServer: FlagServer = { flags: "--host 127.0.0.1 --port {port}", why: "Astro takes the port as a flag", listenFlags: { "--host": "optional", "--port": "value", "--open": "alone" } };
+const astroServer: FlagServer = {
+  flags: "--host 127.0.0.1 --port {port}",
+  why: "Astro takes the port as a flag",
+  listenFlags: { "--host": "optional", "--port": "value", "--open": "alone" },
+};
 // next dev listens on every address; -p wins over PORT and over a port the script names.
-const nextServer: FlagServer = { flags: "-p {port}", why: "next takes the port as -p", listenFlags: { "-p": "value", "--port": "value", "-H": "value", "--hostname": "value" } };
+const nextServer: FlagServer = {
+  flags: "-p {port}",
+  why: "next takes the port as -p",
+  listenFlags: { "-p": "value", "--port": "value", "-H": "value", "--hostname": "value" },
+};
 // nuxt dev listens on localhost, which may be ::1 only.
-const nuxtServer: FlagServer = { flags: "--host 127.0.0.1 --port {port}", why: "nuxt dev takes the port as a flag", listenFlags: { "--host": "optional", "-p": "value", "--port": "value", "--open": "alone", "-o": "alone" } };
-const webpackServer: FlagServer = { flags: "--port {port}", why: "webpack-dev-server takes the port as a flag", listenFlags: { "--port": "value" } };
+const nuxtServer: FlagServer = {
+  flags: "--host 127.0.0.1 --port {port}",
+  why: "nuxt dev takes the port as a flag",
+  listenFlags: { "--host": "optional", "-p": "value", "--port": "value", "--open": "alone", "-o": "alone" },
+};
+const webpackServer: FlagServer = {
+  flags: "--port {port}",
+  why: "webpack-dev-server takes the port as a flag",
+  listenFlags: { "--port": "value" },
+};
 
 /** The flag server a tool and its first argument start, if any. */
 function flagServer(tool: string, sub: string | undefined): FlagServer | undefined {
@@ -49,9 +65,14 @@ function flagServer(tool: string, sub: string | undefined): FlagServer | undefin
   if (tool === "remix" && sub === "vite:dev") return viteServer("remix vite:dev takes the port as a flag");
   if (tool === "react-router" && sub === "dev") return viteServer("react-router dev takes the port as a flag");
   if (tool === "astro" && sub !== undefined && ["dev", "preview"].includes(sub)) return astroServer;
-  if (tool === "next" && sub !== undefined && ["dev", "start"].includes(sub)) return { ...nextServer, why: `next ${sub} takes the port as -p` };
+  if (tool === "next" && sub !== undefined && ["dev", "start"].includes(sub))
+    return { ...nextServer, why: `next ${sub} takes the port as -p` };
   if ((tool === "nuxt" || tool === "nuxi") && sub === "dev") return nuxtServer;
-  if (tool === "webpack-dev-server" || ((tool === "webpack" || tool === "webpack-cli") && sub !== undefined && ["serve", "server", "s"].includes(sub))) return webpackServer;
+  if (
+    tool === "webpack-dev-server" ||
+    ((tool === "webpack" || tool === "webpack-cli") && sub !== undefined && ["serve", "server", "s"].includes(sub))
+  )
+    return webpackServer;
   return undefined;
 }
 
@@ -80,7 +101,10 @@ const readsPortPattern = /\benv\s*(?:\.\s*PORT\b|\[\s*["'`]PORT["'`]\s*\])|\{[^}
 /** The words of the command that starts the server: the last of `a && b`, before any pipe, without env assignments and wrappers. */
 function serverWords(script: string): string[] {
   const last = script.split(/&&|\|\||;/).at(-1) ?? "";
-  const words = (last.split("|")[0] ?? "").trim().split(/\s+/).filter((word) => word !== "");
+  const words = (last.split("|")[0] ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   while (words[0] !== undefined && (/^\w+=/.test(words[0]) || wrappers.has(words[0]))) words.shift();
   return words;
 }
@@ -174,13 +198,24 @@ function withoutManager(script: string, scripts: Readonly<Record<string, unknown
 }
 
 /** app.start from package.json's scripts (`dev`, else `start`); undefined when it has neither. */
-export function planStart(scripts: Readonly<Record<string, unknown>>, manager: PackageManager, runner: BinRunner, read: (file: string) => string | undefined): StartPlan | undefined {
+export function planStart(
+  scripts: Readonly<Record<string, unknown>>,
+  manager: PackageManager,
+  runner: BinRunner,
+  read: (file: string) => string | undefined,
+): StartPlan | undefined {
   const script = (["dev", "start"] as const).find((name) => typeof scripts[name] === "string" && scripts[name].trim() !== "");
   if (script === undefined) return undefined;
   const text = String(scripts[script]).replace(/\s+/g, " ").trim();
   const port = portWay(text, read);
   const bin = binCommand(text, scripts, script, runner);
-  if (bin !== undefined) return { script, command: bin, port, why: `the ${script} script \`${text}\`, run by its bin, not through the package manager; ${port.why}` };
+  if (bin !== undefined)
+    return {
+      script,
+      command: bin,
+      port,
+      why: `the ${script} script \`${text}\`, run by its bin, not through the package manager; ${port.why}`,
+    };
   const command = runScript(manager, script, port.kind === "flags" ? port.flags : undefined);
   const asWritten = port.kind === "flags" ? undefined : withoutManager(text, scripts, script, runner);
   return { script, command, port, why: port.why, ...(asWritten === undefined ? {} : { asWritten }) };

@@ -41,7 +41,10 @@ export function renderConfig(values: ConfigValues): string {
         ];
   const host = values.host === undefined ? [] : [`    host: ${JSON.stringify(values.host.host)}, // ${oneLine(values.host.why)}`];
   const timeouts = values.timeouts;
-  const readyWhy = [values.readyPathWhy, timeouts?.why].filter((why) => why !== undefined).map(oneLine).join("; ");
+  const readyWhy = [values.readyPathWhy, timeouts?.why]
+    .filter((why) => why !== undefined)
+    .map(oneLine)
+    .join("; ");
   const ready = [
     ...(values.basePathUnknown === undefined ? [] : [`    // ${oneLine(values.basePathUnknown)}`]),
     `    ready: { path: ${JSON.stringify(values.readyPath)}${timeouts === undefined ? "" : `, timeout: ${ms(timeouts.ready)}`} },${readyWhy === "" ? "" : ` // ${readyWhy}`}`,

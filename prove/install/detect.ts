@@ -26,9 +26,17 @@ export type InstallPlan =
 function installArgs(manager: PackageManager, version: string, locked: boolean): ReadonlyArray<string> {
   const berry = manager === "yarn" && !/^1(\.|$)/.test(version);
   const args: { readonly [M in PackageManager]: readonly [withLockfile: ReadonlyArray<string>, without: ReadonlyArray<string>] } = {
-    pnpm: [["install", "--frozen-lockfile"], ["install", "--no-frozen-lockfile"]],
+    pnpm: [
+      ["install", "--frozen-lockfile"],
+      ["install", "--no-frozen-lockfile"],
+    ],
     npm: [["ci"], ["install", "--no-audit", "--no-fund"]],
-    yarn: berry ? [["install", "--immutable"], ["install", "--no-immutable"]] : [["install", "--frozen-lockfile"], ["install"]],
+    yarn: berry
+      ? [
+          ["install", "--immutable"],
+          ["install", "--no-immutable"],
+        ]
+      : [["install", "--frozen-lockfile"], ["install"]],
     bun: [["install", "--frozen-lockfile"], ["install"]],
   };
   return args[manager][locked ? 0 : 1];
@@ -42,7 +50,12 @@ function installArgs(manager: PackageManager, version: string, locked: boolean):
  * install, or `npm install` when the app has a package.json. False installs nothing; any other
  * string is a shell command run in the app folder.
  */
-export function planInstall(install: string | false, appDir: string, worktreeRoot: string, machine: MachineVersions = machineVersions): InstallPlan {
+export function planInstall(
+  install: string | false,
+  appDir: string,
+  worktreeRoot: string,
+  machine: MachineVersions = machineVersions,
+): InstallPlan {
   if (install === false) return { kind: "skip", reason: "app.install is false" };
   if (install !== "auto") {
     return { kind: "command", label: install, command: install, args: undefined, cwd: appDir };

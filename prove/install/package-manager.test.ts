@@ -55,9 +55,14 @@ describe("a pinned version where corepack is enabled", () => {
     await execa("corepack", ["enable", "--install-directory", shims, "pnpm", "yarn"]);
     await writeFile(join(plain, "pnpm"), "#!/bin/sh\n", { mode: 0o755 });
     const onPath = (manager: PackageManager, ...dirs: string[]) => corepackShimOnPath(manager, dirs.join(":"));
-    expect([onPath("pnpm", shims), onPath("yarn", shims), onPath("pnpm", plain), onPath("pnpm", plain, shims), onPath("pnpm", shims, plain), onPath("bun", shims)]).toEqual([
-      true, true, false, false, true, false,
-    ]);
+    expect([
+      onPath("pnpm", shims),
+      onPath("yarn", shims),
+      onPath("pnpm", plain),
+      onPath("pnpm", plain, shims),
+      onPath("pnpm", shims, plain),
+      onPath("bun", shims),
+    ]).toEqual([true, true, false, false, true, false]);
   });
 
   it("runs the pinned version through corepack where the machine's package manager is its shim, and through npx where it is not", async () => {

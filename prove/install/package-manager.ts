@@ -80,7 +80,12 @@ export const machineVersions: MachineVersions = (manager) => {
   if (!cached.has(manager)) {
     let version: string | undefined;
     try {
-      version = execFileSync(manager, ["--version"], { cwd: tmpdir(), encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 30_000 }).trim();
+      version = execFileSync(manager, ["--version"], {
+        cwd: tmpdir(),
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+        timeout: 30_000,
+      }).trim();
     } catch {
       version = undefined;
     }
@@ -192,27 +197,42 @@ export function resolvePackageManager(
   corepack: CorepackShims = machine === machineVersions ? corepackShimOnPath : () => false,
 ): ManagerRun | ManagerUnknown | undefined {
   const dirs = upTo(appDir, root);
-  const locked = dirs.flatMap((dir) => lockfileNames.filter(([file]) => existsSync(join(dir, file))).map(([file, manager]) => ({ file: join(dir, file), dir, manager })))[0];
+  const locked = dirs.flatMap((dir) =>
+    lockfileNames.filter(([file]) => existsSync(join(dir, file))).map(([file, manager]) => ({ file: join(dir, file), dir, manager })),
+  )[0];
   const pin = packageManagerPin(dirs, root);
   const manager = locked?.manager ?? pin?.manager;
   if (manager === undefined) return undefined;
   const fromLockfile = locked === undefined ? undefined : lockfileWants(manager, locked.file, relative(root, locked.file));
   const wanted = pin?.manager === manager ? { version: pin.version, orLater: false, why: pin.why } : fromLockfile;
   if (typeof wanted === "string") {
-    return { kind: "unknown", manager, detail: `${wanted}: add "packageManager": "yarn@<version>" to package.json, or set app.install to the command that installs the app (e.g. "yarn install --immutable")` };
+    return {
+      kind: "unknown",
+      manager,
+      detail: `${wanted}: add "packageManager": "yarn@<version>" to package.json, or set app.install to the command that installs the app (e.g. "yarn install --immutable")`,
+    };
   }
   const dir = locked?.dir ?? pin?.dir ?? appDir;
   const mine = machine(manager);
   const base = { kind: "run" as const, manager, lockfile: locked?.file, dir };
   if (wanted === undefined) {
     if (mine !== undefined) return { ...base, version: mine, why: "no version pinned", machine: true, prefix: [manager], shown: manager };
-    return { ...base, version: "latest", why: `no version pinned, and no ${manager} on this machine`, machine: false, via: "npx", prefix: npxPrefix(manager, "latest"), shown: `${manager}@latest` };
+    return {
+      ...base,
+      version: "latest",
+      why: `no version pinned, and no ${manager} on this machine`,
+      machine: false,
+      via: "npx",
+      prefix: npxPrefix(manager, "latest"),
+      shown: `${manager}@latest`,
+    };
   }
   const [have, want] = [mine === undefined ? undefined : majorOf(mine), majorOf(wanted.version)];
   const fits = have !== undefined && want !== undefined && (wanted.orLater ? have >= want : have === want);
   if (fits && mine !== undefined) return { ...base, version: mine, why: wanted.why, machine: true, prefix: [manager], shown: manager };
   const pinned = { ...base, version: wanted.version, why: wanted.why, machine: false, shown: `${manager}@${wanted.version}` };
-  if (manager !== "bun" && manager !== "npm" && corepack(manager)) return { ...pinned, via: "corepack", prefix: ["corepack", `${manager}@${wanted.version}`] };
+  if (manager !== "bun" && manager !== "npm" && corepack(manager))
+    return { ...pinned, via: "corepack", prefix: ["corepack", `${manager}@${wanted.version}`] };
   return { ...pinned, via: "npx", prefix: npxPrefix(manager, wanted.version) };
 }
 

@@ -5,7 +5,8 @@ import { tail } from "../outcome/error-text.ts";
 import { runCommand } from "../process/run-command.ts";
 
 /** Variables a package manager sets for the script that started the prover; they would confuse the side's install. */
-const scriptVariables = /^(npm_package_|npm_lifecycle_|npm_command$|npm_execpath$|npm_node_execpath$|PNPM_PACKAGE_NAME$|PNPM_SCRIPT_SRC_DIR$|INIT_CWD$)/;
+const scriptVariables =
+  /^(npm_package_|npm_lifecycle_|npm_command$|npm_execpath$|npm_node_execpath$|PNPM_PACKAGE_NAME$|PNPM_SCRIPT_SRC_DIR$|INIT_CWD$)/;
 
 /**
  * The environment of a side's install and build: the developer's own, so npm's cache and pnpm's
@@ -33,7 +34,12 @@ export interface StepCommand {
  * Runs the install or the build of one side; a non-zero exit is a StepFailed with the log's
  * tail. `where` names the folder for messages (relative to the repository, as the worktree goes away).
  */
-export const runStep = Effect.fn("Side.runStep")(function* (step: StepFailed["step"], command: StepCommand, logFile: string, where: string) {
+export const runStep = Effect.fn("Side.runStep")(function* (
+  step: StepFailed["step"],
+  command: StepCommand,
+  logFile: string,
+  where: string,
+) {
   const result = yield* runCommand({
     command: command.command,
     args: command.args,

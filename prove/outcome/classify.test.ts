@@ -21,21 +21,65 @@ function classifySample(name: string) {
   return classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 });
 }
 
-const table: ReadonlyArray<readonly [sample: string, outcome: string, kind: string | undefined, location: string | undefined, firstLine: string | undefined]> = [
+const table: ReadonlyArray<
+  readonly [sample: string, outcome: string, kind: string | undefined, location: string | undefined, firstLine: string | undefined]
+> = [
   ["passed", "passed", undefined, undefined, undefined],
   ["assertion", "failed", "assertion", "samples-src/s.e2e.ts:9", "Error: expect(locator).toHaveText(expected) failed"],
   ["poll-message", "failed", "assertion", "samples-src/s.e2e.ts:4", "Error: the count"],
   ["timeout", "failed", "timeout", undefined, "Test timeout of 3000ms exceeded."],
   ["timeout-in-step", "failed", "timeout", "samples-src/s.e2e.ts:9", "Test timeout of 3000ms exceeded."],
   ["app-error", "failed", "app-error", "samples-src/s.e2e.ts:19", "SyntaxError: Expected property name or '}' in JSON at position 1"],
-  ["mismatch", "failed", "unexpected-request", "samples-src/fixtures.ts:13", "Error: [scenario-harness:replay-mismatch] The app sent a request the transcript did not expect:"],
-  ["assertion-then-mismatch", "failed", "assertion", "harness/test-apps/late-request/late-request.e2e.ts:16", "Error: expect(locator).toHaveText(expected) failed"],
-  ["mismatch-then-assertion", "failed", "unexpected-request", "harness/agent.ts:185", "HarnessError: [scenario-harness:replay-mismatch] The app sent 1 request(s) the transcript did not expect (answered as a replay mismatch)."],
-  ["unplayed", "failed", "unplayed-transcript", "samples-src/fixtures.ts:14", "Error: [scenario-harness:transcript-unplayed] 2 lines of the transcript were never played: the app stopped early."],
-  ["boot", "error", "boot", "samples-src/fixtures.ts:9", "Error: [scenario-harness:boot] The app exited with code 1 before it was ready. Check app.start (`node server.js`) in the scenario config and the app's output:"],
-  ["browser", "error", "browser", "samples-src/fixtures.ts:5", "Error: [scenario-harness:browser] No Chromium found. Install one with `apt-get install -y chromium`."],
+  [
+    "mismatch",
+    "failed",
+    "unexpected-request",
+    "samples-src/fixtures.ts:13",
+    "Error: [scenario-harness:replay-mismatch] The app sent a request the transcript did not expect:",
+  ],
+  [
+    "assertion-then-mismatch",
+    "failed",
+    "assertion",
+    "harness/test-apps/late-request/late-request.e2e.ts:16",
+    "Error: expect(locator).toHaveText(expected) failed",
+  ],
+  [
+    "mismatch-then-assertion",
+    "failed",
+    "unexpected-request",
+    "harness/agent.ts:185",
+    "HarnessError: [scenario-harness:replay-mismatch] The app sent 1 request(s) the transcript did not expect (answered as a replay mismatch).",
+  ],
+  [
+    "unplayed",
+    "failed",
+    "unplayed-transcript",
+    "samples-src/fixtures.ts:14",
+    "Error: [scenario-harness:transcript-unplayed] 2 lines of the transcript were never played: the app stopped early.",
+  ],
+  [
+    "boot",
+    "error",
+    "boot",
+    "samples-src/fixtures.ts:9",
+    "Error: [scenario-harness:boot] The app exited with code 1 before it was ready. Check app.start (`node server.js`) in the scenario config and the app's output:",
+  ],
+  [
+    "browser",
+    "error",
+    "browser",
+    "samples-src/fixtures.ts:5",
+    "Error: [scenario-harness:browser] No Chromium found. Install one with `apt-get install -y chromium`.",
+  ],
   ["scenario-load", "error", "scenario-load", "samples-src/load.e2e.ts:2", "Error: Cannot find module './does-not-exist'"],
-  ["skipped", "error", "skipped", undefined, "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something."],
+  [
+    "skipped",
+    "error",
+    "skipped",
+    undefined,
+    "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something.",
+  ],
 ];
 
 describe("classifying an attempt from Playwright's JSON report", () => {
@@ -60,7 +104,12 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     // The same run, its server log without the line that says why: only requests are left.
     const text = readFileSync(join(import.meta.dirname, "samples", "server-log-excerpt.json"), "utf8");
     const quiet = JSON.stringify(JSON.parse(text), (key, value: unknown) =>
-      key === "description" && typeof value === "string" ? value.split("\n").filter((line) => !line.includes("Blocked")).join("\n") : value,
+      key === "description" && typeof value === "string"
+        ? value
+            .split("\n")
+            .filter((line) => !line.includes("Blocked"))
+            .join("\n")
+        : value,
     );
     const report = parseJsonReport(quiet);
     if (report === undefined) throw new Error("not a JSON report");
@@ -110,7 +159,11 @@ describe("classifying an attempt from Playwright's JSON report", () => {
 
   it("takes the harness's failure screenshot, which leaves out dev tool launchers, over Playwright's own", () => {
     const text = readFileSync(join(import.meta.dirname, "samples", "assertion.json"), "utf8");
-    const harnessShot = { name: "scenario-harness:failure-screenshot", contentType: "image/png", path: "/tmp/prover-run/assertion-out/harness-failure.png" };
+    const harnessShot = {
+      name: "scenario-harness:failure-screenshot",
+      contentType: "image/png",
+      path: "/tmp/prover-run/assertion-out/harness-failure.png",
+    };
     // The assertion sample as the harness now attaches to it: its own failure screenshot beside Playwright's.
     const withHarnessShot = text.replace('"attachments": [', `"attachments": [${JSON.stringify(harnessShot)},`);
     expect(withHarnessShot).not.toBe(text);
@@ -122,7 +175,9 @@ describe("classifying an attempt from Playwright's JSON report", () => {
 
   it("names the step and line a test timeout stopped, and tells a timeout from an expect that read a wrong value", () => {
     const stopped = timedOut(classifySample("timeout-in-step").attempt);
-    expect(stopped === undefined ? undefined : describeTimeout(stopped)).toBe("reached the test timeout (3000 ms) in locator.click at samples-src/s.e2e.ts:9");
+    expect(stopped === undefined ? undefined : describeTimeout(stopped)).toBe(
+      "reached the test timeout (3000 ms) in locator.click at samples-src/s.e2e.ts:9",
+    );
     expect(timedOut(classifySample("assertion").attempt)).toBeUndefined();
     expect(timedOut(classifySample("poll-message").attempt)).toBeUndefined();
   });

@@ -130,7 +130,10 @@ function withStepLocation(error: AttemptError, errors: ReadonlyArray<JsonError>,
  * The attempt's outcome, its first cause (`error`), and, when Playwright reported more than one
  * error, all of them (`errors`): the first cause, then the others in the order they happened.
  */
-function explainAll(result: JsonResult, context: ClassifyContext): { outcome: Outcome; error: AttemptError; errors?: ReadonlyArray<AttemptError> } {
+function explainAll(
+  result: JsonResult,
+  context: ClassifyContext,
+): { outcome: Outcome; error: AttemptError; errors?: ReadonlyArray<AttemptError> } {
   const ordered = inOrder(result);
   const { outcome, kind, cause } = explain(result, ordered);
   const error = withStepLocation(attemptError(kind, cause, context), ordered, context);
@@ -174,13 +177,21 @@ const noArtifacts: AttemptArtifacts = { screenshots: [] };
 
 /** Classifies one Playwright run of one scenario from its JSON report. */
 export function classify(report: JsonReport, context: ClassifyContext): ClassifiedAttempt {
-  const result = report.specs.flatMap((spec) => spec.tests).flatMap((test) => test.results).at(-1);
+  const result = report.specs
+    .flatMap((spec) => spec.tests)
+    .flatMap((test) => test.results)
+    .at(-1);
   if (result === undefined) {
-    const loadError = report.errors[0] ?? { message: "Playwright ran no test: check that the scenario file is matched by the config's testDir and testMatch." };
+    const loadError = report.errors[0] ?? {
+      message: "Playwright ran no test: check that the scenario file is matched by the config's testDir and testMatch.",
+    };
     const known = harnessKinds[tagOf(loadError) ?? ""];
     const kind = known?.kind ?? "scenario-load";
     const wallMs = Math.round(context.wallMs);
-    return { attempt: { outcome: "error", durationMs: wallMs, runMs: wallMs, error: attemptError(kind, loadError, context) }, artifacts: noArtifacts };
+    return {
+      attempt: { outcome: "error", durationMs: wallMs, runMs: wallMs, error: attemptError(kind, loadError, context) },
+      artifacts: noArtifacts,
+    };
   }
   const durationMs = Math.round(result.duration);
   const runMs = Math.round(context.wallMs);
@@ -200,15 +211,24 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
 const warningLine = /\b(?:warn(?:ing)?|error|fail(?:ed|ure)?|blocked|refused|denied|exception)\b|⚠|✖/i;
 
 /** Whether the server log's excerpt holds a line worth showing beside the test's error; a log of plain requests is not. */
-const saysWhy = (excerpt: string): boolean => stripAnsi(excerpt).split("\n").some((line) => warningLine.test(line));
+const saysWhy = (excerpt: string): boolean =>
+  stripAnsi(excerpt)
+    .split("\n")
+    .some((line) => warningLine.test(line));
 
 /**
  * The first cause with the server log's excerpt the harness kept for a failed test (its warnings
  * and errors, then its last lines): the line that says why, such as a dev server refusing the
  * page's origin, is often in the app's output and not in the test's error.
  */
-function withServerLog<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(explained: E, excerpt: string): E {
-  const error = { ...explained.error, message: `${explained.error.message}\n\nThe app's server log (its warnings and errors, then its last lines):\n${stripAnsi(excerpt)}` };
+function withServerLog<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
+  explained: E,
+  excerpt: string,
+): E {
+  const error = {
+    ...explained.error,
+    message: `${explained.error.message}\n\nThe app's server log (its warnings and errors, then its last lines):\n${stripAnsi(excerpt)}`,
+  };
   const [, ...rest] = explained.errors ?? [];
   return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
 }

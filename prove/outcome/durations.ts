@@ -11,5 +11,7 @@ export function formatDuration(ms: number): string {
  * no Playwright run happened (an install that failed).
  */
 export function describeDurations(attempt: Pick<Attempt, "durationMs" | "runMs">): string {
-  return attempt.runMs === null ? `after ${formatDuration(attempt.durationMs)}` : `run ${formatDuration(attempt.runMs)}, of which the test ${formatDuration(attempt.durationMs)}`;
+  return attempt.runMs === null
+    ? `after ${formatDuration(attempt.durationMs)}`
+    : `run ${formatDuration(attempt.runMs)}, of which the test ${formatDuration(attempt.durationMs)}`;
 }

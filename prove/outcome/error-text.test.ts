@@ -5,7 +5,11 @@ import { cleanMessage, tail } from "./error-text.ts";
 /** A real PNG of noise (it does not compress), as base64: what a JSON report printed to a log carries for a screenshot. */
 async function screenshotBase64(): Promise<string> {
   const pixels = Buffer.from(Array.from({ length: 160 * 120 * 3 }, (_, index) => (index * 7919) % 251));
-  return (await sharp(pixels, { raw: { width: 160, height: 120, channels: 3 } }).png().toBuffer()).toString("base64");
+  return (
+    await sharp(pixels, { raw: { width: 160, height: 120, channels: 3 } })
+      .png()
+      .toBuffer()
+  ).toString("base64");
 }
 
 describe("log excerpts in a report", () => {
@@ -27,7 +31,9 @@ describe("log excerpts in a report", () => {
     const lines = excerpt.split("\n");
     expect(lines).toHaveLength(31);
     expect(lines[0]).toBe("[471 earlier lines left out]");
-    expect(lines[2]).toBe(`    { "name": "screenshot", "contentType": "image/png", "body": "[${png.length} characters of base64 left out]" }`);
+    expect(lines[2]).toBe(
+      `    { "name": "screenshot", "contentType": "image/png", "body": "[${png.length} characters of base64 left out]" }`,
+    );
     expect(lines[4]).toBe(`${minified.slice(0, 200)}… [${minified.length - 200} more characters]`);
     expect(lines.at(-1)).toBe("}");
     expect(excerpt.length).toBeLessThanOrEqual(3000 + (lines[0] ?? "").length + 1);
@@ -43,6 +49,8 @@ describe("log excerpts in a report", () => {
   it("takes a base64 blob out of an error message, and leaves its other lines whole", async () => {
     const png = await screenshotBase64();
     const received = `Received: "${"a long text the page showed ".repeat(20)}"`;
-    expect(cleanMessage(`Error: the app wrote\n${png}\n${received}`)).toBe(`Error: the app wrote\n[${png.length} characters of base64 left out]\n${received}`);
+    expect(cleanMessage(`Error: the app wrote\n${png}\n${received}`)).toBe(
+      `Error: the app wrote\n[${png.length} characters of base64 left out]\n${received}`,
+    );
   });
 });

@@ -46,7 +46,10 @@ function shownLine(line: string): string {
  * lines were left out.
  */
 export function tail(text: string, lines = tailLines): string {
-  const all = stripAnsi(text).trimEnd().split(/\r?\n|\r/).map(shownLine);
+  const all = stripAnsi(text)
+    .trimEnd()
+    .split(/\r?\n|\r/)
+    .map(shownLine);
   const kept: string[] = [];
   let left = tailChars;
   for (let index = all.length - 1; index >= 0 && kept.length < lines; index -= 1) {

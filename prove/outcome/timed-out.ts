@@ -25,7 +25,11 @@ const notFound = /^(?:Error: element\(s\) not found|Received: <element\(s\) not 
  */
 const stepName = /^(?:Error: )?(?:([a-z]\w*(?:\.\w+)+): |(expect\S*\)) failed)/;
 
-const firstLine = (error: AttemptError) => error.message.split("\n").find((line) => line.trim() !== "")?.trim() ?? "";
+const firstLine = (error: AttemptError) =>
+  error.message
+    .split("\n")
+    .find((line) => line.trim() !== "")
+    ?.trim() ?? "";
 
 /** The step a test timeout stopped: the attempt's other error at the timeout's line, as Playwright names it. */
 function stoppedStep(error: AttemptError, errors: ReadonlyArray<AttemptError>): string | undefined {
@@ -42,7 +46,12 @@ export function timedOut(attempt: Attempt): TimedOut | undefined {
   if (attempt.outcome !== "failed" || error === undefined) return undefined;
   if (error.kind === "timeout") {
     const ms = testTimeout.exec(error.message)?.[1];
-    return { by: "test", ms: ms === undefined ? undefined : Number(ms), location: error.location, step: stoppedStep(error, attempt.errors ?? []) };
+    return {
+      by: "test",
+      ms: ms === undefined ? undefined : Number(ms),
+      location: error.location,
+      step: stoppedStep(error, attempt.errors ?? []),
+    };
   }
   const ms = expectTimeout.exec(error.message)?.[1];
   if (error.kind !== "assertion" || ms === undefined || !notFound.test(error.message)) return undefined;
@@ -63,7 +72,9 @@ export function describeTimeout(timeout: TimedOut): string {
 export function timeoutKeys(by: ReadonlySet<TimedOut["by"]>): string {
   const keys = [
     ...(by.has("test") ? ["the test timeout (`timeout` in the scenario config)"] : []),
-    ...(by.has("expect") ? ["the expect timeout (a proof's is --expect-timeout, else the config's proof.expectTimeout, else its expect.timeout)"] : []),
+    ...(by.has("expect")
+      ? ["the expect timeout (a proof's is --expect-timeout, else the config's proof.expectTimeout, else its expect.timeout)"]
+      : []),
   ];
   return keys.join(" and ");
 }

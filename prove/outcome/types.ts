@@ -7,16 +7,7 @@ export type Outcome = "passed" | "failed" | "error";
  */
 export type FailedKind = "assertion" | "timeout" | "app-error" | "unexpected-request" | "unplayed-transcript";
 export type ErrorKind =
-  | "install"
-  | "build"
-  | "worktree"
-  | "boot"
-  | "browser"
-  | "transcript"
-  | "config"
-  | "scenario-load"
-  | "skipped"
-  | "runner";
+  "install" | "build" | "worktree" | "boot" | "browser" | "transcript" | "config" | "scenario-load" | "skipped" | "runner";
 export type AttemptErrorKind = FailedKind | ErrorKind;
 
 export interface AttemptError {

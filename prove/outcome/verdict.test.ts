@@ -10,7 +10,11 @@ const testTimeout: Attempt = {
   error: { kind: "timeout", message: "Test timeout of 60000ms exceeded.", location: "s.e2e.ts:14" },
   errors: [
     { kind: "timeout", message: "Test timeout of 60000ms exceeded.", location: "s.e2e.ts:14" },
-    { kind: "timeout", message: "Error: locator.click: Test timeout of 60000ms exceeded.\nCall log:\n  - waiting for getByRole('button')", location: "s.e2e.ts:14" },
+    {
+      kind: "timeout",
+      message: "Error: locator.click: Test timeout of 60000ms exceeded.\nCall log:\n  - waiting for getByRole('button')",
+      location: "s.e2e.ts:14",
+    },
   ],
 };
 const expectTimeout: Attempt = {
@@ -19,7 +23,8 @@ const expectTimeout: Attempt = {
   runMs: 6_000,
   error: {
     kind: "assertion",
-    message: "Error: expect(locator).toBeVisible() failed\n\nLocator: getByRole('button')\nExpected: visible\nTimeout: 5000ms\nError: element(s) not found\n",
+    message:
+      "Error: expect(locator).toBeVisible() failed\n\nLocator: getByRole('button')\nExpected: visible\nTimeout: 5000ms\nError: element(s) not found\n",
     location: "s.e2e.ts:9",
   },
 };
@@ -123,13 +128,19 @@ describe("the verdict", () => {
   });
 
   it("says when base failed by waiting out the expect timeout or the test timeout, which a proof can shorten", () => {
-    const failedBy = (kind: "assertion" | "timeout", message: string): Attempt[] => [{ outcome: "failed", durationMs: 1, runMs: 2, error: { kind, message, location: "s.e2e.ts:3" } }];
-    const expectMessage = 'Error: expect(locator).toHaveText(expected) failed\n\nLocator:  getByRole(\'status\')\nExpected: "Total: 3"\nReceived: "Total: 12"\nTimeout:  5000ms\n';
+    const failedBy = (kind: "assertion" | "timeout", message: string): Attempt[] => [
+      { outcome: "failed", durationMs: 1, runMs: 2, error: { kind, message, location: "s.e2e.ts:3" } },
+    ];
+    const expectMessage =
+      'Error: expect(locator).toHaveText(expected) failed\n\nLocator:  getByRole(\'status\')\nExpected: "Total: 3"\nReceived: "Total: 12"\nTimeout:  5000ms\n';
     expect(decide({ ref: "main", attempts: failedBy("assertion", expectMessage) }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
       "The scenario fails on base (main) with assertion at s.e2e.ts:3: Error: expect(locator).toHaveText(expected) failed, and passes on head (fix). " +
         "Base failed by waiting out the expect timeout (5000 ms); a proof can wait less with --expect-timeout or the config's proof.expectTimeout.",
     );
-    expect(decide({ ref: "main", attempts: failedBy("timeout", "Test timeout of 60000ms exceeded.") }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
+    expect(
+      decide({ ref: "main", attempts: failedBy("timeout", "Test timeout of 60000ms exceeded.") }, { ref: "fix", attempts: attempts("P") })
+        .reason,
+    ).toBe(
       "The scenario fails on base (main) with timeout at s.e2e.ts:3: Test timeout of 60000ms exceeded., and passes on head (fix). Base failed by reaching the test timeout.",
     );
   });

@@ -55,7 +55,9 @@ const sandbox = (bug: ZooBug, zooRoot: string) =>
 /** The proof's options: the sandbox's command line read exactly as `prove-scenario` reads a user's, with the demo's output options. */
 function proofOptions(made: DemoSandbox, output: OutputOptions) {
   const command = parseCommand(proofArguments(made));
-  return command.kind === "prove" ? Effect.succeed({ ...command.options, ...output }) : Effect.die(new Error(`the demo's arguments read as ${command.kind}`));
+  return command.kind === "prove"
+    ? Effect.succeed({ ...command.options, ...output })
+    : Effect.die(new Error(`the demo's arguments read as ${command.kind}`));
 }
 
 /** The demo's command line for the report, with `--repeat` when above 1, as a proof's command has it. */
@@ -75,5 +77,7 @@ export const proveDemo = Effect.fn("Demo.prove")(
     return yield* proveScenario(options, input.cwd, input.secrets, input.interrupt, reproduceCommand(bug, input.output));
   },
   Effect.scoped,
-  Effect.catch((error: DemoError | Interrupted) => Effect.succeed<ProofResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: error.message })),
+  Effect.catch((error: DemoError | Interrupted) =>
+    Effect.succeed<ProofResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: error.message }),
+  ),
 );

@@ -47,6 +47,8 @@ describe("the report folder named by --out", () => {
 
   it("is refused below a file, which stops root too, before anything runs", async () => {
     const out = join(work, "a-file", "report");
-    expect(await check(out)).toBe(`Could not write the report to ${out}: ${join(work, "a-file")} is a file, not a folder. Pass --out <dir> with a writable folder.`);
+    expect(await check(out)).toBe(
+      `Could not write the report to ${out}: ${join(work, "a-file")} is a file, not a folder. Pass --out <dir> with a writable folder.`,
+    );
   });
 });

@@ -22,7 +22,10 @@ async function reachable(dir: string): Promise<{ readonly real: string } | { rea
     if (info === undefined) return { problem: `no folder of ${dir} exists` };
     if (!info.isDirectory()) return { problem: `${existing} is a file, not a folder` };
     // access() is not enough for root, who may write anywhere: a file on the way is what stops everyone.
-    const writable = await access(existing, constants.W_OK).then(() => true, () => false);
+    const writable = await access(existing, constants.W_OK).then(
+      () => true,
+      () => false,
+    );
     if (!writable) return { problem: `${existing} is not writable` };
     return { real: join(await realpath(existing), ...below) };
   }
@@ -50,7 +53,10 @@ export const checkOutFolder = Effect.fn("Proof.checkOut")(function* (typed: stri
  * --out, when given, checked first of all: even a proof that stops at once writes its report
  * there, so it must not land in the repository under test.
  */
-export const checkOut = Effect.fn("Proof.checkOutFirst")(function* (options: ScenarioOptions & { readonly out: string | undefined }, cwd: string) {
+export const checkOut = Effect.fn("Proof.checkOutFirst")(function* (
+  options: ScenarioOptions & { readonly out: string | undefined },
+  cwd: string,
+) {
   if (options.out === undefined) return;
   const repo = yield* repositoryUnderTest(options, cwd).pipe(Effect.orElseSucceed(() => undefined));
   yield* checkOutFolder(options.out, resolve(cwd, options.out), repo);

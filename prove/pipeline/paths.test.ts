@@ -6,9 +6,21 @@ import type { ProveOptions } from "../cli/args.ts";
 import { defaultOutDir, proverCommand, reproduceCommand, scenarioFolder } from "./paths.ts";
 
 const options: ProveOptions = {
-  base: "main", head: "fix/stop button", scenario: "scenarios/agent-chat/Stop-Button.e2e.ts",
-  scenarios: ["scenarios/agent-chat/Stop-Button.e2e.ts"], shard: undefined, repo: undefined, config: undefined,
-  grep: undefined, keep: false, repeat: 1, out: undefined, json: false, sequential: false, publish: undefined, expectTimeout: undefined,
+  base: "main",
+  head: "fix/stop button",
+  scenario: "scenarios/agent-chat/Stop-Button.e2e.ts",
+  scenarios: ["scenarios/agent-chat/Stop-Button.e2e.ts"],
+  shard: undefined,
+  repo: undefined,
+  config: undefined,
+  grep: undefined,
+  keep: false,
+  repeat: 1,
+  out: undefined,
+  json: false,
+  sequential: false,
+  publish: undefined,
+  expectTimeout: undefined,
 };
 const place = { cwd: "/repo", root: "/repo", prover: "pnpm prove-scenario" };
 
@@ -28,12 +40,18 @@ describe("report folders and the reproduce command", () => {
 
   it("put the report under reports/<scenario path>/<base7>-<head7>, or the refs when they did not resolve", () => {
     const scenario = "scenarios/agent-chat/stop-button.e2e.ts";
-    expect(defaultOutDir("/repo", scenario, options, "a".repeat(40), "b".repeat(40))).toBe("/repo/reports/scenarios/agent-chat/stop-button/aaaaaaa-bbbbbbb");
-    expect(defaultOutDir("/repo", scenario, options, undefined, undefined)).toBe("/repo/reports/scenarios/agent-chat/stop-button/main-fix_stop_button");
+    expect(defaultOutDir("/repo", scenario, options, "a".repeat(40), "b".repeat(40))).toBe(
+      "/repo/reports/scenarios/agent-chat/stop-button/aaaaaaa-bbbbbbb",
+    );
+    expect(defaultOutDir("/repo", scenario, options, undefined, undefined)).toBe(
+      "/repo/reports/scenarios/agent-chat/stop-button/main-fix_stop_button",
+    );
   });
 
   it("give two scenarios of one file name in different folders different report folders", () => {
-    const [cart, checkout] = ["e2e/cart/total.e2e.ts", "e2e/checkout/total.e2e.ts"].map((file) => defaultOutDir("/repo", file, options, "a".repeat(40), "b".repeat(40)));
+    const [cart, checkout] = ["e2e/cart/total.e2e.ts", "e2e/checkout/total.e2e.ts"].map((file) =>
+      defaultOutDir("/repo", file, options, "a".repeat(40), "b".repeat(40)),
+    );
     expect(cart).not.toBe(checkout);
   });
 
@@ -43,7 +61,9 @@ describe("report folders and the reproduce command", () => {
     );
     expect(
       reproduceCommand({ ...options, repo: "../app", config: "e2e/pw.config.ts", grep: "it's stopped", repeat: 3 }, place, {
-        base: undefined, head: undefined, repo: "/app",
+        base: undefined,
+        head: undefined,
+        repo: "/app",
       }),
     ).toBe(
       "pnpm prove-scenario --base main --head 'fix/stop button' scenarios/agent-chat/Stop-Button.e2e.ts --repo ../app --config e2e/pw.config.ts --grep 'it'\\''s stopped' --repeat 3",
@@ -51,7 +71,12 @@ describe("report folders and the reproduce command", () => {
   });
 
   it("write every path relative to the checkout's root, as typed from a subfolder or absolute, so the command runs there as printed", () => {
-    const absolute = { ...options, scenarios: ["/repo/scenarios/agent-chat/stop.e2e.ts", "/repo/scenarios/more"], config: "/repo/playwright.config.ts", repo: "/tmp/sandbox" };
+    const absolute = {
+      ...options,
+      scenarios: ["/repo/scenarios/agent-chat/stop.e2e.ts", "/repo/scenarios/more"],
+      config: "/repo/playwright.config.ts",
+      repo: "/tmp/sandbox",
+    };
     const resolved = { base: "a".repeat(40), head: "b".repeat(40), repo: "/tmp/sandbox" };
     expect(reproduceCommand(absolute, place, resolved)).toBe(
       "pnpm prove-scenario --base aaaaaaaaaaaa --head bbbbbbbbbbbb scenarios/agent-chat/stop.e2e.ts scenarios/more --repo ../tmp/sandbox --config playwright.config.ts",
@@ -94,9 +119,14 @@ describe("report folders and the reproduce command", () => {
     await writeFile(join(pinned ?? "", "package.json"), JSON.stringify({ packageManager: "pnpm@9.15.9" }));
     await writeFile(join(yarn ?? "", "yarn.lock"), "# yarn lockfile v1\n");
     await writeFile(join(noYarn ?? "", "yarn.lock"), "# yarn lockfile v1\n");
-    const machine = (dir: string | undefined) => (manager: string) => (manager === "pnpm" ? "12.4.2" : manager === "yarn" && dir !== noYarn ? "1.22.22" : undefined);
+    const machine = (dir: string | undefined) => (manager: string) =>
+      manager === "pnpm" ? "12.4.2" : manager === "yarn" && dir !== noYarn ? "1.22.22" : undefined;
     expect(dirs.map((dir) => proverCommand(dir, machine(dir)))).toEqual([
-      "pnpm prove-scenario", "npx prove-scenario", "yarn prove-scenario", "npx prove-scenario", "npx prove-scenario",
+      "pnpm prove-scenario",
+      "npx prove-scenario",
+      "yarn prove-scenario",
+      "npx prove-scenario",
+      "npx prove-scenario",
     ]);
   });
 });

@@ -3,7 +3,11 @@ import { join, relative, resolve, sep } from "node:path";
 import type { ProveOptions } from "../cli/args.ts";
 import { machineVersions, proverBin, proverBins, resolvePackageManager, type MachineVersions } from "../install/package-manager.ts";
 
-const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
 
 /**
  * The scenario's folder in reports/: its path from the checkout without the test suffix, one
@@ -11,7 +15,11 @@ const slug = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, "-").re
  * `--<test>` when --grep picked one test.
  */
 export function scenarioFolder(scenario: string, grep: string | undefined): string {
-  const segments = scenario.replace(/\.(e2e|spec|test)\.[cm]?[jt]sx?$|\.[cm]?[jt]sx?$/, "").split(/[\\/]+/).map(slug).filter((part) => part !== "");
+  const segments = scenario
+    .replace(/\.(e2e|spec|test)\.[cm]?[jt]sx?$|\.[cm]?[jt]sx?$/, "")
+    .split(/[\\/]+/)
+    .map(slug)
+    .filter((part) => part !== "");
   const path = segments.length === 0 ? "scenario" : segments.join("/");
   return grep === undefined || slug(grep) === "" ? path : `${path}--${slug(grep)}`;
 }
@@ -20,7 +28,13 @@ export function scenarioFolder(scenario: string, grep: string | undefined): stri
 const short = (sha: string | undefined, ref: string) => sha?.slice(0, 7) ?? (ref.replace(/[^A-Za-z0-9._-]+/g, "_") || "ref");
 
 /** `reports/<scenario path>/<base7>-<head7>` under the invoking checkout; `scenario` is relative to it. */
-export function defaultOutDir(root: string, scenario: string, options: Pick<ProveOptions, "base" | "head" | "grep">, baseSha: string | undefined, headSha: string | undefined): string {
+export function defaultOutDir(
+  root: string,
+  scenario: string,
+  options: Pick<ProveOptions, "base" | "head" | "grep">,
+  baseSha: string | undefined,
+  headSha: string | undefined,
+): string {
   return join(root, "reports", scenarioFolder(scenario, options.grep), `${short(baseSha, options.base)}-${short(headSha, options.head)}`);
 }
 
@@ -84,7 +98,13 @@ export function reproduceCommand(
 ): string {
   const path = (typed: string) => fromRoot(place, typed);
   const config = configArgument(options.config, place);
-  const args = ["--base", resolved.base?.slice(0, 12) ?? options.base, "--head", resolved.head?.slice(0, 12) ?? options.head, ...options.scenarios.map(path)];
+  const args = [
+    "--base",
+    resolved.base?.slice(0, 12) ?? options.base,
+    "--head",
+    resolved.head?.slice(0, 12) ?? options.head,
+    ...options.scenarios.map(path),
+  ];
   if (options.repo !== undefined && resolved.repo !== undefined) args.push("--repo", path(resolved.repo));
   if (config !== undefined) args.push("--config", config);
   if (options.grep !== undefined) args.push("--grep", options.grep);

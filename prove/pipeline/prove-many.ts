@@ -52,7 +52,9 @@ const rootOf = (input: ManyInput, facts: Facts) => facts.place?.root ?? input.cw
 
 const outDir = (input: ManyInput, facts: Facts) =>
   facts.out ??
-  (input.options.out === undefined ? defaultManyOutDir(rootOf(input, facts), input.options, facts.base?.sha, facts.head?.sha) : resolve(input.cwd, input.options.out));
+  (input.options.out === undefined
+    ? defaultManyOutDir(rootOf(input, facts), input.options, facts.base?.sha, facts.head?.sha)
+    : resolve(input.cwd, input.options.out));
 
 const commandOf = (input: ManyInput, facts: Facts, options: Parameters<typeof reproduceCommand>[0]) =>
   reproduceCommand(
@@ -61,7 +63,11 @@ const commandOf = (input: ManyInput, facts: Facts, options: Parameters<typeof re
     { base: facts.base?.sha, head: facts.head?.sha, repo: facts.place?.repo },
   );
 
-const summaryCommit = (ref: string, commit: Commit | undefined): SummaryCommit => ({ ref, sha: commit?.sha ?? null, subject: commit?.subject ?? null });
+const summaryCommit = (ref: string, commit: Commit | undefined): SummaryCommit => ({
+  ref,
+  sha: commit?.sha ?? null,
+  subject: commit?.subject ?? null,
+});
 
 /** The scenario's folder in the summary's folder: its path, and its test's title when its file holds several. */
 const folderOf = (scenario: ListedScenario) => scenarioFolder(scenario.file, scenario.sharesFile ? scenario.test.title : undefined);
@@ -78,7 +84,11 @@ const writeScenarioReport = Effect.fn("Proof.scenarioReport")(function* (
   const dir = join(summaryDir, folder);
   const decision = decideScenario(input.options, evidence);
   const end = yield* Clock.currentTimeMillis;
-  const command = commandOf(input, facts, { ...input.options, scenarios: [scenario.path], grep: scenario.sharesFile ? scenario.test.title : undefined });
+  const command = commandOf(input, facts, {
+    ...input.options,
+    scenarios: [scenario.path],
+    grep: scenario.sharesFile ? scenario.test.title : undefined,
+  });
   const report = yield* Effect.tryPromise({
     try: () =>
       writeReport({
@@ -113,7 +123,10 @@ const summarize = Effect.fn("Proof.summary")(function* (input: ManyInput, facts:
   const dir = outDir(input, facts);
   const end = yield* Clock.currentTimeMillis;
   const sorted = sortRows(rows);
-  const verdict = stopped === undefined ? overall(sorted) : { ...overall(sorted), verdict: "could-not-run" as const, exitCode: 2 as const, reason: stopped };
+  const verdict =
+    stopped === undefined
+      ? overall(sorted)
+      : { ...overall(sorted), verdict: "could-not-run" as const, exitCode: 2 as const, reason: stopped };
   const summary: ProofSummary = {
     schema: "scenario-proof-summary/v1",
     ...verdict,
@@ -135,7 +148,8 @@ const summarize = Effect.fn("Proof.summary")(function* (input: ManyInput, facts:
 });
 
 /** The summary's folder, held as a single proof's report folder (see claimOnce). */
-const claimOut = (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) => claimOnce(facts, (known) => outDir(input, known), input.options.out, claims);
+const claimOut = (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) =>
+  claimOnce(facts, (known) => outDir(input, known), input.options.out, claims);
 
 /** The proof of several scenarios, inside one scope: one worktree, install and build per side, every scenario run against it. */
 const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) {
@@ -150,7 +164,9 @@ const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, fa
   const all = yield* loadScenarios(options, place);
   const mine = shardSlice(all, options.shard);
   const shard = options.shard === undefined ? "" : ` in shard ${options.shard.index}/${options.shard.total}`;
-  yield* progress.line(`${mine.length} of ${all.length} scenario${all.length === 1 ? "" : "s"}${shard}: ${mine.map((scenario) => folderOf(scenario)).join(", ") || "none"}`);
+  yield* progress.line(
+    `${mine.length} of ${all.length} scenario${all.length === 1 ? "" : "s"}${shard}: ${mine.map((scenario) => folderOf(scenario)).join(", ") || "none"}`,
+  );
   const [first, ...rest] = mine;
   if (first === undefined) return yield* summarize(input, yield* Ref.get(facts), []);
 
@@ -175,12 +191,23 @@ const pipeline = Effect.fn("Proof.manyPipeline")(function* (input: ManyInput, fa
 });
 
 /** A proof that stopped before its verdicts: a summary with no rows, saying why. */
-const stoppedEarly = Effect.fn("Proof.manyStopped")(function* (input: ManyInput, facts: Ref.Ref<Facts>, error: StopError, claims: Scope.Scope) {
+const stoppedEarly = Effect.fn("Proof.manyStopped")(function* (
+  input: ManyInput,
+  facts: Ref.Ref<Facts>,
+  error: StopError,
+  claims: Scope.Scope,
+) {
   const stopped = couldNotRun(error);
-  if (stopped.reasonCode === undefined) return { exitCode: 2, summary: undefined, dir: outDir(input, yield* Ref.get(facts)), message: stopped.message } satisfies ManyResult;
+  if (stopped.reasonCode === undefined)
+    return { exitCode: 2, summary: undefined, dir: outDir(input, yield* Ref.get(facts)), message: stopped.message } satisfies ManyResult;
   const taken = yield* claimOut(input, facts, claims).pipe(Effect.result);
   if (Result.isFailure(taken)) {
-    return { exitCode: 2, summary: undefined, dir: outDir(input, yield* Ref.get(facts)), message: `${stopped.message}\n${taken.failure.message}` } satisfies ManyResult;
+    return {
+      exitCode: 2,
+      summary: undefined,
+      dir: outDir(input, yield* Ref.get(facts)),
+      message: `${stopped.message}\n${taken.failure.message}`,
+    } satisfies ManyResult;
   }
   const known = taken.success;
   const dir = outDir(input, known);
@@ -208,7 +235,9 @@ export const proveMany = Effect.fn("Proof.many")(function* (
   const claims = yield* Scope.make();
   return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts, claims)), interrupt).pipe(
     Effect.flatMap((summary) =>
-      Ref.get(facts).pipe(Effect.map((known): ManyResult => ({ exitCode: summary.exitCode, summary, dir: outDir(input, known), message: undefined }))),
+      Ref.get(facts).pipe(
+        Effect.map((known): ManyResult => ({ exitCode: summary.exitCode, summary, dir: outDir(input, known), message: undefined })),
+      ),
     ),
     Effect.catch((error: StopError) => stoppedEarly(input, facts, error, claims)),
     Effect.onExit((exit) => Scope.close(claims, exit)),

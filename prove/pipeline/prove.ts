@@ -78,20 +78,33 @@ const command = (input: ProofInput, facts: Facts) =>
  */
 export function machinePaths(root: string, runDir: string | undefined): ReadonlyArray<Replacement> {
   return pathsFrom([
-    ...(runDir === undefined ? [] : ([[join(runDir, "base"), "<base>"], [join(runDir, "head"), "<head>"], [runDir, "<run>"]] as const)),
+    ...(runDir === undefined
+      ? []
+      : ([
+          [join(runDir, "base"), "<base>"],
+          [join(runDir, "head"), "<head>"],
+          [runDir, "<run>"],
+        ] as const)),
     [root, "."],
     [process.env.HOME ?? homedir(), "~"],
   ]);
 }
 
 /** One scenario's evidence from both sides' results: its attempts on each. */
-export function sideEvidence(base: SideResult, head: SideResult, scenario: number): { readonly base: SideEvidence; readonly head: SideEvidence } {
+export function sideEvidence(
+  base: SideResult,
+  head: SideResult,
+  scenario: number,
+): { readonly base: SideEvidence; readonly head: SideEvidence } {
   const of = (side: SideResult): SideEvidence => ({ ref: side.ref, commit: side.commit, attempts: side.attempts[scenario] ?? [] });
   return { base: of(base), head: of(head) };
 }
 
 /** The verdict of one scenario from its evidence, refs shown as typed (or short when a SHA). */
-export function decideScenario(options: Pick<ProveOptions, "base" | "head">, evidence: { readonly base: SideEvidence; readonly head: SideEvidence }): Decision {
+export function decideScenario(
+  options: Pick<ProveOptions, "base" | "head">,
+  evidence: { readonly base: SideEvidence; readonly head: SideEvidence },
+): Decision {
   const attempts = (side: SideEvidence) => side.attempts.map((attempt) => attempt.attempt);
   return decide(
     { ref: refLabel(options.base, evidence.base.commit?.sha), attempts: attempts(evidence.base) },
@@ -133,7 +146,8 @@ const reportFile = (input: ProofInput, facts: Facts, report: ProofReport | undef
   report === undefined ? undefined : resolve(rootOf(input, facts), report.dir, report.markdown);
 
 /** The report folder, held so that no other proof writes into it meanwhile (see claimOnce). */
-const claimOut = (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) => claimOnce(facts, (known) => outDir(input, known), input.options.out, claims);
+const claimOut = (input: ProofInput, facts: Ref.Ref<Facts>, claims: Scope.Scope) =>
+  claimOnce(facts, (known) => outDir(input, known), input.options.out, claims);
 
 /** The options both sides' runs of one scenario take: a proof's and a comparison's. */
 export type SidesOptions = ScenarioOptions & Pick<ProveOptions, "base" | "head" | "out" | "sequential">;
@@ -178,15 +192,30 @@ const pipeline = Effect.fn("Proof.pipeline")(function* (input: ProofInput, facts
 });
 
 /** The report of a proof that stopped before a verdict, saying as much as it knew. */
-const stoppedEarly = Effect.fn("Proof.stopped")(function* (input: ProofInput, facts: Ref.Ref<Facts>, error: StopError, claims: Scope.Scope) {
+const stoppedEarly = Effect.fn("Proof.stopped")(function* (
+  input: ProofInput,
+  facts: Ref.Ref<Facts>,
+  error: StopError,
+  claims: Scope.Scope,
+) {
   const stopped = couldNotRun(error);
-  if (stopped.reasonCode === undefined) return { exitCode: 2, report: undefined, reportFile: undefined, message: stopped.message } satisfies ProofResult;
+  if (stopped.reasonCode === undefined)
+    return { exitCode: 2, report: undefined, reportFile: undefined, message: stopped.message } satisfies ProofResult;
   const taken = yield* claimOut(input, facts, claims).pipe(Effect.result);
-  if (Result.isFailure(taken)) return { exitCode: 2, report: undefined, reportFile: undefined, message: `${stopped.message}\n${taken.failure.message}` } satisfies ProofResult;
+  if (Result.isFailure(taken))
+    return {
+      exitCode: 2,
+      report: undefined,
+      reportFile: undefined,
+      message: `${stopped.message}\n${taken.failure.message}`,
+    } satisfies ProofResult;
   const known = taken.success;
   const side = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
   const decision: Decision = { verdict: "could-not-run", exitCode: 2, reasonCode: stopped.reasonCode, reason: stopped.message };
-  const report = yield* write(input, known, decision, { base: side(input.options.base, known.base), head: side(input.options.head, known.head) }).pipe(
+  const report = yield* write(input, known, decision, {
+    base: side(input.options.base, known.base),
+    head: side(input.options.head, known.head),
+  }).pipe(
     Effect.map((written): ProofReport | undefined => written),
     Effect.orElseSucceed(() => undefined),
   );
@@ -212,7 +241,14 @@ export const proveScenario = Effect.fn("Proof.run")(function* (
   const claims = yield* Scope.make();
   return yield* Effect.raceFirst(Effect.scoped(pipeline(input, facts, claims)), interrupt).pipe(
     Effect.flatMap((report) =>
-      Ref.get(facts).pipe(Effect.map((known): ProofResult => ({ exitCode: report.exitCode, report, reportFile: reportFile(input, known, report), message: undefined }))),
+      Ref.get(facts).pipe(
+        Effect.map((known): ProofResult => ({
+          exitCode: report.exitCode,
+          report,
+          reportFile: reportFile(input, known, report),
+          message: undefined,
+        })),
+      ),
     ),
     Effect.catch((error: StopError) => stoppedEarly(input, facts, error, claims)),
     Effect.onExit((exit) => Scope.close(claims, exit)),

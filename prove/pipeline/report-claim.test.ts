@@ -34,7 +34,11 @@ describe("a report folder", () => {
     // One process holds them all: its own claims count as another live proof's.
     const claimed = await run(
       Effect.gen(function* () {
-        const folders = [yield* claimReportFolder(dir, undefined), yield* claimReportFolder(dir, undefined), yield* claimReportFolder(dir, undefined)];
+        const folders = [
+          yield* claimReportFolder(dir, undefined),
+          yield* claimReportFolder(dir, undefined),
+          yield* claimReportFolder(dir, undefined),
+        ];
         const refused = yield* Effect.flip(claimReportFolder(dir, "reports/sum/1a2b3c4-5d6e7f8"));
         return { folders, refused: refused.message };
       }),
@@ -61,10 +65,12 @@ describe("a report folder", () => {
     await writeFile(join(dir, claimFile), String(exited.pid));
 
     lines.length = 0;
-    const held = await run(Effect.gen(function* () {
-      const claimed = yield* claimReportFolder(dir, "reports/left");
-      return { claimed, files: yield* Effect.promise(() => readdir(dir)) };
-    }));
+    const held = await run(
+      Effect.gen(function* () {
+        const claimed = yield* claimReportFolder(dir, "reports/left");
+        return { claimed, files: yield* Effect.promise(() => readdir(dir)) };
+      }),
+    );
     expect(held.claimed).toBe(dir);
     expect(held.files.sort()).toEqual([claimFile, "report.md"]);
     expect(lines).toEqual([`${dir} holds an earlier run's report.md, which this one replaces`]);
@@ -76,10 +82,12 @@ describe("a report folder", () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, claimFile), `${String(process.ppid)}.${String(Number(startTime(process.ppid)) - 1)}`);
 
-    const held = await run(Effect.gen(function* () {
-      const claimed = yield* claimReportFolder(dir, "reports/reused");
-      return { claimed, owner: yield* Effect.promise(() => readFile(join(dir, claimFile), "utf8")) };
-    }));
+    const held = await run(
+      Effect.gen(function* () {
+        const claimed = yield* claimReportFolder(dir, "reports/reused");
+        return { claimed, owner: yield* Effect.promise(() => readFile(join(dir, claimFile), "utf8")) };
+      }),
+    );
     expect(held).toEqual({ claimed: dir, owner: ownerToken() });
   });
 });

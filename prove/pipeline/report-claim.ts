@@ -24,7 +24,10 @@ async function claim(dir: string): Promise<number | undefined> {
   await writeFile(mine, ownerToken());
   try {
     for (let tries = 0; tries < 2; tries++) {
-      const linked = await link(mine, file).then(() => true, (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)));
+      const linked = await link(mine, file).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)),
+      );
       if (linked) return undefined;
       const owner = await readFile(file, "utf8").catch(() => "");
       const pid = parseOwner(owner)?.pid;
@@ -47,7 +50,12 @@ async function release(dir: string): Promise<void> {
  * A proof's report (or summary) folder, claimed once into its `facts` and held until `claims`
  * closes, after a stopped proof's report too: the folder it reports into from then on.
  */
-export const claimOnce = <F extends { readonly out?: string }>(facts: Ref.Ref<F>, dirOf: (known: F) => string, out: string | undefined, claims: Scope.Scope) =>
+export const claimOnce = <F extends { readonly out?: string }>(
+  facts: Ref.Ref<F>,
+  dirOf: (known: F) => string,
+  out: string | undefined,
+  claims: Scope.Scope,
+) =>
   Effect.gen(function* () {
     const known = yield* Ref.get(facts);
     if (known.out !== undefined) return known;
@@ -76,9 +84,14 @@ export const claimReportFolder = Effect.fn("Proof.claimReportFolder")(function* 
       try: () => claim(candidate),
       catch: (error) => new ReportWriteFailed({ dir: candidate, detail: error instanceof Error ? error.message : String(error) }),
     });
-    const owner = yield* Effect.acquireRelease(taken, (owner) => (owner === undefined ? Effect.promise(() => release(candidate)) : Effect.void));
+    const owner = yield* Effect.acquireRelease(taken, (owner) =>
+      owner === undefined ? Effect.promise(() => release(candidate)) : Effect.void,
+    );
     if (owner === undefined) {
-      if (heldBy !== undefined) yield* progress.line(`${dir} is being written by another proof running now (pid ${heldBy}), so this one writes its report to ${candidate}`);
+      if (heldBy !== undefined)
+        yield* progress.line(
+          `${dir} is being written by another proof running now (pid ${heldBy}), so this one writes its report to ${candidate}`,
+        );
       const earlier = reportFiles.filter((name) => existsSync(join(candidate, name)));
       if (earlier.length > 0) yield* progress.line(`${candidate} holds an earlier run's ${earlier.join(", ")}, which this one replaces`);
       return candidate;

@@ -47,7 +47,12 @@ export function findConfig(options: ScenarioOptions, cwd: string, root: string) 
     const file = resolve(cwd, options.config);
     return existsSync(file)
       ? Effect.succeed(file)
-      : Effect.fail(new ConfigError({ config: options.config, detail: `there is no file at ${file}. Pass --config <file> naming your scenario config.` }));
+      : Effect.fail(
+          new ConfigError({
+            config: options.config,
+            detail: `there is no file at ${file}. Pass --config <file> naming your scenario config.`,
+          }),
+        );
   }
   const candidates = [...new Set([cwd, root])].flatMap((dir) => defaultConfigNames.map((name) => join(dir, name)));
   const found = candidates.find((file) => existsSync(file));
@@ -66,7 +71,9 @@ export const repositoryUnderTest = Effect.fn("Proof.repository")(function* (opti
   if (options.repo === undefined) return yield* git.toplevel(cwd);
   const dir = resolve(cwd, options.repo);
   if (!existsSync(dir)) return yield* Effect.fail(new BadRepo({ repo: options.repo, dir, detail: `there is no folder at ${dir}` }));
-  return yield* git.toplevel(dir).pipe(Effect.mapError(() => new BadRepo({ repo: options.repo ?? dir, dir, detail: `${dir} is not in a git repository` })));
+  return yield* git
+    .toplevel(dir)
+    .pipe(Effect.mapError(() => new BadRepo({ repo: options.repo ?? dir, dir, detail: `${dir} is not in a git repository` })));
 });
 
 /** Finds the invoking checkout, the repository under test, the config and the scenario file. */
@@ -76,7 +83,12 @@ export const findWorkplace = Effect.fn("Proof.workplace")(function* (options: Sc
   const configFile = yield* findConfig(options, cwd, root);
   const scenarioFile = resolve(cwd, options.scenario);
   if (!existsSync(scenarioFile)) {
-    return yield* Effect.fail(new ScenarioNotFound({ file: options.scenario, detail: `there is no file at ${scenarioFile}. Check the path; it is relative to ${cwd}.` }));
+    return yield* Effect.fail(
+      new ScenarioNotFound({
+        file: options.scenario,
+        detail: `there is no file at ${scenarioFile}. Check the path; it is relative to ${cwd}.`,
+      }),
+    );
   }
   const repo = yield* repositoryUnderTest(options, cwd);
   return { cwd, root, repo, configFile, scenarioFile } satisfies Workplace;

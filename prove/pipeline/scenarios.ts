@@ -37,7 +37,10 @@ export const findManyPlace = Effect.fn("Proof.manyPlace")(function* (options: Pr
   const missing = options.scenarios.filter((_typed, index) => !existsSync(paths[index] ?? ""));
   if (missing.length > 0) {
     return yield* Effect.fail(
-      new ScenarioNotFound({ file: missing.join(", "), detail: `there is nothing at ${missing.length === 1 ? "that path" : "those paths"}. Check them; they are relative to ${cwd}.` }),
+      new ScenarioNotFound({
+        file: missing.join(", "),
+        detail: `there is nothing at ${missing.length === 1 ? "that path" : "those paths"}. Check them; they are relative to ${cwd}.`,
+      }),
     );
   }
   const repo = yield* repositoryUnderTest(options, cwd);
@@ -48,7 +51,11 @@ const filterOf = (path: string) => (statSync(path).isDirectory() ? folderFilter(
 
 /** The scenarios' order: by file, then by line, so it does not depend on the order they were named in. */
 const byFileThenLine = (a: { readonly file: string; readonly test: { readonly line: number; readonly title: string } }, b: typeof a) =>
-  a.file < b.file ? -1 : a.file > b.file ? 1 : a.test.line - b.test.line || (a.test.title < b.test.title ? -1 : a.test.title > b.test.title ? 1 : 0);
+  a.file < b.file
+    ? -1
+    : a.file > b.file
+      ? 1
+      : a.test.line - b.test.line || (a.test.title < b.test.title ? -1 : a.test.title > b.test.title ? 1 : 0);
 
 /**
  * The i-th of n slices of the sorted list: contiguous, the first `length % n` slices one longer,
@@ -70,7 +77,11 @@ function testsOf(specs: ReadonlyArray<JsonSpec>, rootDir: string, grep: string |
   const unique = [...new Map(specs.map((spec) => [`${spec.file}:${spec.line}:${fullTitle(spec)}`, spec])).values()];
   const matching = grep === undefined ? unique : unique.filter((spec) => fullTitle(spec).toLowerCase().includes(grep.toLowerCase()));
   const inFile = (file: string) => unique.filter((spec) => spec.file === file).length;
-  return matching.map((spec) => ({ path: resolve(rootDir, spec.file), test: { title: fullTitle(spec), line: spec.line }, sharesFile: inFile(spec.file) > 1 }));
+  return matching.map((spec) => ({
+    path: resolve(rootDir, spec.file),
+    test: { title: fullTitle(spec), line: spec.line },
+    sharesFile: inFile(spec.file) > 1,
+  }));
 }
 
 /**
@@ -86,7 +97,12 @@ export const loadScenarios = Effect.fn("Proof.scenarios")(function* (options: Pr
   );
   const tests = testsOf(report.specs, report.rootDir ?? place.root, options.grep);
   if (tests.length === 0) {
-    return yield* Effect.fail(new ScenarioNotFound({ file: shown, detail: `no test title contains --grep ${JSON.stringify(options.grep)}. Leave --grep out, or pass a piece of a title.` }));
+    return yield* Effect.fail(
+      new ScenarioNotFound({
+        file: shown,
+        detail: `no test title contains --grep ${JSON.stringify(options.grep)}. Leave --grep out, or pass a piece of a title.`,
+      }),
+    );
   }
   const app = yield* readAppConfig(report.metadata, place.configFile, place.repo);
   const expectTimeout = options.expectTimeout ?? (yield* readProofExpectTimeout(report.metadata, place.configFile));
@@ -96,17 +112,15 @@ export const loadScenarios = Effect.fn("Proof.scenarios")(function* (options: Pr
     hashes.set(path, createHash("sha256").update(bytes).digest("hex"));
   }
   return tests
-    .map(
-      (test): ListedScenario => ({
-        file: relative(place.root, test.path).split(sep).join("/"),
-        path: test.path,
-        sha256: hashes.get(test.path) ?? "",
-        test: test.test,
-        app,
-        cli,
-        expectTimeout,
-        sharesFile: test.sharesFile,
-      }),
-    )
+    .map((test): ListedScenario => ({
+      file: relative(place.root, test.path).split(sep).join("/"),
+      path: test.path,
+      sha256: hashes.get(test.path) ?? "",
+      test: test.test,
+      app,
+      cli,
+      expectTimeout,
+      sharesFile: test.sharesFile,
+    }))
     .sort(byFileThenLine);
 });

@@ -155,7 +155,10 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
   if (plan.kind === "unknown") return yield* Effect.fail(new InstallUnknown({ where: where(appRoot), detail: plan.detail }));
   if (plan.kind === "skip") yield* progress.done({ side: name, step: "install", detail: `skipped (${plan.reason})` }, 0);
   else if (!(yield* reuseSharedInstall(name, path, context, plan.label))) {
-    yield* progress.step({ side: name, step: "install", detail: plan.label }, runStep("install", plan, join(out, "install.log"), where(plan.cwd)));
+    yield* progress.step(
+      { side: name, step: "install", detail: plan.label },
+      runStep("install", plan, join(out, "install.log"), where(plan.cwd)),
+    );
     if (context.shared !== undefined && name === context.shared.by) yield* Deferred.succeed(context.shared.installed, path);
   }
   const build = context.app.build;
@@ -171,14 +174,22 @@ const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commi
 /** "2/3 scenarios/b.e2e.ts" for the second of three scenarios, "1/2" for a repeat; what a run's progress line names. */
 function runDetail(context: SideContext, scenario: number, index: number): string | undefined {
   const count = context.scenarios.length;
-  const which = count > 1 ? `${scenario + 1}/${count} ${relative(context.attempt.root, context.scenarios[scenario]?.scenarioFile ?? "")}` : undefined;
+  const which =
+    count > 1 ? `${scenario + 1}/${count} ${relative(context.attempt.root, context.scenarios[scenario]?.scenarioFile ?? "")}` : undefined;
   const repeat = context.repeat > 1 ? `${count > 1 ? "run " : ""}${index}/${context.repeat}` : undefined;
   const detail = [which, repeat].filter((part) => part !== undefined).join(", ");
   return detail === "" ? undefined : detail;
 }
 
 /** One run of a scenario, printed with its outcome; a run that gives no report is an `error` attempt. */
-const attemptOnce = Effect.fn("Side.attempt")(function* (name: string, scenario: number, index: number, appRoot: string, context: SideContext, out: string) {
+const attemptOnce = Effect.fn("Side.attempt")(function* (
+  name: string,
+  scenario: number,
+  index: number,
+  appRoot: string,
+  context: SideContext,
+  out: string,
+) {
   const progress = yield* Progress;
   const detail = runDetail(context, scenario, index);
   const label = { side: name, step: "run" as const, ...(detail === undefined ? {} : { detail }) };
@@ -208,7 +219,9 @@ const markDecided = (name: string, context: SideContext, scenarios: ReadonlyArra
 };
 
 const isDecided = (context: SideContext, scenario: number) =>
-  context.decided === undefined ? Effect.succeed(false) : Ref.get(context.decided.scenarios).pipe(Effect.map((known) => known.has(scenario)));
+  context.decided === undefined
+    ? Effect.succeed(false)
+    : Ref.get(context.decided.scenarios).pipe(Effect.map((known) => known.has(scenario)));
 
 /**
  * One side of a proof: a worktree of its commit, the install and build once, then `repeat` runs
@@ -225,9 +238,13 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
     const start = yield* Clock.currentTimeMillis;
     const prepared = yield* prepare(name, commit, context, out).pipe(
       // The installing side that got no install (a failure, an interrupt, nothing to install) lets the others install for themselves.
-      Effect.ensuring(context.shared !== undefined && name === context.shared.by ? Deferred.fail(context.shared.installed, undefined) : Effect.void),
+      Effect.ensuring(
+        context.shared !== undefined && name === context.shared.by ? Deferred.fail(context.shared.installed, undefined) : Effect.void,
+      ),
       Effect.map((appRoot) => ({ appRoot, failed: undefined })),
-      Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) })))),
+      Effect.catch((error: SideError) =>
+        Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) }))),
+      ),
     );
     const { appRoot, failed } = prepared;
     if (appRoot === undefined) {
@@ -242,7 +259,10 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
         const settled = index < context.repeat ? context.settled?.(runs.map((run) => run.attempt)) : undefined;
         if (settled !== undefined) {
           const left = context.repeat - index;
-          yield* progress.ended({ side: name, step: "run", detail: `${index + 1}/${context.repeat}` }, `${left === 1 ? "the last run" : `the last ${left} runs`} not made: ${settled}`);
+          yield* progress.ended(
+            { side: name, step: "run", detail: `${index + 1}/${context.repeat}` },
+            `${left === 1 ? "the last run" : `the last ${left} runs`} not made: ${settled}`,
+          );
           break;
         }
       }
@@ -254,7 +274,10 @@ export const runSide = Effect.fn("Side.run")(function* (name: string, ref: strin
     const stopped = yield* Effect.raceFirst(work.pipe(Effect.as(false)), Deferred.await(decided.all).pipe(Effect.as(true)));
     if (stopped) {
       const what = context.scenarios.length > 1 ? "any scenario" : "the scenario";
-      yield* progress.ended({ side: name, step: "stopped" }, `base could not run ${what}, so nothing left to run on ${name} can change the verdict`);
+      yield* progress.ended(
+        { side: name, step: "stopped" },
+        `base could not run ${what}, so nothing left to run on ${name} can change the verdict`,
+      );
     }
   }
   return { ref, commit, attempts } satisfies SideResult;

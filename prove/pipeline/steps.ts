@@ -34,10 +34,13 @@ export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, k
   const progress = yield* Progress;
   const leftovers = yield* cleanLeftovers();
   for (const dir of leftovers.removed) yield* progress.line(`removed ${dir}, left by a proof that was killed`);
-  for (const { dir, detail } of leftovers.failed) yield* progress.line(`could not remove ${dir}, left by a proof that was killed (${detail}); remove it by hand`);
+  for (const { dir, detail } of leftovers.failed)
+    yield* progress.line(`could not remove ${dir}, left by a proof that was killed (${detail}); remove it by hand`);
   const runDir = yield* runDirectory(repo, keep);
   if (keep) {
-    yield* progress.line(`keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${repo} worktree prune`);
+    yield* progress.line(
+      `keeping worktrees, homes and Playwright output in ${runDir.path}; remove them with: rm -rf ${runDir.path} && git -C ${repo} worktree prune`,
+    );
   }
   return runDir.path;
 });
@@ -47,10 +50,17 @@ export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, k
  * manifests, base installs and head reuses its install. When base could not run any
  * scenario, head stops.
  */
-export const bothSides = Effect.fn("Proof.bothSides")(function* (options: Pick<ProveOptions, "base" | "head" | "sequential">, base: Commit, head: Commit, context: SideContext) {
+export const bothSides = Effect.fn("Proof.bothSides")(function* (
+  options: Pick<ProveOptions, "base" | "head" | "sequential">,
+  base: Commit,
+  head: Commit,
+  context: SideContext,
+) {
   const git = yield* Git;
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
   const shared = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
   const sides = { ...context, shared, decided: yield* makeDecided };
-  return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], { concurrency: options.sequential ? 1 : 2 });
+  return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
+    concurrency: options.sequential ? 1 : 2,
+  });
 });

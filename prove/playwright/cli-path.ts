@@ -12,7 +12,8 @@ export const playwrightCli = Effect.fn("playwrightCli")(function* (configFile: s
     return yield* Effect.fail(
       new ConfigError({
         config: configFile,
-        detail: "@playwright/test cannot be found beside scenario-prover. Install it in the checkout holding the config: npm i -D @playwright/test (or pnpm add -D @playwright/test).",
+        detail:
+          "@playwright/test cannot be found beside scenario-prover. Install it in the checkout holding the config: npm i -D @playwright/test (or pnpm add -D @playwright/test).",
       }),
     );
   }

@@ -40,15 +40,26 @@ export const listScenario = Effect.fn("Playwright.list")(function* (input: ListI
   const report: JsonReport | undefined = parseJsonReport(run.stdout);
   if (report === undefined) {
     return yield* Effect.fail(
-      new ConfigError({ config: input.configFile, detail: `Playwright could not load it; fix this first:\n${tail(withoutRunnerFrames(`${run.stderr}\n${run.stdout}`))}` }),
+      new ConfigError({
+        config: input.configFile,
+        detail: `Playwright could not load it; fix this first:\n${tail(withoutRunnerFrames(`${run.stderr}\n${run.stdout}`))}`,
+      }),
     );
   }
   const loadErrors = report.errors.filter((error) => !error.message.includes("No tests found"));
   if (loadErrors.length > 0) {
     const shown = loadErrors
-      .map((error) => `${cleanMessage(error.message)}${error.location === undefined ? "" : `\n  at ${error.location.file}:${error.location.line}`}`)
+      .map(
+        (error) =>
+          `${cleanMessage(error.message)}${error.location === undefined ? "" : `\n  at ${error.location.file}:${error.location.line}`}`,
+      )
       .join("\n");
-    return yield* Effect.fail(new ConfigError({ config: input.configFile, detail: `Playwright could not load the scenario or the config; fix this first:\n${shown}` }));
+    return yield* Effect.fail(
+      new ConfigError({
+        config: input.configFile,
+        detail: `Playwright could not load the scenario or the config; fix this first:\n${shown}`,
+      }),
+    );
   }
   if (report.specs.length === 0) {
     return yield* Effect.fail(

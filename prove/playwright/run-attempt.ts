@@ -33,7 +33,10 @@ export interface AttemptInput {
 }
 
 /** Playwright's own default for its transform cache, in the temporary folder the prover was given. */
-const transformCache = join(tmpdir(), process.platform === "win32" ? "playwright-transform-cache" : `playwright-transform-cache-${process.geteuid?.() ?? ""}`);
+const transformCache = join(
+  tmpdir(),
+  process.platform === "win32" ? "playwright-transform-cache" : `playwright-transform-cache-${process.geteuid?.() ?? ""}`,
+);
 
 /**
  * Chromium makes a Unix socket under its TMPDIR, `org.chromium.Chromium.XXXXXX/SingletonSocket`
@@ -76,7 +79,9 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
   const { path: temp, own } = yield* attemptTemp(input.dir, input.keep);
   if (own && input.keep) {
     const progress = yield* Progress;
-    yield* progress.line(`keeping this run's homes and browser files in ${temp} (the run folder's path is too long for Chromium's socket); remove them with: rm -rf ${temp}`);
+    yield* progress.line(
+      `keeping this run's homes and browser files in ${temp} (the run folder's path is too long for Chromium's socket); remove them with: rm -rf ${temp}`,
+    );
   }
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
@@ -97,15 +102,24 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     ...(input.expectTimeout === undefined ? {} : { SCENARIO_EXPECT_TIMEOUT: String(input.expectTimeout) }),
   });
   const args = [
-    input.cli, "test", fileFilter(input.scenarioFile, input.test.line),
-    "--config", input.configFile,
-    "--grep", escapeRegExp(input.test.title.split(" › ").at(-1) ?? input.test.title),
+    input.cli,
+    "test",
+    fileFilter(input.scenarioFile, input.test.line),
+    "--config",
+    input.configFile,
+    "--grep",
+    escapeRegExp(input.test.title.split(" › ").at(-1) ?? input.test.title),
     "--reporter=json",
-    "--output", join(input.dir, "test-results"),
-    "--trace", "retain-on-failure",
-    "--retries", "0",
-    "--repeat-each", "1",
-    "--workers", "1",
+    "--output",
+    join(input.dir, "test-results"),
+    "--trace",
+    "retain-on-failure",
+    "--retries",
+    "0",
+    "--repeat-each",
+    "1",
+    "--workers",
+    "1",
   ];
   const start = yield* Clock.currentTimeMillis;
   const result = yield* runCommand({
@@ -120,7 +134,9 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
   const wallMs = (yield* Clock.currentTimeMillis) - start;
   const report = parseJsonReport(yield* Effect.promise(() => readFile(reportFile, "utf8").catch(() => "")));
   if (report === undefined) {
-    const how = result.startError ?? (result.signal === undefined ? `it exited with code ${String(result.exitCode)}` : `it was killed by ${result.signal}`);
+    const how =
+      result.startError ??
+      (result.signal === undefined ? `it exited with code ${String(result.exitCode)}` : `it was killed by ${result.signal}`);
     const log = yield* Effect.promise(() => readFile(logFile, "utf8").catch(() => ""));
     return yield* Effect.fail(new RunnerFailed({ detail: how, logTail: tail(log) }));
   }

@@ -13,7 +13,12 @@ async function checkoutWith(name: string, version: string): Promise<string> {
   const dir = join(work, name);
   const pkg = join(dir, "node_modules", "@playwright", "test");
   await mkdir(pkg, { recursive: true });
-  const manifest = { name: "@playwright/test", version, exports: { ".": "./index.js", "./cli": "./cli.js", "./package.json": "./package.json" }, bin: { playwright: "cli.js" } };
+  const manifest = {
+    name: "@playwright/test",
+    version,
+    exports: { ".": "./index.js", "./cli": "./cli.js", "./package.json": "./package.json" },
+    bin: { playwright: "cli.js" },
+  };
   await writeFile(join(pkg, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   await writeFile(join(pkg, "cli.js"), "");
   await writeFile(join(dir, "scenarios.config.ts"), "");
@@ -30,10 +35,15 @@ afterAll(async () => {
 
 describe("the Playwright version a proof runs", () => {
   it("takes the range from scenario-prover's package.json, which this checkout's Playwright is in", () => {
-    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(import.meta.dirname, "../../package.json"), "utf8")) as {
+      peerDependencies: Record<string, string>;
+    };
     expect(playwrightPeerRange()).toBe(manifest.peerDependencies["@playwright/test"]);
     const own = realpathSync(join(import.meta.dirname, "../../node_modules/@playwright/test/package.json"));
-    expect(installedPlaywright()).toMatchObject({ file: own, version: (JSON.parse(readFileSync(own, "utf8")) as { version: string }).version });
+    expect(installedPlaywright()).toMatchObject({
+      file: own,
+      version: (JSON.parse(readFileSync(own, "utf8")) as { version: string }).version,
+    });
     expect(playwrightMismatch()).toBeUndefined();
   });
 

@@ -17,7 +17,8 @@ export interface PlaywrightMismatch {
   readonly detail: string;
 }
 
-const readJson = (file: string): Readonly<Record<string, unknown>> => JSON.parse(readFileSync(file, "utf8")) as Readonly<Record<string, unknown>>;
+const readJson = (file: string): Readonly<Record<string, unknown>> =>
+  JSON.parse(readFileSync(file, "utf8")) as Readonly<Record<string, unknown>>;
 
 /** The @playwright/test versions scenario-prover works with: the range its package.json gives its peer. */
 export function playwrightPeerRange(): string {
@@ -65,7 +66,8 @@ const compare = (a: Triple, b: Triple) => a[0] - b[0] || a[1] - b[1] || a[2] - b
 
 function meets(version: Triple, comparator: string): boolean {
   const found = comparatorText.exec(comparator);
-  if (found === null) throw new Error(`the peer range's comparator ${JSON.stringify(comparator)} is not one of >=, <=, >, <, = and a version`);
+  if (found === null)
+    throw new Error(`the peer range's comparator ${JSON.stringify(comparator)} is not one of >=, <=, >, <, = and a version`);
   const [, operator = "=", major, minor, patch] = found;
   const bound: Triple = [Number(major), Number(minor ?? 0), Number(patch ?? 0)];
   const order = compare(version, bound);
@@ -88,7 +90,12 @@ function meets(version: Triple, comparator: string): boolean {
 export function inRange(version: string, range: string): boolean {
   const parsed = parseVersion(version);
   if (parsed === undefined) return false;
-  return range.split("||").some((set) => set.trim().split(/\s+/).every((comparator) => meets(parsed, comparator)));
+  return range.split("||").some((set) =>
+    set
+      .trim()
+      .split(/\s+/)
+      .every((comparator) => meets(parsed, comparator)),
+  );
 }
 
 /** The version to install for `range`: its lowest bound's major.minor (>=1.65.0 → 1.65), else the range itself. */
@@ -102,7 +109,10 @@ function suggested(range: string): string {
  * given), with the command that fixes it; undefined when it can, or when none is installed
  * (the CLI's own resolution says that).
  */
-export function playwrightMismatch(installed: InstalledPlaywright | undefined = installedPlaywright(), range: string = playwrightPeerRange()): PlaywrightMismatch | undefined {
+export function playwrightMismatch(
+  installed: InstalledPlaywright | undefined = installedPlaywright(),
+  range: string = playwrightPeerRange(),
+): PlaywrightMismatch | undefined {
   if (installed === undefined) return undefined;
   if (installed.version !== undefined && inRange(installed.version, range)) return undefined;
   const version = suggested(range);

@@ -69,7 +69,10 @@ const stop = ({ child, result }: Running, spec: CommandSpec) =>
     const running = child.exitCode === null && child.signalCode === null;
     if (running) {
       yield* Effect.sync(() => (spec.stopSignal === "SIGINT" ? child.kill("SIGINT") : killGroup(pid, "SIGTERM")));
-      yield* Effect.timeoutOption(Effect.promise(() => result), spec.stopGrace);
+      yield* Effect.timeoutOption(
+        Effect.promise(() => result),
+        spec.stopGrace,
+      );
     }
     yield* Effect.sync(() => killGroup(pid, "SIGKILL"));
     yield* Effect.promise(() => result);

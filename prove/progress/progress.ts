@@ -1,7 +1,8 @@
 import * as Context from "effect/Context";
 import type * as Effect from "effect/Effect";
 
-export type StepName = "sandbox" | "refs" | "scenario" | "worktree" | "install" | "build" | "boot" | "run" | "stopped" | "report" | "publish" | "cleanup";
+export type StepName =
+  "sandbox" | "refs" | "scenario" | "worktree" | "install" | "build" | "boot" | "run" | "stopped" | "report" | "publish" | "cleanup";
 
 export interface StepLabel {
   /** Which side the step belongs to: "base", "head", or "at" for `run --at`. */

@@ -53,10 +53,23 @@ export const remoteTip = Effect.fn("Publish.remoteTip")(function* (destination: 
 export const fetchTree = Effect.fn("Publish.fetchTree")(function* (destination: Destination, tip: string) {
   yield* runGit(
     destination.repo,
-    ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-auto-gc", "--no-recurse-submodules", destination.fetchUrl, ref(destination.branch)],
+    [
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      "--no-auto-gc",
+      "--no-recurse-submodules",
+      destination.fetchUrl,
+      ref(destination.branch),
+    ],
     (detail) => new FetchFailed({ url: destination.shownUrl, branch: destination.branch, detail }),
   );
-  const tree = yield* runGit(destination.repo, ["rev-parse", "--verify", "--quiet", `${tip}^{tree}`], () => new BranchMoved({ branch: destination.branch }));
+  const tree = yield* runGit(
+    destination.repo,
+    ["rev-parse", "--verify", "--quiet", `${tip}^{tree}`],
+    () => new BranchMoved({ branch: destination.branch }),
+  );
   return tree.trim();
 });
 
@@ -87,10 +100,17 @@ export const buildTree = Effect.fn("Publish.buildTree")(function* (
   const git = (operation: string, args: ReadonlyArray<string>) => runGit(repo, [...indexOnly, ...args], failed(repo, operation, args), env);
   yield* git("read the branch's tree", tip === undefined ? ["read-tree", "--empty"] : ["read-tree", tip]);
   const inFolders = (path: string) => folders.some((folder) => path === folder || path.startsWith(`${folder}/`));
-  const stale = (yield* git("list the branch's files", ["ls-files", "-z", "--full-name"])).split("\0").filter((path) => path !== "" && inFolders(path));
+  const stale = (yield* git("list the branch's files", ["ls-files", "-z", "--full-name"]))
+    .split("\0")
+    .filter((path) => path !== "" && inFolders(path));
   for (const batch of batches(stale)) yield* git("remove the proof's old files", ["update-index", "--force-remove", "--", ...batch]);
   for (const batch of batches(blobs)) {
-    yield* git("add the images", ["update-index", "--add", "--replace", ...batch.flatMap((blob) => ["--cacheinfo", `100644,${blob.sha},${blob.path}`])]);
+    yield* git("add the images", [
+      "update-index",
+      "--add",
+      "--replace",
+      ...batch.flatMap((blob) => ["--cacheinfo", `100644,${blob.sha},${blob.path}`]),
+    ]);
   }
   return (yield* git("write the tree", ["write-tree"])).trim();
 });

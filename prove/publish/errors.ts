@@ -23,7 +23,11 @@ export class BadReport extends Data.TaggedError("BadReport")<{ readonly file: st
   }
 }
 
-export class UnknownRemote extends Data.TaggedError("UnknownRemote")<{ readonly repo: string; readonly remote: string; readonly detail: string }> {
+export class UnknownRemote extends Data.TaggedError("UnknownRemote")<{
+  readonly repo: string;
+  readonly remote: string;
+  readonly detail: string;
+}> {
   override get message(): string {
     return (
       `${this.repo} has no remote named ${JSON.stringify(this.remote)} (${this.detail}). ` +
@@ -70,7 +74,11 @@ export class GitFailed extends Data.TaggedError("GitFailed")<{
 }
 
 /** Reading the branch from the remote (ls-remote or fetch) failed. */
-export class FetchFailed extends Data.TaggedError("FetchFailed")<{ readonly url: string; readonly branch: string; readonly detail: string }> {
+export class FetchFailed extends Data.TaggedError("FetchFailed")<{
+  readonly url: string;
+  readonly branch: string;
+  readonly detail: string;
+}> {
   override get message(): string {
     return (
       `Could not read branch ${this.branch} of ${this.url}: ${this.detail}. ` +
@@ -91,7 +99,11 @@ export class PushFailed extends Data.TaggedError("PushFailed")<{ readonly url: s
 }
 
 /** Other publishers kept moving the branch between reading it and pushing, attempt after attempt. */
-export class BranchKeptMoving extends Data.TaggedError("BranchKeptMoving")<{ readonly url: string; readonly branch: string; readonly attempts: number }> {
+export class BranchKeptMoving extends Data.TaggedError("BranchKeptMoving")<{
+  readonly url: string;
+  readonly branch: string;
+  readonly attempts: number;
+}> {
   override get message(): string {
     return (
       `Branch ${this.branch} of ${this.url} moved before each of ${this.attempts} pushes (others are publishing to it at the same time). ` +

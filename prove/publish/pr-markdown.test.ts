@@ -3,7 +3,12 @@ import { prMarker, reportForPr, reportPr, summaryPr } from "./pr-markdown.ts";
 import { linkTargets, sampleReport } from "./test-support.ts";
 
 const base = "https://img.example/proofs/chat/aaaaaaa-bbbbbbb";
-const proof = sampleReport({ file: "scenarios/chat.e2e.ts", title: "Stop button goes away", baseSha: "a".repeat(40), headSha: "b".repeat(40) });
+const proof = sampleReport({
+  file: "scenarios/chat.e2e.ts",
+  title: "Stop button goes away",
+  baseSha: "a".repeat(40),
+  headSha: "b".repeat(40),
+});
 const urlsOf = (paths: ReadonlyArray<string>, prefix = base) => new Map(paths.map((path) => [path, `${prefix}/${path}`]));
 const published = urlsOf([...proof.images, "comparison.png"]);
 const inFolder = "(in the proof's folder or CI artifact)";
@@ -47,7 +52,11 @@ describe("a relative link in pr.md", () => {
     ["one with ./ and a title", `![shot](./images/a.png "Base")`, `![shot](https://img.example/images/a.png "Base")`],
     ["one in angle brackets", "[see](<images/a b.png>)", "[see](https://img.example/images/a b.png)"],
     ["one percent-encoded", "[see](images/a%20b.png)", "[see](https://img.example/images/a b.png)"],
-    ["an image inside a link", "[![c](comparison.png)](comparison.png)", "[![c](https://img.example/comparison.png)](https://img.example/comparison.png)"],
+    [
+      "an image inside a link",
+      "[![c](comparison.png)](comparison.png)",
+      "[![c](https://img.example/comparison.png)](https://img.example/comparison.png)",
+    ],
     ["a link to a trace", "[the trace](base/trace.zip)", `the trace (\`base/trace.zip\`) ${inFolder}`],
     ["an HTML link to a log", "<a href='head/server.log'>log</a>", `log (\`head/server.log\`) ${inFolder}`],
     ["an HTML image not published", '<img src="images/gone.png" alt="gone">', `gone (\`images/gone.png\`) ${inFolder}`],

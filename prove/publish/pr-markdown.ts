@@ -17,7 +17,8 @@ export interface LinkRules {
   readonly unpublished: (text: string, path: string) => string;
 }
 
-const isRelative = (target: string) => target !== "" && !target.startsWith("#") && !target.startsWith("//") && !/^[a-z][a-z0-9+.-]*:/i.test(target);
+const isRelative = (target: string) =>
+  target !== "" && !target.startsWith("#") && !target.startsWith("//") && !/^[a-z][a-z0-9+.-]*:/i.test(target);
 
 /** A link target as a path relative to the Markdown's folder: no angle brackets, query, fragment or `./`, percent-decoded. */
 function pathOf(target: string): string {
@@ -79,11 +80,14 @@ function transform(text: string, rules: LinkRules): string {
     return rules.unpublished(attribute(tag, "alt")?.[2] ?? "", pathOf(target));
   });
 
-  const attributes = images.replace(/(\s)(href|src)(\s*=\s*)(["'])(.*?)\4/gi, (whole, space: string, name: string, equals: string, quote: string, target: string) => {
-    if (!relative(target)) return whole;
-    const url = urlOf(target);
-    return url === undefined ? "" : `${space}${name}${equals}${quote}${url}${quote}`;
-  });
+  const attributes = images.replace(
+    /(\s)(href|src)(\s*=\s*)(["'])(.*?)\4/gi,
+    (whole, space: string, name: string, equals: string, quote: string, target: string) => {
+      if (!relative(target)) return whole;
+      const url = urlOf(target);
+      return url === undefined ? "" : `${space}${name}${equals}${quote}${url}${quote}`;
+    },
+  );
 
   const links = (markdown: string): string =>
     markdown.replace(
@@ -96,11 +100,14 @@ function transform(text: string, rules: LinkRules): string {
       },
     );
 
-  return links(attributes).replace(/^ {0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)(.*)$\n?/gm, (whole, label: string, target: string, rest: string) => {
-    if (!relative(target)) return whole;
-    const url = urlOf(target);
-    return url === undefined ? "" : `[${label}]: ${url}${rest}${whole.endsWith("\n") ? "\n" : ""}`;
-  });
+  return links(attributes).replace(
+    /^ {0,3}\[([^\]\n]+)\]:[ \t]*(<[^>\n]*>|\S+)(.*)$\n?/gm,
+    (whole, label: string, target: string, rest: string) => {
+      if (!relative(target)) return whole;
+      const url = urlOf(target);
+      return url === undefined ? "" : `[${label}]: ${url}${rest}${whole.endsWith("\n") ? "\n" : ""}`;
+    },
+  );
 }
 
 /** `markdown` with its relative links made absolute or plain text by `rules`, its code untouched. */
@@ -145,7 +152,10 @@ export function reportPr(markdown: string, urls: ReadonlyMap<string, string>): s
  * reports as plain names, then each scenario's report in a `<details>`, open unless it was proved.
  */
 export function summaryPr(summary: string, urls: ReadonlyMap<string, string>, sections: ReadonlyArray<ScenarioSection>): string {
-  const head = absoluteLinks(summary, { published: (path) => urls.get(path), unpublished: (text, path) => (text.trim() === "" ? path : text) });
+  const head = absoluteLinks(summary, {
+    published: (path) => urls.get(path),
+    unpublished: (text, path) => (text.trim() === "" ? path : text),
+  });
   const details = sections.map((section) => {
     const name = section.title === null ? section.file : `${section.file} › ${section.title}`;
     const open = section.verdict === "proved" ? "" : " open";

@@ -56,7 +56,9 @@ function asReport(file: string, value: unknown): Effect.Effect<ProofReport, BadR
     isObject(value["base"]) &&
     isObject(value["head"]) &&
     typeof value["markdown"] === "string";
-  return ok ? Effect.succeed(value as unknown as ProofReport) : Effect.fail(new BadReport({ file, detail: 'is not a report of schema "scenario-proof/v1"' }));
+  return ok
+    ? Effect.succeed(value as unknown as ProofReport)
+    : Effect.fail(new BadReport({ file, detail: 'is not a report of schema "scenario-proof/v1"' }));
 }
 
 function asSummary(file: string, value: unknown): Effect.Effect<ProofSummary, BadReport> {
@@ -67,7 +69,9 @@ function asSummary(file: string, value: unknown): Effect.Effect<ProofSummary, Ba
     isObject(value["head"]) &&
     Array.isArray(value["scenarios"]) &&
     value["scenarios"].every((row: unknown) => isObject(row) && typeof row["dir"] === "string" && typeof row["file"] === "string");
-  return ok ? Effect.succeed(value as unknown as ProofSummary) : Effect.fail(new BadReport({ file, detail: 'is not a summary of schema "scenario-proof-summary/v1"' }));
+  return ok
+    ? Effect.succeed(value as unknown as ProofSummary)
+    : Effect.fail(new BadReport({ file, detail: 'is not a summary of schema "scenario-proof-summary/v1"' }));
 }
 
 /** The report's images, relative to its folder: every file under images/, and comparison.png when there is one. Never traces or logs. */
@@ -75,11 +79,17 @@ const imagesOf = (dir: string) =>
   Effect.tryPromise({
     try: async () => {
       const images = existsSync(join(dir, "images")) ? await readdir(join(dir, "images"), { recursive: true, withFileTypes: true }) : [];
-      const paths = images.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
+      const paths = images
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join("/"));
       if (existsSync(join(dir, "comparison.png"))) paths.push("comparison.png");
       return paths.sort();
     },
-    catch: (error) => new BadReport({ file: join(dir, "images"), detail: `could not be listed (${error instanceof Error ? error.message : String(error)})` }),
+    catch: (error) =>
+      new BadReport({
+        file: join(dir, "images"),
+        detail: `could not be listed (${error instanceof Error ? error.message : String(error)})`,
+      }),
   });
 
 interface PublishedReport {
@@ -90,7 +100,11 @@ interface PublishedReport {
 }
 
 /** One report folder's images at `folder` on the branch, and its Markdown (report.md, compare.md, bisect.md). */
-const publishedReport = Effect.fn("Publish.publishedReport")(function* (dir: string, report: { readonly markdown: string }, folder: string) {
+const publishedReport = Effect.fn("Publish.publishedReport")(function* (
+  dir: string,
+  report: { readonly markdown: string },
+  folder: string,
+) {
   const images = yield* imagesOf(dir);
   const markdown = yield* readText(join(dir, report.markdown));
   return {
@@ -117,7 +131,9 @@ const singleReport = Effect.fn("Publish.singleReport")(function* (dir: string) {
 function rowFolder(file: string, row: SummaryRow): Effect.Effect<string, BadReport> {
   const dir = posix.normalize(row.dir.replace(/\\/g, "/")).replace(/\/+$/, "");
   if (dir === ".." || dir.startsWith("../") || dir.startsWith("/") || /^[A-Za-z]:/.test(dir)) {
-    return Effect.fail(new BadReport({ file, detail: `the row of ${row.file} names folder ${JSON.stringify(row.dir)}, outside the summary's folder` }));
+    return Effect.fail(
+      new BadReport({ file, detail: `the row of ${row.file} names folder ${JSON.stringify(row.dir)}, outside the summary's folder` }),
+    );
   }
   return Effect.succeed(dir);
 }
@@ -176,8 +192,20 @@ const isSide = (value: unknown): value is Side =>
   isObject(value) && typeof value["ref"] === "string" && (value["sha"] === null || typeof value["sha"] === "string");
 
 /** compare.json or bisect.json of `schema`, whose two commits are the fields `ends` names. */
-function asOther(file: string, value: unknown, schema: string, ends: readonly [string, string], markdown: string): Effect.Effect<OtherReport, BadReport> {
-  if (!isObject(value) || value["schema"] !== schema || !isObject(value["scenario"]) || typeof value["scenario"]["file"] !== "string" || value["markdown"] !== markdown) {
+function asOther(
+  file: string,
+  value: unknown,
+  schema: string,
+  ends: readonly [string, string],
+  markdown: string,
+): Effect.Effect<OtherReport, BadReport> {
+  if (
+    !isObject(value) ||
+    value["schema"] !== schema ||
+    !isObject(value["scenario"]) ||
+    typeof value["scenario"]["file"] !== "string" ||
+    value["markdown"] !== markdown
+  ) {
     return Effect.fail(new BadReport({ file, detail: `is not a report of schema "${schema}"` }));
   }
   const [first, second] = [value[ends[0]], value[ends[1]]];

@@ -41,9 +41,14 @@ const cart: SampleProof = { file: "scenarios/cart.spec.ts", title: "Cart keeps i
 const stopFolder = "scenarios/chat/stop/1111111-2222222";
 const cartFolder = "scenarios/cart/1111111-2222222";
 const imagesOf = (folder: string) =>
-  ["comparison.png", "images/base-opened.png", "images/base-streaming.png", "images/failure-base.png", "images/head-opened.png", "images/head-streaming.png"].map(
-    (path) => `${folder}/${path}`,
-  );
+  [
+    "comparison.png",
+    "images/base-opened.png",
+    "images/base-streaming.png",
+    "images/failure-base.png",
+    "images/head-opened.png",
+    "images/head-streaming.png",
+  ].map((path) => `${folder}/${path}`);
 
 const git = async (cwd: string, ...args: string[]) => (await execa("git", args, { cwd })).stdout;
 
@@ -80,11 +85,15 @@ async function snapshot(checkout: string) {
   };
 }
 
-function publish(options: Pick<PublishOptions, "reportDir" | "repo"> & Partial<PublishOptions>, write: (line: string) => void = () => undefined) {
+function publish(
+  options: Pick<PublishOptions, "reportDir" | "repo"> & Partial<PublishOptions>,
+  write: (line: string) => void = () => undefined,
+) {
   return publishReport({ remote: "origin", branch, imageUrl, ...options }).pipe(Effect.provide(progressLayer(write)));
 }
 
-const branchFiles = async (remote: string) => (await git(remote, "ls-tree", "-r", "--name-only", branch)).split("\n").filter((line) => line !== "");
+const branchFiles = async (remote: string) =>
+  (await git(remote, "ls-tree", "-r", "--name-only", branch)).split("\n").filter((line) => line !== "");
 /** Each commit of the branch, newest first, with its parents. */
 const history = async (remote: string) => (await git(remote, "rev-list", "--parents", branch)).split("\n").map((line) => line.split(" "));
 
@@ -97,7 +106,17 @@ function advanceRemote(remote: string, path: string) {
   run(["update-index", "--add", "--cacheinfo", `100644,${run(["hash-object", "-w", "--stdin"], `${path}\n`)},${path}`]);
   const tree = run(["write-tree"]);
   const parent = tip === "" ? [] : ["-p", tip];
-  const commit = run(["-c", "user.name=other", "-c", "user.email=other@example.com", "commit-tree", tree, ...parent, "-m", `other ${path}`]);
+  const commit = run([
+    "-c",
+    "user.name=other",
+    "-c",
+    "user.email=other@example.com",
+    "commit-tree",
+    tree,
+    ...parent,
+    "-m",
+    `other ${path}`,
+  ]);
   run(["update-ref", `refs/heads/${branch}`, commit]);
 }
 
@@ -113,17 +132,29 @@ describe("publish", () => {
 
     expect(await snapshot(checkout)).toEqual(before);
     const tip = await git(remote, "rev-parse", branch);
-    expect(result).toEqual({ prFile: join(reportDir, "pr.md"), branch, commit: tip, changed: true, files: 6, urlBase: "https://img.example/proofs" });
+    expect(result).toEqual({
+      prFile: join(reportDir, "pr.md"),
+      branch,
+      commit: tip,
+      changed: true,
+      files: 6,
+      urlBase: "https://img.example/proofs",
+    });
     expect(await branchFiles(remote)).toEqual(imagesOf(stopFolder));
     for (const path of imagesOf(stopFolder)) {
-      expect(await git(remote, "rev-parse", `${branch}:${path}`)).toBe(await git(checkout, "hash-object", join(reportDir, path.slice(stopFolder.length + 1))));
+      expect(await git(remote, "rev-parse", `${branch}:${path}`)).toBe(
+        await git(checkout, "hash-object", join(reportDir, path.slice(stopFolder.length + 1))),
+      );
     }
     expect(await git(remote, "log", "-1", "--format=%an <%ae>|%cn <%ce>|%s", branch)).toBe(
       "scenario-prover <scenario-prover@users.noreply.github.com>|scenario-prover <scenario-prover@users.noreply.github.com>|Publish scenarios/chat/stop.e2e.ts 1111111..2222222",
     );
     expect(await history(remote)).toEqual([[tip]]);
     expect((await execa("git", ["merge-base", "main", branch], { cwd: remote, reject: false })).exitCode).toBe(1);
-    expect(lines).toEqual([`publish: pushing 6 files to ${branch} of ${remoteUrl}`, `publish: pushed 6 files to ${branch} (${tip.slice(0, 7)})`]);
+    expect(lines).toEqual([
+      `publish: pushing 6 files to ${branch} of ${remoteUrl}`,
+      `publish: pushed 6 files to ${branch} (${tip.slice(0, 7)})`,
+    ]);
 
     const pr = await readFile(result.prFile, "utf8");
     expect(pr.split("\n").slice(0, 2)).toEqual([prMarker, "## ✅ Proved: Stop button goes away"]);
@@ -195,7 +226,8 @@ describe("publish", () => {
     const lines: string[] = [];
     const write = (line: string) => {
       lines.push(line);
-      if (line.startsWith("publish: pushing") && lines.filter((seen) => seen.startsWith("publish: pushing")).length === 1) advanceRemote(remote, "other.txt");
+      if (line.startsWith("publish: pushing") && lines.filter((seen) => seen.startsWith("publish: pushing")).length === 1)
+        advanceRemote(remote, "other.txt");
     };
 
     const result = await Effect.runPromise(publish({ reportDir, repo: checkout }, write));
@@ -291,7 +323,9 @@ describe("publish", () => {
     expect(pr).toContain("`scenarios/chat/stop/base/trace.zip` (in the proof's folder or CI artifact)");
     const targets = linkTargets(pr);
     expect(targets.length).toBe(22);
-    expect(targets.filter((target) => !/^https:\/\/img\.example\/proofs\/scenarios\/(cart|chat\/stop)\/1111111-2222222\//.test(target))).toEqual([]);
+    expect(
+      targets.filter((target) => !/^https:\/\/img\.example\/proofs\/scenarios\/(cart|chat\/stop)\/1111111-2222222\//.test(target)),
+    ).toEqual([]);
   });
 
   it("writes pr.md and touches no remote for a proof that took no screenshot", async () => {
@@ -321,7 +355,14 @@ describe("publish", () => {
 
     const result = await Effect.runPromise(publish({ reportDir, repo: checkout }, (line) => lines.push(line)));
 
-    expect(result).toEqual({ prFile: join(reportDir, "pr.md"), branch, commit: null, changed: false, files: 0, urlBase: "https://img.example/proofs" });
+    expect(result).toEqual({
+      prFile: join(reportDir, "pr.md"),
+      branch,
+      commit: null,
+      changed: false,
+      files: 0,
+      urlBase: "https://img.example/proofs",
+    });
     expect(await git(remote, "for-each-ref", "--format=%(refname)")).toBe("refs/heads/main");
     expect(lines).toEqual([`publish: no images to publish; wrote ${result.prFile}`]);
     const pr = await readFile(result.prFile, "utf8");

@@ -39,16 +39,29 @@ export interface PublishResult {
 const attempts = 5;
 
 const remoteUrl = (repo: string, remote: string, push: boolean) =>
-  runGit(repo, ["remote", "get-url", ...(push ? ["--push"] : []), "--", remote], (detail) => new UnknownRemote({ repo, remote, detail })).pipe(
-    Effect.map((url) => url.trim()),
-  );
+  runGit(
+    repo,
+    ["remote", "get-url", ...(push ? ["--push"] : []), "--", remote],
+    (detail) => new UnknownRemote({ repo, remote, detail }),
+  ).pipe(Effect.map((url) => url.trim()));
 
 const destinationOf = Effect.fn("Publish.destination")(function* (options: PublishOptions) {
   const command = "git rev-parse --show-toplevel";
-  const repo = (yield* runGit(options.repo, ["rev-parse", "--show-toplevel"], (detail) => new GitFailed({ operation: "find the checkout", command, repo: options.repo, detail }))).trim();
+  const repo = (yield* runGit(
+    options.repo,
+    ["rev-parse", "--show-toplevel"],
+    (detail) => new GitFailed({ operation: "find the checkout", command, repo: options.repo, detail }),
+  )).trim();
   const fetchUrl = yield* remoteUrl(repo, options.remote, false);
   const pushUrl = yield* remoteUrl(repo, options.remote, true);
-  return { repo, fetchUrl, pushUrl, shownUrl: withoutCredentials(fetchUrl), shownPushUrl: withoutCredentials(pushUrl), branch: options.branch } satisfies Destination;
+  return {
+    repo,
+    fetchUrl,
+    pushUrl,
+    shownUrl: withoutCredentials(fetchUrl),
+    shownPushUrl: withoutCredentials(pushUrl),
+    branch: options.branch,
+  } satisfies Destination;
 });
 
 /** The URL base for the files, from where they are pushed; checked before anything is pushed. */
@@ -109,16 +122,15 @@ const commitAndPush = Effect.fn("Publish.commitAndPush")(function* (destination:
  * absolutely: Markdown to paste into a pull request. The checkout's HEAD, refs, index, working
  * tree and config stay as they were.
  */
-export const publishReport: (options: PublishOptions) => Effect.Effect<PublishResult, PublishError, Progress> = Effect.fn("Publish.publishReport")(function* (
-  options: PublishOptions,
-) {
+export const publishReport: (options: PublishOptions) => Effect.Effect<PublishResult, PublishError, Progress> = Effect.fn(
+  "Publish.publishReport",
+)(function* (options: PublishOptions) {
   const progress = yield* Progress;
   const proof = yield* readProofFolder(options.reportDir);
   const destination = yield* destinationOf(options);
   const urlBase = yield* urlBaseOf(destination, options);
 
-  const published =
-    proof.files.length === 0 ? { commit: null, changed: false } : yield* Effect.scoped(commitAndPush(destination, proof));
+  const published = proof.files.length === 0 ? { commit: null, changed: false } : yield* Effect.scoped(commitAndPush(destination, proof));
 
   yield* Effect.tryPromise({
     try: () => writeFile(proof.prFile, proof.prMarkdown(urlBase)),

@@ -17,7 +17,11 @@ describe("the URL a published image is served at", () => {
     ["ssh without .git", "ssh://git@github.com/acme/shop", raw],
     ["scp-like", "git@github.com:acme/shop.git", raw],
     ["scp-like without a user or .git", "github.com:acme/shop", raw],
-    ["a repository with dots and dashes", "git@github.com:acme-inc/shop.web.git", "https://github.com/acme-inc/shop.web/raw/scenario-proofs"],
+    [
+      "a repository with dots and dashes",
+      "git@github.com:acme-inc/shop.web.git",
+      "https://github.com/acme-inc/shop.web/raw/scenario-proofs",
+    ],
   ])("on GitHub is the repository's raw URL (%s)", (_form, url, base) => {
     expect(imageUrlBase(url, "scenario-proofs", undefined)).toEqual({ kind: "base", base });
   });
@@ -43,9 +47,12 @@ describe("the URL a published image is served at", () => {
     expect(imageUrlBase("file:///srv/git/shop.git", "scenario-proofs", imageUrl)).toEqual({ kind: "base", base });
   });
 
-  it.each(["images/", "/srv/proofs", "ftp://images.example/proofs", "https://"])("rejects --image-url %s, which is not an absolute http(s) URL", (imageUrl) => {
-    expect(imageUrlBase("https://github.com/acme/shop.git", "scenario-proofs", imageUrl)).toEqual({ kind: "bad-image-url" });
-  });
+  it.each(["images/", "/srv/proofs", "ftp://images.example/proofs", "https://"])(
+    "rejects --image-url %s, which is not an absolute http(s) URL",
+    (imageUrl) => {
+      expect(imageUrlBase("https://github.com/acme/shop.git", "scenario-proofs", imageUrl)).toEqual({ kind: "bad-image-url" });
+    },
+  );
 
   it("encodes each segment of the branch and the path, keeping the slashes", () => {
     const base = imageUrlBase("https://github.com/acme/shop.git", "proofs/pr 7", undefined);

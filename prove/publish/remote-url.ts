@@ -11,7 +11,11 @@ const segment = /^[A-Za-z0-9_.-]+$/;
 
 function repositoryOf(host: string, path: string): GitHubRepository | undefined {
   if (!gitHubHosts.has(host.toLowerCase())) return undefined;
-  const parts = path.replace(/^\/+/, "").replace(/\/+$/, "").replace(/\.git$/, "").split("/");
+  const parts = path
+    .replace(/^\/+/, "")
+    .replace(/\/+$/, "")
+    .replace(/\.git$/, "")
+    .split("/");
   const [owner, name] = parts;
   if (parts.length !== 2 || owner === undefined || name === undefined || !segment.test(owner) || !segment.test(name)) return undefined;
   return { owner, name };

@@ -14,10 +14,19 @@ export interface SampleProof {
   readonly headSha: string;
 }
 
-const shot = (side: "base" | "head", label: string): ReportScreenshot => ({ label, path: `images/${side}-${label}.png`, width: 8, height: 6 });
+const shot = (side: "base" | "head", label: string): ReportScreenshot => ({
+  label,
+  path: `images/${side}-${label}.png`,
+  width: 8,
+  height: 6,
+});
 
 /** A proved report with two screenshot rows, a failure screenshot, comparison.png, and base's trace and server log. */
-export function sampleReport(proof: SampleProof): { readonly report: ProofReport; readonly markdown: string; readonly images: ReadonlyArray<string> } {
+export function sampleReport(proof: SampleProof): {
+  readonly report: ProofReport;
+  readonly markdown: string;
+  readonly images: ReadonlyArray<string>;
+} {
   const side = (name: "base" | "head", sha: string, passed: boolean) => ({
     ref: name === "base" ? "main" : "fix",
     sha,
@@ -29,7 +38,11 @@ export function sampleReport(proof: SampleProof): { readonly report: ProofReport
             outcome: "failed" as const,
             durationMs: 1200,
             runMs: 2500,
-            error: { kind: "assertion" as const, message: 'Expected hidden; see [the docs](docs/stop.md) and <img src="local.png">', location: `${proof.file}:9` },
+            error: {
+              kind: "assertion" as const,
+              message: 'Expected hidden; see [the docs](docs/stop.md) and <img src="local.png">',
+              location: `${proof.file}:9`,
+            },
           },
     ],
     screenshots: [shot(name, "opened"), shot(name, "streaming")],
@@ -78,7 +91,12 @@ export async function writeSampleReport(dir: string, proof: SampleProof): Promis
   ];
   for (const [index, path] of [...images, "comparison.png"].entries()) {
     const colour = colours[index % colours.length] ?? "#000000";
-    files.push([path, await sharp({ create: { width: 8, height: 6, channels: 3, background: colour } }).png().toBuffer()]);
+    files.push([
+      path,
+      await sharp({ create: { width: 8, height: 6, channels: 3, background: colour } })
+        .png()
+        .toBuffer(),
+    ]);
   }
   for (const [path, contents] of files) {
     await mkdir(dirname(join(dir, path)), { recursive: true });

@@ -60,7 +60,9 @@ export async function copySideArtifacts(
   }
 
   const failureScreenshot =
-    artifacts.failureScreenshot === undefined ? undefined : await copyImage(dir, `images/failure-${side}.png`, "failure", artifacts.failureScreenshot);
+    artifacts.failureScreenshot === undefined
+      ? undefined
+      : await copyImage(dir, `images/failure-${side}.png`, "failure", artifacts.failureScreenshot);
 
   let trace: string | undefined;
   const traceBytes = artifacts.trace === undefined ? undefined : await bytesOf(artifacts.trace);

@@ -44,7 +44,10 @@ function wrap(text: string, width: number, maxLines: number): string[] {
 function textBlock(lines: ReadonlyArray<string>, width: number, size: number, weight: "normal" | "bold", fill = "#1f2328"): Buffer {
   const height = Math.max(1, lines.length) * (size + 8) + 6;
   const spans = lines
-    .map((line, index) => `<text x="0" y="${(index + 1) * (size + 8) - 4}" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="${size}" font-weight="${weight}" fill="${fill}">${escapeXml(line)}</text>`)
+    .map(
+      (line, index) =>
+        `<text x="0" y="${(index + 1) * (size + 8) - 4}" font-family="DejaVu Sans, Liberation Sans, sans-serif" font-size="${size}" font-weight="${weight}" fill="${fill}">${escapeXml(line)}</text>`,
+    )
     .join("");
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${spans}</svg>`);
 }
@@ -108,13 +111,18 @@ export async function writeComparison(input: ComparisonInput): Promise<{ width: 
       { shot: row.head, missing: emptyCell(row, "head") },
       ...(withDifferences ? [{ shot: rowDifference(row), missing: "not compared" }] : []),
     ];
-    const rowHeight = Math.max(...cells.map(({ shot }) => (shot === undefined ? 0 : scaledHeight(shot, cellWidth))), 0) || Math.round((placeholderHeight * cellWidth) / twoColumnWidth);
+    const rowHeight =
+      Math.max(...cells.map(({ shot }) => (shot === undefined ? 0 : scaledHeight(shot, cellWidth))), 0) ||
+      Math.round((placeholderHeight * cellWidth) / twoColumnWidth);
     for (const [index, { shot, missing }] of cells.entries()) {
       const left = pad + index * (cellWidth + pad);
       const image =
         shot === undefined
           ? placeholder(cellWidth, rowHeight, missing)
-          : await sharp(join(input.dir, shot.path)).resize({ width: cellWidth, height: scaledHeight(shot, cellWidth), fit: "fill" }).png().toBuffer();
+          : await sharp(join(input.dir, shot.path))
+              .resize({ width: cellWidth, height: scaledHeight(shot, cellWidth), fit: "fill" })
+              .png()
+              .toBuffer();
       layers.push({ input: image, top: y, left });
       if (shot !== undefined) layers.push({ input: frame(cellWidth, scaledHeight(shot, cellWidth)), top: y, left });
     }

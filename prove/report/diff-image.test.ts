@@ -36,7 +36,13 @@ const button = { left: 40, top: 50, width: 30, height: 20 };
 async function screenshot(name: string, rects: ReadonlyArray<Rect>, size = page, background = white): Promise<string> {
   const file = join(dir, name);
   await sharp({ create: { ...size, channels: 3, background } })
-    .composite(rects.map(({ colour, left, top, width, height }) => ({ input: { create: { width, height, channels: 4, background: { ...colour, alpha: 1 } } }, left, top })))
+    .composite(
+      rects.map(({ colour, left, top, width, height }) => ({
+        input: { create: { width, height, channels: 4, background: { ...colour, alpha: 1 } } },
+        left,
+        top,
+      })),
+    )
     .png()
     .toFile(file);
   return file;
@@ -125,14 +131,22 @@ describe("diffScreenshots", () => {
     ["24 pixels (exactly 0.1 %) are not over the default threshold", 4, 6, undefined, false],
     ["25 pixels (0.104 %) are over the default threshold", 5, 5, undefined, true],
     ["20 pixels are over a threshold of 0.05 %", 4, 5, 0.0005, true],
-  ])("counts every changed pixel but calls the screenshots changed only over the threshold: %s", async (_case, width, height, threshold, changed) => {
-    const base = await screenshot("base.png", [header]);
-    const head = await screenshot("head.png", [header, { left: 120, top: 80, width, height, colour: grey(0) }]);
+  ])(
+    "counts every changed pixel but calls the screenshots changed only over the threshold: %s",
+    async (_case, width, height, threshold, changed) => {
+      const base = await screenshot("base.png", [header]);
+      const head = await screenshot("head.png", [header, { left: 120, top: 80, width, height, colour: grey(0) }]);
 
-    const diff = await diffScreenshots({ base, head, out: join(dir, "diff.png"), threshold });
+      const diff = await diffScreenshots({ base, head, out: join(dir, "diff.png"), threshold });
 
-    expect(diff).toMatchObject({ changedPixels: width * height, changedShare: (width * height) / 24000, changed, threshold: threshold ?? 0.001 });
-  });
+      expect(diff).toMatchObject({
+        changedPixels: width * height,
+        changedShare: (width * height) / 24000,
+        changed,
+        threshold: threshold ?? 0.001,
+      });
+    },
+  );
 
   it("compares screenshots of different sizes on the union canvas, counting what only one of them covers as changed", async () => {
     const base = await screenshot("base.png", [header], { width: 200, height: 120 });
@@ -155,17 +169,22 @@ describe("diffScreenshots", () => {
     expect([image.at(50, 50), image.at(199, 5)]).toEqual([[255, 255, 255], dimmedHeader]);
   });
 
-  it.each(["base", "head"] as const)("rejects naming the %s screenshot when it is missing or not an image, and writes no difference image", async (side) => {
-    const present = await screenshot("present.png", [header]);
-    const missing = join(dir, "missing.png");
-    const garbled = join(dir, "garbled.png");
-    await writeFile(garbled, "not a png");
-    const out = join(dir, "diff.png");
-    const input = (file: string) => ({ base: side === "base" ? file : present, head: side === "head" ? file : present, out });
+  it.each(["base", "head"] as const)(
+    "rejects naming the %s screenshot when it is missing or not an image, and writes no difference image",
+    async (side) => {
+      const present = await screenshot("present.png", [header]);
+      const missing = join(dir, "missing.png");
+      const garbled = join(dir, "garbled.png");
+      await writeFile(garbled, "not a png");
+      const out = join(dir, "diff.png");
+      const input = (file: string) => ({ base: side === "base" ? file : present, head: side === "head" ? file : present, out });
 
-    await expect(diffScreenshots(input(missing))).rejects.toThrow(`${missing} could not be read as a screenshot: the file does not exist.`);
-    await expect(diffScreenshots(input(garbled))).rejects.toThrow(`${garbled} could not be read as a screenshot: `);
-    await expect(diffScreenshots(input(garbled))).rejects.toBeInstanceOf(Error);
-    expect(existsSync(out)).toBe(false);
-  });
+      await expect(diffScreenshots(input(missing))).rejects.toThrow(
+        `${missing} could not be read as a screenshot: the file does not exist.`,
+      );
+      await expect(diffScreenshots(input(garbled))).rejects.toThrow(`${garbled} could not be read as a screenshot: `);
+      await expect(diffScreenshots(input(garbled))).rejects.toBeInstanceOf(Error);
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 });

@@ -126,7 +126,9 @@ export async function diffScreenshots(input: DiffInput): Promise<ScreenshotDiff>
 
   try {
     await mkdir(dirname(input.out), { recursive: true });
-    await sharp(pixels, { raw: { width, height, channels: 3 } }).png().toFile(input.out);
+    await sharp(pixels, { raw: { width, height, channels: 3 } })
+      .png()
+      .toFile(input.out);
   } catch (cause) {
     throw new DiffImageNotWritten({ file: input.out, detail: messageOf(cause) });
   }

@@ -17,7 +17,12 @@ afterEach(async () => {
 /** Writes a plain PNG into the report folder `dir` at `path` and returns it as the report lists it. */
 async function picture(dir: string, path: string, label: string, width: number, height: number, colour: string): Promise<ReportScreenshot> {
   await mkdir(join(dir, "images"), { recursive: true });
-  await writeFile(join(dir, path), await sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer());
+  await writeFile(
+    join(dir, path),
+    await sharp({ create: { width, height, channels: 3, background: colour } })
+      .png()
+      .toBuffer(),
+  );
   return { label, path, width, height };
 }
 
@@ -36,7 +41,14 @@ async function folder(failed: SideName, answered: "page" | "element" = "page") {
   const other: SideShots = {
     screenshots: [
       await picture(dir, `images/${reached}-asked.png`, "asked", 200, 100, "#eeeeee"),
-      await picture(dir, `images/${reached}-answered.png`, "answered", answered === "page" ? 400 : 120, answered === "page" ? 300 : 40, "#336699"),
+      await picture(
+        dir,
+        `images/${reached}-answered.png`,
+        "answered",
+        answered === "page" ? 400 : 120,
+        answered === "page" ? 300 : 40,
+        "#336699",
+      ),
     ],
   };
   return { dir, rows: failed === "base" ? screenshotRows(failing, other) : screenshotRows(other, failing) };
@@ -49,14 +61,36 @@ describe("the differences of a report", () => {
       failed: "base" as const,
       failureRows: true,
       answered: "page" as const,
-      failures: [{ label: "answered", failure: "base", path: "images/failure-base-diff.png", width: 400, height: 300, changedPixels: 400 * 300, changedShare: 1, changed: true }],
+      failures: [
+        {
+          label: "answered",
+          failure: "base",
+          path: "images/failure-base-diff.png",
+          width: 400,
+          height: 300,
+          changedPixels: 400 * 300,
+          changedShare: 1,
+          changed: true,
+        },
+      ],
     },
     {
       when: "head failed before a label base reached: base's screenshot of it against head's failure screenshot",
       failed: "head" as const,
       failureRows: true,
       answered: "page" as const,
-      failures: [{ label: "answered", failure: "head", path: "images/failure-head-diff.png", width: 400, height: 300, changedPixels: 400 * 300, changedShare: 1, changed: true }],
+      failures: [
+        {
+          label: "answered",
+          failure: "head",
+          path: "images/failure-head-diff.png",
+          width: 400,
+          height: 300,
+          changedPixels: 400 * 300,
+          changedShare: 1,
+          changed: true,
+        },
+      ],
     },
     {
       when: "the other side's screenshot of the label is of one element: a failure screenshot of the page is not compared with it",
@@ -75,7 +109,9 @@ describe("the differences of a report", () => {
   ])("when $when", async ({ failed, failureRows, answered, failures }) => {
     const { dir, rows } = await folder(failed, answered);
     const { rows: compared, differences } = await addDifferences(dir, rows, { failureRows });
-    expect(differences.labels.map((difference) => [difference.label, difference.path, difference.changedPixels])).toEqual([["asked", "images/diff-asked.png", 0]]);
+    expect(differences.labels.map((difference) => [difference.label, difference.path, difference.changedPixels])).toEqual([
+      ["asked", "images/diff-asked.png", 0],
+    ]);
     expect(differences.failures).toEqual(failures);
     expect(compared.map((row) => [row.caption, row.difference?.path ?? null, row.failureDifference?.path ?? null])).toEqual([
       ["asked", "images/diff-asked.png", null],

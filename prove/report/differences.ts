@@ -26,7 +26,13 @@ async function compareCells(
   threshold: number,
   tolerance: number,
 ): Promise<ReportDifference> {
-  const diff = await diffScreenshots({ base: join(dir, row.base.path), head: join(dir, row.head.path), out: join(dir, path), threshold, tolerance });
+  const diff = await diffScreenshots({
+    base: join(dir, row.base.path),
+    head: join(dir, row.head.path),
+    out: join(dir, path),
+    threshold,
+    tolerance,
+  });
   return {
     label: row.caption,
     path,

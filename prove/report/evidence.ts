@@ -22,7 +22,9 @@ export function shown(side: SideEvidence): ClassifiedAttempt | undefined {
 
 /** `value` with `redact` applied to every string in it. */
 export function redactDeep<T>(value: T, replacements: ReadonlyArray<Replacement>, found: Redactions): T {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) => (typeof item === "string" ? redact(item, replacements, found) : item)) as T;
+  return JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
+    typeof item === "string" ? redact(item, replacements, found) : item,
+  ) as T;
 }
 
 export function reportSide(side: SideEvidence, artifacts: SideArtifacts): ReportSide {

@@ -6,7 +6,12 @@ describe("screenshot rows", () => {
     ["both sides took the same", ["open", "streaming", "finished"], ["open", "streaming", "finished"], ["open", "streaming", "finished"]],
     ["base stopped early", ["open", "streaming"], ["open", "streaming", "finished"], ["open", "streaming", "finished"]],
     ["head stopped early", ["open", "streaming", "finished"], ["open"], ["open", "streaming", "finished"]],
-    ["a label only base took", ["open", "error shown"], ["open", "streaming", "finished"], ["open", "error shown", "streaming", "finished"]],
+    [
+      "a label only base took",
+      ["open", "error shown"],
+      ["open", "streaming", "finished"],
+      ["open", "error shown", "streaming", "finished"],
+    ],
     ["a label only base took, first", ["banner", "open"], ["open", "done", "more"], ["banner", "open", "done", "more"]],
     ["neither took any", [], [], []],
   ])("are the union in scenario order when %s", (_case, base, head, rows) => {

@@ -30,6 +30,9 @@ export function mergeLabels(base: ReadonlyArray<string>, head: ReadonlyArray<str
 
 /** A file name for a label: lower case letters, digits and dashes. */
 export function labelSlug(label: string): string {
-  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const slug = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   return slug === "" ? "screenshot" : slug;
 }

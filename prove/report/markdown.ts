@@ -54,7 +54,8 @@ function sideCell(row: ComparisonRow, side: SideName, width: number): string {
  */
 export function differenceCell(row: ComparisonRow, width: number, none: string): string {
   const { difference, failureDifference: failure } = row;
-  if (difference !== undefined) return `${thumbnail(difference, `difference: ${difference.label}`, width)}<br>${describeDifference(difference)}`;
+  if (difference !== undefined)
+    return `${thumbnail(difference, `difference: ${difference.label}`, width)}<br>${describeDifference(difference)}`;
   if (failure === undefined) return none;
   const alt = `difference: ${failure.failure}'s failure screenshot against ${failure.failure === "base" ? "head" : "base"}: ${failure.label}`;
   return `${thumbnail(failure, alt, width)}<br>${describeDifference(failure)}`;
@@ -118,14 +119,18 @@ export function renderMarkdown({ report, rows, errors }: MarkdownInput): string 
   });
 
   parts.push("", "### Commits", "", commitLine("base", report.base), commitLine("head", report.head));
-  const evidence = [
-    report.comparisonImage,
-    report.base.trace,
-    report.base.serverLog,
-    report.head.trace,
-    report.head.serverLog,
-  ].filter((path): path is string => path !== null);
+  const evidence = [report.comparisonImage, report.base.trace, report.base.serverLog, report.head.trace, report.head.serverLog].filter(
+    (path): path is string => path !== null,
+  );
   if (evidence.length > 0) parts.push("", `Files: ${evidence.map((path) => `[${path}](${path})`).join(", ")}`);
-  parts.push("", "### Reproduce", "", `Scenario \`${report.scenario.file}\`${report.scenario.title === null ? "" : ` › ${cellText(report.scenario.title)}`}`, "", fenced(report.command, "sh"), "");
+  parts.push(
+    "",
+    "### Reproduce",
+    "",
+    `Scenario \`${report.scenario.file}\`${report.scenario.title === null ? "" : ` › ${cellText(report.scenario.title)}`}`,
+    "",
+    fenced(report.command, "sh"),
+    "",
+  );
   return parts.join("\n");
 }

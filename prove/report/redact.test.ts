@@ -31,7 +31,9 @@ describe("redaction", () => {
     expect(redact('last user message: "use Bearer abc.d…" (180 more characters)', secrets, found)).toBe(
       'last user message: "use [redacted:MY_AUTH_HEADER]…" (180 more characters)',
     );
-    expect(redactBytes(Buffer.from('"text":"pa\\"ss\\\\wo\\u2026"'), secrets, found).toString()).toBe('"text":"[redacted:DB_PASSWORD]\\u2026"');
+    expect(redactBytes(Buffer.from('"text":"pa\\"ss\\\\wo\\u2026"'), secrets, found).toString()).toBe(
+      '"text":"[redacted:DB_PASSWORD]\\u2026"',
+    );
     expect(redactionCounts(found)).toEqual({ environment: 2, secretShaped: 0 });
     expect(redact("Bea… stays, too short, and so does xBearer abc…, inside a longer word", secrets)).toBe(
       "Bea… stays, too short, and so does xBearer abc…, inside a longer word",
@@ -59,7 +61,11 @@ const shaped = {
   google: "AIzaSyAb3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3",
   stripe: "sk_live_Ab3dE5gH7jK9mN1pQ3sT5vX7z",
 };
-const privateKey = ["-----BEGIN RSA PRIVATE KEY-----", "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMbRvI0MBZhpF", "-----END RSA PRIVATE KEY-----"].join("\n");
+const privateKey = [
+  "-----BEGIN RSA PRIVATE KEY-----",
+  "MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgwMbRvI0MBZhpF",
+  "-----END RSA PRIVATE KEY-----",
+].join("\n");
 
 describe("credential-shaped strings", () => {
   it.each(Object.entries(shaped))("takes out a %s key wherever it sits in a text, and counts it once", (_kind, key) => {
@@ -115,7 +121,11 @@ describe("credential-shaped strings", () => {
 
   it("counts each variable whose value it took out once, in all its forms, apart from the shapes", () => {
     const found = noRedactions();
-    redact(`${env.OPENAI_API_KEY} ${JSON.stringify(env.DB_PASSWORD)} ${env.OPENAI_API_KEY} ${shaped.npm} ${shaped.npm} ${shaped.aws}`, secrets, found);
+    redact(
+      `${env.OPENAI_API_KEY} ${JSON.stringify(env.DB_PASSWORD)} ${env.OPENAI_API_KEY} ${shaped.npm} ${shaped.npm} ${shaped.aws}`,
+      secrets,
+      found,
+    );
     redact(encodeURIComponent(env.MY_AUTH_HEADER), secrets, found);
     expect([...found.variables].sort()).toEqual(["DB_PASSWORD", "MY_AUTH_HEADER", "OPENAI_API_KEY"]);
     expect(redactionCounts(found)).toEqual({ environment: 3, secretShaped: 2 });
@@ -131,13 +141,25 @@ describe("credential-shaped strings", () => {
 });
 
 describe("this machine's paths", () => {
-  const paths = combine(secrets, pathsFrom([["/tmp/sp-1-x/base", "<base>"], ["/tmp/sp-1-x", "<run>"], ["/home/dev/app", "."], ["/home/dev", "~"]]));
+  const paths = combine(
+    secrets,
+    pathsFrom([
+      ["/tmp/sp-1-x/base", "<base>"],
+      ["/tmp/sp-1-x", "<run>"],
+      ["/home/dev/app", "."],
+      ["/home/dev", "~"],
+    ]),
+  );
 
   it.each([
     ["a worktree path, before the run folder holding it", "cd /tmp/sp-1-x/base/src && ls /tmp/sp-1-x/tmp", "cd <base>/src && ls <run>/tmp"],
     ["a file of the checkout, made relative to it", "at /home/dev/app/scenarios/x.e2e.ts:12", "at scenarios/x.e2e.ts:12"],
     ["the checkout itself", 'cwd "/home/dev/app"', 'cwd "."'],
-    ["the home folder, but not a longer name beginning with it", "/home/dev/.npm and /home/dev-0123456789", "~/.npm and /home/dev-0123456789"],
+    [
+      "the home folder, but not a longer name beginning with it",
+      "/home/dev/.npm and /home/dev-0123456789",
+      "~/.npm and /home/dev-0123456789",
+    ],
   ])("shows %s", (_case, text, expected) => {
     expect(redact(text, paths)).toBe(expected);
     expect(redactBytes(Buffer.from(text), paths).toString()).toBe(expected);

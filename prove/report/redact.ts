@@ -30,7 +30,8 @@ const start = String.raw`(?<=^|[^A-Za-z0-9_-]|\\[nrt]|\\u[0-9A-Fa-f]{4}|%[0-9A-F
 const cutShort = String.raw`(?=…|\u00e2\u0080\u00a6|\\u2026)`;
 
 /** A token: its prefix, then at least `length` characters of `body`, or at least 4 of them cut short. */
-const token = (prefix: string, body: string, length: number) => new RegExp(`${start}${prefix}(?:${body}{${length},}|${body}{4,}${cutShort})`, "g");
+const token = (prefix: string, body: string, length: number) =>
+  new RegExp(`${start}${prefix}(?:${body}{${length},}|${body}{4,}${cutShort})`, "g");
 
 /**
  * Strings shaped like the credentials of common services, taken out of everything a report holds
@@ -131,12 +132,17 @@ const ellipsis = /…|\u00e2\u0080\u00a6|\\u2026/;
 
 /** Whether `bytes` may hold a secret's value cut short: its first characters and an ellipsis (as UTF-8 or JSON-escaped). */
 const mayBeCutShort = (bytes: Buffer, { find, variable }: Replacement) =>
-  variable !== undefined && find.length > cutShortLength && bytes.includes(find.slice(0, cutShortLength)) && (bytes.includes("…") || bytes.includes("\\u2026"));
+  variable !== undefined &&
+  find.length > cutShortLength &&
+  bytes.includes(find.slice(0, cutShortLength)) &&
+  (bytes.includes("…") || bytes.includes("\\u2026"));
 
 function replaceOne(text: string, { find, replace, path, variable }: Replacement, found: Redactions | undefined): string {
-  const cutShortToo = variable !== undefined && find.length > cutShortLength && ellipsis.test(text) && text.includes(find.slice(0, cutShortLength));
+  const cutShortToo =
+    variable !== undefined && find.length > cutShortLength && ellipsis.test(text) && text.includes(find.slice(0, cutShortLength));
   if (!text.includes(find) && !cutShortToo) return text;
-  const whole = path === true ? text.replace(new RegExp(`${escapeRegExp(find)}(?![\\w.-])`, "g"), () => replace) : text.split(find).join(replace);
+  const whole =
+    path === true ? text.replace(new RegExp(`${escapeRegExp(find)}(?![\\w.-])`, "g"), () => replace) : text.split(find).join(replace);
   const replaced = cutShortToo ? whole.replace(cutShortValue(find), () => replace) : whole;
   if (variable !== undefined && replaced !== text) found?.variables.add(variable);
   return replaced;
@@ -180,7 +186,11 @@ export function redactBytes(bytes: Buffer, replacements: ReadonlyArray<Replaceme
   const text = bytes.toString("latin1");
   if (!hasValue && !hasCredentialShape(text)) return bytes;
   const latin1 = (value: string) => Buffer.from(value).toString("latin1");
-  const asBytes = replacements.map((replacement) => ({ ...replacement, find: latin1(replacement.find), replace: latin1(replacement.replace) }));
+  const asBytes = replacements.map((replacement) => ({
+    ...replacement,
+    find: latin1(replacement.find),
+    replace: latin1(replacement.replace),
+  }));
   const replaced = asBytes.reduce((current, replacement) => replaceOne(current, replacement, found), text);
   return Buffer.from(shapes ? replaceShapes(replaced, found) : replaced, "latin1");
 }

@@ -3,7 +3,12 @@ import type { SideName } from "../outcome/types.ts";
 import { bothReached, emptyCell, failureBesideLabel, screenshotRows, type ComparisonRow, type SideShots } from "./rows.ts";
 import type { ReportScreenshot } from "./schema.ts";
 
-const shot = (side: SideName, label: string): ReportScreenshot => ({ label, path: `images/${side}-${label}.png`, width: 1280, height: 720 });
+const shot = (side: SideName, label: string): ReportScreenshot => ({
+  label,
+  path: `images/${side}-${label}.png`,
+  width: 1280,
+  height: 720,
+});
 const failure = (side: SideName): ReportScreenshot => ({ label: "failure", path: `images/failure-${side}.png`, width: 1280, height: 720 });
 
 /** A side that took these labels, and failed after them when `failed`. */
@@ -51,7 +56,11 @@ describe("the screenshot table", () => {
       when: "base failed after every label head took: the failure keeps its own row",
       base: side("base", ["asked", "answered"], true),
       head: side("head", ["asked", "answered"]),
-      rows: ["asked: base-asked.png | head-asked.png", "answered: base-answered.png | head-answered.png", "failure screenshot: failure-base.png | no failure"],
+      rows: [
+        "asked: base-asked.png | head-asked.png",
+        "answered: base-answered.png | head-answered.png",
+        "failure screenshot: failure-base.png | no failure",
+      ],
       compared: ["asked", "answered"],
     },
     {
@@ -65,7 +74,11 @@ describe("the screenshot table", () => {
       when: "both failed, base earlier: base's failure goes in head's row, head's in the failure row, which points to base's",
       base: side("base", ["asked"], true),
       head: side("head", ["asked", "answered"], true),
-      rows: ["asked: base-asked.png | head-asked.png", "answered: failure-base.png! | head-answered.png", "failure screenshot: in the answered row | failure-head.png"],
+      rows: [
+        "asked: base-asked.png | head-asked.png",
+        "answered: failure-base.png! | head-answered.png",
+        "failure screenshot: in the answered row | failure-head.png",
+      ],
       compared: ["asked", "answered: base's failure"],
     },
     {

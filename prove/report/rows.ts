@@ -66,13 +66,20 @@ export function screenshotRows(base: SideShots, head: SideShots): ComparisonRow[
   const unplaced = (side: SideName) => (placed[side] === undefined ? shots[side].failureScreenshot : undefined);
   if (unplaced("base") !== undefined || unplaced("head") !== undefined) {
     const missing = Object.fromEntries(Object.entries(placed).map(([side, caption]) => [side, `in the ${caption} row`]));
-    rows.push({ caption: failureCaption, base: unplaced("base"), head: unplaced("head"), ...(Object.keys(missing).length > 0 ? { missing } : {}) });
+    rows.push({
+      caption: failureCaption,
+      base: unplaced("base"),
+      head: unplaced("head"),
+      ...(Object.keys(missing).length > 0 ? { missing } : {}),
+    });
   }
   return rows;
 }
 
 /** Whether a row compares the two sides' screenshots of one label (not a failure screenshot with either). */
-export const bothReached = (row: ComparisonRow): row is ComparisonRow & { readonly base: ReportScreenshot; readonly head: ReportScreenshot } =>
+export const bothReached = (
+  row: ComparisonRow,
+): row is ComparisonRow & { readonly base: ReportScreenshot; readonly head: ReportScreenshot } =>
   row.caption !== failureCaption && row.failure === undefined && row.base !== undefined && row.head !== undefined;
 
 /** Whether a row holds a side's failure screenshot beside the other side's screenshot of its label, so the two can be compared. */

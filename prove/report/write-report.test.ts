@@ -24,7 +24,11 @@ const secrets = secretsFrom({ OPENAI_API_KEY: secret });
 const printed = "ghp_Printed0By1The2App3Planted4Qz7abcdef";
 
 const png = async (width: number, height: number, colour: string) =>
-  (await sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer()).toString("base64");
+  (
+    await sharp({ create: { width, height, channels: 3, background: colour } })
+      .png()
+      .toBuffer()
+  ).toString("base64");
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -56,7 +60,13 @@ async function proofWithEvidence(
   );
   // A page of head's screenshots' size, white but for a top-left corner of the colour of head's finished one.
   const corner = Buffer.from(await png(320, 200, "#339966"), "base64");
-  await writeFile(join(work, "failed.png"), await sharp(Buffer.from(await png(640, 360, "#ffffff"), "base64")).composite([{ input: corner, left: 0, top: 0 }]).png().toBuffer());
+  await writeFile(
+    join(work, "failed.png"),
+    await sharp(Buffer.from(await png(640, 360, "#ffffff"), "base64"))
+      .composite([{ input: corner, left: 0, top: 0 }])
+      .png()
+      .toBuffer(),
+  );
 
   const base: ClassifiedAttempt = {
     attempt: {
@@ -92,7 +102,10 @@ async function proofWithEvidence(
   };
   const dir = join(work, "reports/x/aaaaaaa-bbbbbbb");
   const shas = { base: "a".repeat(40), head: "b".repeat(40) };
-  const sides = { base: { ref: refLabel(refs.base, shas.base), attempts: [base.attempt] }, head: { ref: refLabel(refs.head, shas.head), attempts: [head.attempt] } };
+  const sides = {
+    base: { ref: refLabel(refs.base, shas.base), attempts: [base.attempt] },
+    head: { ref: refLabel(refs.head, shas.head), attempts: [head.attempt] },
+  };
   const report = await writeReport({
     dir,
     root: work,
@@ -103,7 +116,11 @@ async function proofWithEvidence(
     totalMs: 9000.4,
     command: "pnpm prove-scenario --base main --head fix scenarios/x.e2e.ts",
     secrets,
-    paths: pathsFrom([[join(work, "run/base"), "<base>"], [join(work, "run"), "<run>"], [work, "."]]),
+    paths: pathsFrom([
+      [join(work, "run/base"), "<base>"],
+      [join(work, "run"), "<run>"],
+      [work, "."],
+    ]),
   });
   return { work, dir, report };
 }
@@ -113,7 +130,12 @@ const tableRows = (markdown: string) =>
   markdown
     .split("\n")
     .filter((line) => line.startsWith("| **"))
-    .map((row) => row.replace(/^\| | \|$/g, "").split(" | ").map((cell) => cell.replace(/<a href="[^"]*"><img src="([^"]+)"[^>]*><\/a>/g, "$1")));
+    .map((row) =>
+      row
+        .replace(/^\| | \|$/g, "")
+        .split(" | ")
+        .map((cell) => cell.replace(/<a href="[^"]*"><img src="([^"]+)"[^>]*><\/a>/g, "$1")),
+    );
 
 describe("the report folder", () => {
   it("holds report.json with the contract's fields, the images, the trace and the server log", async () => {
@@ -121,7 +143,21 @@ describe("the report folder", () => {
     const json = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ProofReport;
     expect(json).toEqual(report);
     expect(Object.keys(json)).toEqual([
-      "schema", "verdict", "exitCode", "reasonCode", "reason", "scenario", "base", "head", "dir", "comparisonImage", "differences", "markdown", "timings", "command", "redactions",
+      "schema",
+      "verdict",
+      "exitCode",
+      "reasonCode",
+      "reason",
+      "scenario",
+      "base",
+      "head",
+      "dir",
+      "comparisonImage",
+      "differences",
+      "markdown",
+      "timings",
+      "command",
+      "redactions",
     ]);
     expect([json.schema, json.verdict, json.exitCode, json.reasonCode]).toEqual(["scenario-proof/v1", "proved", 0, "proved"]);
     expect(json.base).toEqual({
@@ -135,7 +171,8 @@ describe("the report folder", () => {
           runMs: 9800,
           error: {
             kind: "assertion",
-            message: "Error: expect(locator).toBeHidden() failed | token [redacted:OPENAI_API_KEY] | [redacted:secret-shaped]\n    at scenarios/x.e2e.ts:18:3",
+            message:
+              "Error: expect(locator).toBeHidden() failed | token [redacted:OPENAI_API_KEY] | [redacted:secret-shaped]\n    at scenarios/x.e2e.ts:18:3",
             location: "scenarios/x.e2e.ts:18",
           },
         },
@@ -147,9 +184,18 @@ describe("the report folder", () => {
       trace: "base/trace.zip",
       serverLog: "base/server.log",
     });
-    expect(json.head.screenshots.map((shot) => shot.path)).toEqual(["images/head-opened.png", "images/head-streaming.png", "images/head-finished.png"]);
+    expect(json.head.screenshots.map((shot) => shot.path)).toEqual([
+      "images/head-opened.png",
+      "images/head-streaming.png",
+      "images/head-finished.png",
+    ]);
     expect([json.head.trace, json.head.serverLog]).toEqual([null, null]);
-    expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual(["comparison.png", "report.md", { totalMs: 9000 }, "reports/x/aaaaaaa-bbbbbbb"]);
+    expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual([
+      "comparison.png",
+      "report.md",
+      { totalMs: 9000 },
+      "reports/x/aaaaaaa-bbbbbbb",
+    ]);
     expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(640);
     // The labels both sides reached, compared: opened is the same grey on both, streaming another colour on head.
     expect(json.differences).toEqual({
@@ -157,19 +203,42 @@ describe("the report folder", () => {
       tolerance: 16,
       labels: [
         { label: "opened", path: "images/diff-opened.png", width: 640, height: 360, changedPixels: 0, changedShare: 0, changed: false },
-        { label: "streaming", path: "images/diff-streaming.png", width: 640, height: 360, changedPixels: 640 * 360, changedShare: 1, changed: true },
+        {
+          label: "streaming",
+          path: "images/diff-streaming.png",
+          width: 640,
+          height: 360,
+          changedPixels: 640 * 360,
+          changedShare: 1,
+          changed: true,
+        },
       ],
       // Base's failure screenshot against head's finished: all but the corner they share changed.
       failures: [
-        { label: "finished", failure: "base", path: "images/failure-base-diff.png", width: 640, height: 360, changedPixels: 640 * 360 - 320 * 200, changedShare: (640 * 360 - 320 * 200) / (640 * 360), changed: true },
+        {
+          label: "finished",
+          failure: "base",
+          path: "images/failure-base-diff.png",
+          width: 640,
+          height: 360,
+          changedPixels: 640 * 360 - 320 * 200,
+          changedShare: (640 * 360 - 320 * 200) / (640 * 360),
+          changed: true,
+        },
       ],
     });
     expect(await sharp(join(dir, "images/diff-streaming.png")).metadata()).toMatchObject({ width: 640, height: 360 });
     const failureDiff = await sharp(join(dir, "images/failure-base-diff.png")).raw().toBuffer({ resolveWithObject: true });
     expect([failureDiff.info.width, failureDiff.info.height]).toEqual([640, 360]);
-    const pixel = (x: number, y: number) => [...failureDiff.data.subarray((y * 640 + x) * failureDiff.info.channels, (y * 640 + x) * failureDiff.info.channels + 3)];
+    const pixel = (x: number, y: number) => [
+      ...failureDiff.data.subarray((y * 640 + x) * failureDiff.info.channels, (y * 640 + x) * failureDiff.info.channels + 3),
+    ];
     expect(pixel(319, 199)).not.toEqual([255, 0, 255]);
-    expect([pixel(320, 199), pixel(319, 200), pixel(639, 359)]).toEqual([[255, 0, 255], [255, 0, 255], [255, 0, 255]]);
+    expect([pixel(320, 199), pixel(319, 200), pixel(639, 359)]).toEqual([
+      [255, 0, 255],
+      [255, 0, 255],
+      [255, 0, 255],
+    ]);
     // One variable's value and one printed token, each counted once though each is in several files.
     expect(json.redactions).toEqual({ environment: 1, secretShaped: 1 });
   });
@@ -180,11 +249,18 @@ describe("the report folder", () => {
     expect(tableRows(markdown)).toEqual([
       ["**opened**", "images/base-opened.png", "images/head-opened.png", "images/diff-opened.png<br>unchanged, 0 % of pixels"],
       ["**streaming**", "images/base-streaming.png", "images/head-streaming.png", "images/diff-streaming.png<br>changed, 100 % of pixels"],
-      ["**finished**", "images/failure-base.png<br>failure screenshot: failed before this step", "images/head-finished.png", "images/failure-base-diff.png<br>changed, 72.22 % of pixels"],
+      [
+        "**finished**",
+        "images/failure-base.png<br>failure screenshot: failed before this step",
+        "images/head-finished.png",
+        "images/failure-base-diff.png<br>changed, 72.22 % of pixels",
+      ],
     ]);
     expect(markdown).toContain("| | base `aaaaaaa` main | head `bbbbbbb` fix | difference |");
     expect(markdown).toContain('<img src="images/diff-opened.png" width="260" alt="difference: opened">');
-    expect(markdown).toContain('<img src="images/failure-base-diff.png" width="260" alt="difference: base\'s failure screenshot against head: finished">');
+    expect(markdown).toContain(
+      '<img src="images/failure-base-diff.png" width="260" alt="difference: base\'s failure screenshot against head: finished">',
+    );
     expect(markdown.split("\n")[0]).toBe("## ✅ Proved: Stop button goes away");
     expect(markdown).toContain("**Base: assertion** at `scenarios/x.e2e.ts:18`");
     expect(markdown).toContain("pnpm prove-scenario --base main --head fix scenarios/x.e2e.ts");
@@ -196,7 +272,8 @@ describe("the report folder", () => {
   it("shows every error of a side in order: the assertion with its diff, then the request the app sent after it, redacted", async () => {
     const assertion = {
       kind: "assertion" as const,
-      message: 'Error: expect(locator).toHaveText(expected) failed\n\nLocator:  getByRole(\'heading\')\nExpected: "Hello! How can I help?"\nReceived: "Hello"',
+      message:
+        'Error: expect(locator).toHaveText(expected) failed\n\nLocator:  getByRole(\'heading\')\nExpected: "Hello! How can I help?"\nReceived: "Hello"',
       location: "scenarios/x.e2e.ts:18",
     };
     const mismatch = {
@@ -208,11 +285,15 @@ describe("the report folder", () => {
     };
     const { dir, report } = await proofWithEvidence(undefined, () => ({ error: assertion, errors: [assertion, mismatch] }));
     const markdown = await readFile(join(dir, "report.md"), "utf8");
-    const [first, second] = ["**Base: assertion** at `scenarios/x.e2e.ts:18`", "**Base, then: unexpected-request**"].map((heading) => markdown.indexOf(heading));
+    const [first, second] = ["**Base: assertion** at `scenarios/x.e2e.ts:18`", "**Base, then: unexpected-request**"].map((heading) =>
+      markdown.indexOf(heading),
+    );
     expect(first).toBeGreaterThan(-1);
     expect(second).toBeGreaterThan(first ?? 0);
     expect(markdown.slice(first, second)).toContain('Expected: "Hello! How can I help?"\nReceived: "Hello"');
-    expect(markdown.slice(second)).toContain('1. POST /v1/chat/completions (last user message: "my key is [redacted:OPENAI_API_KEY]"), sent after the test had already failed');
+    expect(markdown.slice(second)).toContain(
+      '1. POST /v1/chat/completions (last user message: "my key is [redacted:OPENAI_API_KEY]"), sent after the test had already failed',
+    );
     expect(markdown).not.toContain(secret);
     expect(report.base.attempts[0]?.errors?.map((error) => error.kind)).toEqual(["assertion", "unexpected-request"]);
     expect(report.base.attempts[0]?.errors?.[1]?.message).not.toContain(secret);
@@ -224,7 +305,9 @@ describe("the report folder", () => {
     expect(markdown).toContain("| | base `aaaaaaa` | head `bbbbbbb` |");
     expect(markdown).toContain("- base: `aaaaaaa` Add streaming — failed");
     expect(markdown).toContain("- head: `bbbbbbb` Handle the end of the stream — passed");
-    expect(report.reason).toMatch(/^The scenario fails on base \(aaaaaaa\) with assertion at scenarios\/x\.e2e\.ts:18: .*, and passes on head \(bbbbbbb\)\.$/);
+    expect(report.reason).toMatch(
+      /^The scenario fails on base \(aaaaaaa\) with assertion at scenarios\/x\.e2e\.ts:18: .*, and passes on head \(bbbbbbb\)\.$/,
+    );
     expect(markdown.replace(/```sh\n.*\n```/, "")).not.toMatch(/[0-9a-f]{12}/);
   });
 
@@ -237,7 +320,8 @@ describe("the report folder", () => {
     // streaming's difference image, all of it changed, is a magenta cell in the third column, and the finished row's, base's
     // failure screenshot against head's, 72 % of another.
     let magenta = 0;
-    for (let pixel = 0; pixel < data.length; pixel += 3) if (data[pixel] === 255 && data[pixel + 1] === 0 && data[pixel + 2] === 255) magenta++;
+    for (let pixel = 0; pixel < data.length; pixel += 3)
+      if (data[pixel] === 255 && data[pixel + 1] === 0 && data[pixel + 2] === 255) magenta++;
     expect(magenta).toBeGreaterThan(1.5 * cell * Math.round((360 * cell) / 640));
   });
 
@@ -251,7 +335,9 @@ describe("the report folder", () => {
       expect(text, file).not.toContain("planted-Qz7");
       expect(text, file).not.toContain("Planted4Qz7");
     }
-    expect(await readFile(join(dir, "base/server.log"), "utf8")).toBe("listening in <base>\nOPENAI_API_KEY=[redacted:OPENAI_API_KEY]\nGITHUB=[redacted:secret-shaped]\n");
+    expect(await readFile(join(dir, "base/server.log"), "utf8")).toBe(
+      "listening in <base>\nOPENAI_API_KEY=[redacted:OPENAI_API_KEY]\nGITHUB=[redacted:secret-shaped]\n",
+    );
     expect(work).toContain("planted-Qz7");
   });
 
@@ -259,7 +345,11 @@ describe("the report folder", () => {
     const { dir } = await proofWithEvidence();
     const entries = unzipSync(await readFile(join(dir, "base/trace.zip")));
     expect(Object.keys(entries).sort()).toEqual([`src/${sha1("scenarios/x.e2e.ts")}.ts`, "trace.trace"]);
-    expect(strFromU8(entries["trace.trace"] ?? new Uint8Array()).split("\n").slice(1, 4)).toEqual([
+    expect(
+      strFromU8(entries["trace.trace"] ?? new Uint8Array())
+        .split("\n")
+        .slice(1, 4),
+    ).toEqual([
       '{"type":"before","callId":"c1","stack":[{"file":"scenarios/x.e2e.ts","line":18,"column":3}]}',
       '{"type":"log","message":"app root <base>"}',
       '{"type":"stdout","text":"deploy token [redacted:secret-shaped]\\n"}',

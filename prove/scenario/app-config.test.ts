@@ -18,26 +18,58 @@ describe("the config's app, as the prover reads it", () => {
     ["no install: the lockfile decides", {}, { root: "", install: "auto", build: undefined, submodules: false }],
     ['install: "auto"', { install: "auto" }, { root: "", install: "auto", build: undefined, submodules: false }],
     ["install: false skips installing", { install: false }, { root: "", install: false, build: undefined, submodules: false }],
-    ["install: a command", { install: "npm ci --ignore-scripts", build: "npm run build" }, { root: "", install: "npm ci --ignore-scripts", build: "npm run build", submodules: false }],
-    ["root relative to the repository's root, wherever the config is", { root: "apps/web" }, { root: "apps/web", install: "auto", build: undefined, submodules: false }],
+    [
+      "install: a command",
+      { install: "npm ci --ignore-scripts", build: "npm run build" },
+      { root: "", install: "npm ci --ignore-scripts", build: "npm run build", submodules: false },
+    ],
+    [
+      "root relative to the repository's root, wherever the config is",
+      { root: "apps/web" },
+      { root: "apps/web", install: "auto", build: undefined, submodules: false },
+    ],
     ['root "." is the repository\'s root', { root: "." }, { root: "", install: "auto", build: undefined, submodules: false }],
     ["submodules: true", { submodules: true }, { root: "", install: "auto", build: undefined, submodules: true }],
-    ["variables with placeholders in their values", { env: { APP_URL: "http://127.0.0.1:{port}", _flag2: "1" }, provider: { OPENAI_BASE_URL: "{replay}/v1" } }, { root: "", install: "auto", build: undefined, submodules: false }],
+    [
+      "variables with placeholders in their values",
+      { env: { APP_URL: "http://127.0.0.1:{port}", _flag2: "1" }, provider: { OPENAI_BASE_URL: "{replay}/v1" } },
+      { root: "", install: "auto", build: undefined, submodules: false },
+    ],
   ])("takes %s", (_case, app, expected) => {
     expect(read(app)).toEqual(expected);
   });
 
   it.each([
-    ["install: true", { install: true }, 'app.install must be "auto" (the lockfile decides: pnpm, npm or yarn), a shell command that installs the app\'s dependencies (e.g. "npm ci --ignore-scripts"), or false to skip installing; got true.'],
+    [
+      "install: true",
+      { install: true },
+      'app.install must be "auto" (the lockfile decides: pnpm, npm or yarn), a shell command that installs the app\'s dependencies (e.g. "npm ci --ignore-scripts"), or false to skip installing; got true.',
+    ],
     ["install: 0", { install: 0 }, "or false to skip installing; got 0."],
     ['install: ""', { install: "" }, 'or false to skip installing; got "".'],
     ['install: "none"', { install: "none" }, 'app.install "none" would run a command called none; to skip installing, set install: false.'],
-    ["a root outside the repository", { root: "../other" }, 'app.root "../other" is not a folder inside the repository /work/shop; set it to the app\'s folder relative to the repository\'s root (e.g. "." or "apps/web").'],
+    [
+      "a root outside the repository",
+      { root: "../other" },
+      'app.root "../other" is not a folder inside the repository /work/shop; set it to the app\'s folder relative to the repository\'s root (e.g. "." or "apps/web").',
+    ],
     ["an absolute root", { root: "/work/shop/apps/web" }, 'app.root "/work/shop/apps/web" is not a folder inside the repository'],
-    ["submodules: a string", { submodules: "yes" }, 'app.submodules is "yes"; set it to true to check out the repository\'s git submodules in each worktree, or leave it out.'],
+    [
+      "submodules: a string",
+      { submodules: "yes" },
+      'app.submodules is "yes"; set it to true to check out the repository\'s git submodules in each worktree, or leave it out.',
+    ],
     ["no start", { start: "" }, 'app.start is not set: set it to the command that starts the server, e.g. "npm start".'],
-    ["a placeholder as a variable's name", { env: { "{port}": "x" } }, 'app.env has a variable named "{port}"; rename it to letters, digits and _ (not starting with a digit). Placeholders such as {port} are filled into values, not names: e.g. env: { APP_URL: "http://127.0.0.1:{port}" }.'],
-    ["a provider variable that is no name", { provider: { "OPENAI-BASE-URL": "{replay}/v1" } }, 'app.provider has a variable named "OPENAI-BASE-URL"; rename it to letters, digits and _ (not starting with a digit).'],
+    [
+      "a placeholder as a variable's name",
+      { env: { "{port}": "x" } },
+      'app.env has a variable named "{port}"; rename it to letters, digits and _ (not starting with a digit). Placeholders such as {port} are filled into values, not names: e.g. env: { APP_URL: "http://127.0.0.1:{port}" }.',
+    ],
+    [
+      "a provider variable that is no name",
+      { provider: { "OPENAI-BASE-URL": "{replay}/v1" } },
+      'app.provider has a variable named "OPENAI-BASE-URL"; rename it to letters, digits and _ (not starting with a digit).',
+    ],
   ])("refuses %s, naming the valid values", (_case, app, message) => {
     expect(read(app)).toContain(message);
   });
@@ -45,7 +77,9 @@ describe("the config's app, as the prover reads it", () => {
 
 describe("the config's proof settings, as the prover reads them", () => {
   const expectTimeout = (proof: unknown) => {
-    const exit = Effect.runSyncExit(readProofExpectTimeout(proof === undefined ? {} : { scenarioProof: proof }, "/elsewhere/scenarios.config.ts"));
+    const exit = Effect.runSyncExit(
+      readProofExpectTimeout(proof === undefined ? {} : { scenarioProof: proof }, "/elsewhere/scenarios.config.ts"),
+    );
     if (Exit.isSuccess(exit)) return exit.value;
     const error = Exit.findErrorOption(exit);
     return error._tag === "Some" ? error.value.message : "no error";

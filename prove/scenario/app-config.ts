@@ -27,7 +27,10 @@ const installValue = (value: unknown, config: string): Effect.Effect<string | fa
   if (value === undefined || value === null || value === "auto") return Effect.succeed("auto");
   if (typeof value === "string" && skipWords.has(value.trim().toLowerCase())) {
     return Effect.fail(
-      new ConfigError({ config, detail: `app.install ${JSON.stringify(value)} would run a command called ${value.trim()}; to skip installing, set install: false.` }),
+      new ConfigError({
+        config,
+        detail: `app.install ${JSON.stringify(value)} would run a command called ${value.trim()}; to skip installing, set install: false.`,
+      }),
     );
   }
   if (value === false || (typeof value === "string" && value.trim() !== "")) return Effect.succeed(value);
@@ -55,9 +58,14 @@ const variableNames = (fields: Record<string, unknown>, config: string): Effect.
     if (typeof variables !== "object" || variables === null) continue;
     const bad = Object.keys(variables).find((name) => !variableName.test(name));
     if (bad === undefined) continue;
-    const placeholder = /\{\w+\}/.test(bad) ? ` Placeholders such as {port} are filled into values, not names: e.g. ${key}: { APP_URL: "http://127.0.0.1:{port}" }.` : "";
+    const placeholder = /\{\w+\}/.test(bad)
+      ? ` Placeholders such as {port} are filled into values, not names: e.g. ${key}: { APP_URL: "http://127.0.0.1:{port}" }.`
+      : "";
     return Effect.fail(
-      new ConfigError({ config, detail: `app.${key} has a variable named ${JSON.stringify(bad)}; rename it to letters, digits and _ (not starting with a digit).${placeholder}` }),
+      new ConfigError({
+        config,
+        detail: `app.${key} has a variable named ${JSON.stringify(bad)}; rename it to letters, digits and _ (not starting with a digit).${placeholder}`,
+      }),
     );
   }
   return Effect.void;
@@ -68,7 +76,10 @@ const submodulesValue = (value: unknown, config: string): Effect.Effect<boolean,
   value === undefined || typeof value === "boolean"
     ? Effect.succeed(value === true)
     : Effect.fail(
-        new ConfigError({ config, detail: `app.submodules is ${JSON.stringify(value)}; set it to true to check out the repository's git submodules in each worktree, or leave it out.` }),
+        new ConfigError({
+          config,
+          detail: `app.submodules is ${JSON.stringify(value)}; set it to true to check out the repository's git submodules in each worktree, or leave it out.`,
+        }),
       );
 
 const inside = (parent: string, child: string) => {
@@ -97,7 +108,10 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
   const fields = app as Record<string, unknown>;
   if (typeof fields.start !== "string" || fields.start === "") {
     return yield* Effect.fail(
-      new ConfigError({ config: configFile, detail: 'app.start is not set: set it to the command that starts the server, e.g. "npm start".' }),
+      new ConfigError({
+        config: configFile,
+        detail: 'app.start is not set: set it to the command that starts the server, e.g. "npm start".',
+      }),
     );
   }
   yield* variableNames(fields, configFile);
@@ -123,13 +137,19 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
  * The config's `proof.expectTimeout` (stored by defineScenarioConfig in `metadata.scenarioProof`):
  * the expect timeout of a proof's runs, in ms; undefined when the config sets none.
  */
-export const readProofExpectTimeout = Effect.fn("readProofExpectTimeout")(function* (metadata: Readonly<Record<string, unknown>>, configFile: string) {
+export const readProofExpectTimeout = Effect.fn("readProofExpectTimeout")(function* (
+  metadata: Readonly<Record<string, unknown>>,
+  configFile: string,
+) {
   const proof = metadata.scenarioProof;
   const value = typeof proof === "object" && proof !== null ? (proof as Record<string, unknown>).expectTimeout : undefined;
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
     return yield* Effect.fail(
-      new ConfigError({ config: configFile, detail: `proof.expectTimeout is ${JSON.stringify(value)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.` }),
+      new ConfigError({
+        config: configFile,
+        detail: `proof.expectTimeout is ${JSON.stringify(value)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.`,
+      }),
     );
   }
   return value;

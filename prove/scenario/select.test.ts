@@ -4,8 +4,19 @@ import { describe, expect, it } from "vitest";
 import type { JsonSpec } from "../playwright/json-report.ts";
 import { selectTest } from "./select.ts";
 
-const spec = (title: string, line: number, titlePath: string[] = []): JsonSpec => ({ id: `id-${line}`, title, titlePath, file: "s.e2e.ts", line, tests: [] });
-const specs = [spec("shows the stop button", 3), spec("hides it at the end", 9, ["streaming"]), spec("hides it at the end", 9, ["streaming"])];
+const spec = (title: string, line: number, titlePath: string[] = []): JsonSpec => ({
+  id: `id-${line}`,
+  title,
+  titlePath,
+  file: "s.e2e.ts",
+  line,
+  tests: [],
+});
+const specs = [
+  spec("shows the stop button", 3),
+  spec("hides it at the end", 9, ["streaming"]),
+  spec("hides it at the end", 9, ["streaming"]),
+];
 
 function pick(grep: string | undefined, from: ReadonlyArray<JsonSpec> = specs) {
   const exit = Effect.runSyncExit(selectTest(from, "s.e2e.ts", grep));
@@ -22,7 +33,9 @@ describe("picking the one test a proof runs", () => {
   });
 
   it("names the titles when several match, and when none does", () => {
-    expect(pick(undefined)).toMatchObject({ value: { _tag: "AmbiguousScenario", titles: ["shows the stop button", "streaming › hides it at the end"] } });
+    expect(pick(undefined)).toMatchObject({
+      value: { _tag: "AmbiguousScenario", titles: ["shows the stop button", "streaming › hides it at the end"] },
+    });
     expect(pick("reload")).toMatchObject({
       value: {
         _tag: "ScenarioNotFound",

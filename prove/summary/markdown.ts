@@ -9,7 +9,11 @@ const marks: Readonly<Record<Verdict, string>> = { proved: "✅", "not-proved": 
 const cellText = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 /** The first line of a reason, cut to what a table cell shows well. */
 const firstLine = (text: string) => {
-  const line = text.split("\n").find((part) => part.trim() !== "")?.trim() ?? "";
+  const line =
+    text
+      .split("\n")
+      .find((part) => part.trim() !== "")
+      ?.trim() ?? "";
   return line.length > 240 ? `${line.slice(0, 239)}…` : line;
 };
 

@@ -18,7 +18,9 @@ async function readShards(dirs: ReadonlyArray<string>): Promise<ReadonlyArray<Sh
   for (const dir of dirs) {
     const summary = await readSummary(dir);
     if (summary === undefined) {
-      throw new MergeRefused({ detail: `${dir} holds no summary.json of a proof. Pass the folders that proofs with --shard (or of several scenarios) wrote, e.g. reports/<base7>-<head7>-shard-1-of-2.` });
+      throw new MergeRefused({
+        detail: `${dir} holds no summary.json of a proof. Pass the folders that proofs with --shard (or of several scenarios) wrote, e.g. reports/<base7>-<head7>-shard-1-of-2.`,
+      });
     }
     shards.push({ dir, summary });
   }
@@ -38,14 +40,21 @@ function check(shards: ReadonlyArray<Shard>): void {
     const totals = new Set(split.map((shard) => shard.summary.shard?.total));
     const total = split[0]?.summary.shard?.total ?? 0;
     if (totals.size > 1 || split.length !== shards.length) {
-      throw new MergeRefused({ detail: `the folders come from different splits (${shards.map((shard) => `${shard.dir}: ${shard.summary.shard === null ? "no shard" : `shard ${shard.summary.shard.index}/${shard.summary.shard.total}`}`).join(", ")}). Merge the shards of one run.` });
+      throw new MergeRefused({
+        detail: `the folders come from different splits (${shards.map((shard) => `${shard.dir}: ${shard.summary.shard === null ? "no shard" : `shard ${shard.summary.shard.index}/${shard.summary.shard.total}`}`).join(", ")}). Merge the shards of one run.`,
+      });
     }
     const indexes = split.map((shard) => shard.summary.shard?.index ?? 0);
     const twice = indexes.filter((index, at) => indexes.indexOf(index) !== at);
     const missing = Array.from({ length: total }, (_unused, at) => at + 1).filter((index) => !indexes.includes(index));
     if (twice.length > 0 || missing.length > 0) {
-      const said = [...(missing.length > 0 ? [`shard ${missing.map((index) => `${index}/${total}`).join(", ")} missing`] : []), ...(twice.length > 0 ? [`shard ${[...new Set(twice)].map((index) => `${index}/${total}`).join(", ")} given twice`] : [])];
-      throw new MergeRefused({ detail: `${said.join("; ")}. Pass the folder of every shard, each once, so the summary covers every scenario.` });
+      const said = [
+        ...(missing.length > 0 ? [`shard ${missing.map((index) => `${index}/${total}`).join(", ")} missing`] : []),
+        ...(twice.length > 0 ? [`shard ${[...new Set(twice)].map((index) => `${index}/${total}`).join(", ")} given twice`] : []),
+      ];
+      throw new MergeRefused({
+        detail: `${said.join("; ")}. Pass the folder of every shard, each once, so the summary covers every scenario.`,
+      });
     }
   }
   const seen = new Map<string, string>();
@@ -53,9 +62,13 @@ function check(shards: ReadonlyArray<Shard>): void {
     for (const row of shard.summary.scenarios) {
       const key = `${row.file} › ${row.title ?? ""}`;
       const before = seen.get(key);
-      if (before !== undefined) throw new MergeRefused({ detail: `${key} is in both ${before} and ${shard.dir}. Merge folders that prove different scenarios.` });
+      if (before !== undefined)
+        throw new MergeRefused({ detail: `${key} is in both ${before} and ${shard.dir}. Merge folders that prove different scenarios.` });
       seen.set(key, shard.dir);
-      if (!existsSync(join(shard.dir, row.dir))) throw new MergeRefused({ detail: `${shard.dir} lists ${key} but its report folder ${join(shard.dir, row.dir)} is missing. Pass the whole folder the proof wrote.` });
+      if (!existsSync(join(shard.dir, row.dir)))
+        throw new MergeRefused({
+          detail: `${shard.dir} lists ${key} but its report folder ${join(shard.dir, row.dir)} is missing. Pass the whole folder the proof wrote.`,
+        });
     }
   }
 }
@@ -83,7 +96,12 @@ export async function mergeSummaries(dirs: ReadonlyArray<string>, out: string): 
   const verdict =
     stopped.length === 0
       ? overall(sorted)
-      : { ...overall(sorted), verdict: "could-not-run" as const, exitCode: 2 as const, reason: stopped.map((shard) => `${shard.dir}: ${shard.summary.reason}`).join("\n") };
+      : {
+          ...overall(sorted),
+          verdict: "could-not-run" as const,
+          exitCode: 2 as const,
+          reason: stopped.map((shard) => `${shard.dir}: ${shard.summary.reason}`).join("\n"),
+        };
   const summary: ProofSummary = {
     ...first.summary,
     ...verdict,

@@ -14,7 +14,8 @@ export function overall(rows: ReadonlyArray<SummaryRow>): Pick<ProofSummary, "ve
     notProved: rows.filter((row) => row.verdict === "not-proved").length,
     couldNotRun: rows.filter((row) => row.verdict === "could-not-run").length,
   };
-  const [verdict, exitCode]: [Verdict, ExitCode] = counts.couldNotRun > 0 ? ["could-not-run", 2] : counts.notProved > 0 ? ["not-proved", 1] : ["proved", 0];
+  const [verdict, exitCode]: [Verdict, ExitCode] =
+    counts.couldNotRun > 0 ? ["could-not-run", 2] : counts.notProved > 0 ? ["not-proved", 1] : ["proved", 0];
   const parts = [
     `${counts.proved} of ${rows.length} scenario${rows.length === 1 ? "" : "s"} proved`,
     ...(counts.notProved > 0 ? [`${counts.notProved} not proved`] : []),

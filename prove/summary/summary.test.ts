@@ -70,27 +70,43 @@ async function refusal(dirs: ReadonlyArray<string>, out: string): Promise<string
 }
 
 describe("shards and summaries", () => {
-  it.each([0, 1, 2, 3, 5, 7])("cut %i scenarios into n slices that hold each exactly once, in order, none more than one longer than another", (count) => {
-    const list = Array.from({ length: count }, (_unused, index) => `s${index}`);
-    for (const total of [1, 2, 3, 4]) {
-      const slices = Array.from({ length: total }, (_unused, index) => shardSlice(list, { index: index + 1, total }));
-      expect(slices.flat()).toEqual(list);
-      const sizes = slices.map((slice) => slice.length);
-      expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-    }
-  });
+  it.each([0, 1, 2, 3, 5, 7])(
+    "cut %i scenarios into n slices that hold each exactly once, in order, none more than one longer than another",
+    (count) => {
+      const list = Array.from({ length: count }, (_unused, index) => `s${index}`);
+      for (const total of [1, 2, 3, 4]) {
+        const slices = Array.from({ length: total }, (_unused, index) => shardSlice(list, { index: index + 1, total }));
+        expect(slices.flat()).toEqual(list);
+        const sizes = slices.map((slice) => slice.length);
+        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
+      }
+    },
+  );
 
   it("give the summary the worst row's verdict, could-not-run over not-proved, and count each, and add up what the rows' reports redacted", () => {
     expect(overall([row("a.e2e.ts", "proved"), row("b.e2e.ts", "proved")])).toEqual({
-      verdict: "proved", exitCode: 0, counts: { proved: 2, notProved: 0, couldNotRun: 0 }, reason: "2 of 2 scenarios proved.", redactions: { environment: 2, secretShaped: 0 },
+      verdict: "proved",
+      exitCode: 0,
+      counts: { proved: 2, notProved: 0, couldNotRun: 0 },
+      reason: "2 of 2 scenarios proved.",
+      redactions: { environment: 2, secretShaped: 0 },
     });
-    expect(overall([row("a.e2e.ts", "proved"), row("b.e2e.ts", "not-proved"), row("c.e2e.ts", "not-proved")]).redactions).toEqual({ environment: 1, secretShaped: 4 });
+    expect(overall([row("a.e2e.ts", "proved"), row("b.e2e.ts", "not-proved"), row("c.e2e.ts", "not-proved")]).redactions).toEqual({
+      environment: 1,
+      secretShaped: 4,
+    });
     // A row from a summary written before rows counted them adds nothing.
     const { redactions: _none, ...older } = row("d.e2e.ts", "proved");
     expect(overall([row("a.e2e.ts", "proved"), older as SummaryRow]).redactions).toEqual({ environment: 1, secretShaped: 0 });
-    expect(overall([row("a.e2e.ts", "not-proved"), row("b.e2e.ts", "proved")])).toMatchObject({ verdict: "not-proved", exitCode: 1, reason: "1 of 2 scenarios proved, 1 not proved." });
+    expect(overall([row("a.e2e.ts", "not-proved"), row("b.e2e.ts", "proved")])).toMatchObject({
+      verdict: "not-proved",
+      exitCode: 1,
+      reason: "1 of 2 scenarios proved, 1 not proved.",
+    });
     expect(overall([row("a.e2e.ts", "not-proved"), row("b.e2e.ts", "could-not-run"), row("c.e2e.ts", "proved")])).toMatchObject({
-      verdict: "could-not-run", exitCode: 2, reason: "1 of 3 scenarios proved, 1 not proved, 1 could not run.",
+      verdict: "could-not-run",
+      exitCode: 2,
+      reason: "1 of 3 scenarios proved, 1 not proved, 1 could not run.",
     });
   });
 
@@ -114,10 +130,19 @@ describe("shards and summaries", () => {
 
   it("merge a shard that could not run into a summary that could not run, saying which and why", async () => {
     const first = await shardFolder(summaryOf([row("a.e2e.ts", "proved")], { index: 1, total: 2 }));
-    const stopped = { ...summaryOf([], { index: 2, total: 2 }), verdict: "could-not-run" as const, exitCode: 2 as const, reason: "--head \"nope\" does not name a commit" };
+    const stopped = {
+      ...summaryOf([], { index: 2, total: 2 }),
+      verdict: "could-not-run" as const,
+      exitCode: 2 as const,
+      reason: '--head "nope" does not name a commit',
+    };
     const second = await shardFolder(stopped);
     const merged = await mergeSummaries([first, second], join(first, "merged"));
-    expect([merged.verdict, merged.exitCode, merged.reason]).toEqual(["could-not-run", 2, `${second}: --head "nope" does not name a commit`]);
+    expect([merged.verdict, merged.exitCode, merged.reason]).toEqual([
+      "could-not-run",
+      2,
+      `${second}: --head "nope" does not name a commit`,
+    ]);
   });
 
   it("refuse to merge proofs of other commits, a missing or doubled shard, a scenario twice, or a folder with no summary, naming them", async () => {
@@ -130,11 +155,17 @@ describe("shards and summaries", () => {
     expect(await refusal([first, otherCommits], out)).toBe(
       `merge: the folders prove different commits, so their verdicts do not add up:\n  ${first}: base aaaaaaa, head bbbbbbb\n  ${otherCommits}: base aaaaaaa, head ccccccc\nMerge only the shards of one proof (the same --base and --head).`,
     );
-    expect(await refusal([second], out)).toBe("merge: shard 1/2 missing. Pass the folder of every shard, each once, so the summary covers every scenario.");
-    expect(await refusal([first, first, second], out)).toBe("merge: shard 1/2 given twice. Pass the folder of every shard, each once, so the summary covers every scenario.");
+    expect(await refusal([second], out)).toBe(
+      "merge: shard 1/2 missing. Pass the folder of every shard, each once, so the summary covers every scenario.",
+    );
+    expect(await refusal([first, first, second], out)).toBe(
+      "merge: shard 1/2 given twice. Pass the folder of every shard, each once, so the summary covers every scenario.",
+    );
     expect(await refusal([first, again], out)).toContain("merge: the folders come from different splits");
     const plain = await shardFolder(summaryOf([row("a.e2e.ts", "proved")], null));
-    expect(await refusal([plain, again], out)).toBe(`merge: a.e2e.ts › a.e2e.ts works is in both ${plain} and ${again}. Merge folders that prove different scenarios.`);
+    expect(await refusal([plain, again], out)).toBe(
+      `merge: a.e2e.ts › a.e2e.ts works is in both ${plain} and ${again}. Merge folders that prove different scenarios.`,
+    );
     expect(await refusal([out], out)).toContain(`merge: ${out} holds no summary.json of a proof.`);
   });
 
@@ -148,7 +179,11 @@ describe("shards and summaries", () => {
     await mkdir(out);
     // This test's own process holds it, as a live proof would.
     await writeFile(join(out, claimFile), ownerToken());
-    const merge = () => execa("node", [join(packageRoot, "bin/prove-scenario.mjs"), "merge", first, second, "--out", out], { reject: false, stdin: "ignore" });
+    const merge = () =>
+      execa("node", [join(packageRoot, "bin/prove-scenario.mjs"), "merge", first, second, "--out", out], {
+        reject: false,
+        stdin: "ignore",
+      });
 
     const refused = await merge();
     expect(refused.exitCode).toBe(2);

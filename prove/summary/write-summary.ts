@@ -16,7 +16,9 @@ export async function readSummary(dir: string): Promise<ProofSummary | undefined
   if (text === undefined) return undefined;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && (value as { schema?: unknown }).schema === "scenario-proof-summary/v1" ? (value as ProofSummary) : undefined;
+    return typeof value === "object" && value !== null && (value as { schema?: unknown }).schema === "scenario-proof-summary/v1"
+      ? (value as ProofSummary)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -48,7 +48,8 @@ async function readOwner(dir: string): Promise<Owner | undefined> {
 }
 
 /** Writes owner.json into a folder this process made. */
-const writeOwner = (dir: string, owner: Omit<Owner, "pid">) => writeFile(join(dir, ownerFile), JSON.stringify({ pid: process.pid, ...owner } satisfies Owner));
+const writeOwner = (dir: string, owner: Omit<Owner, "pid">) =>
+  writeFile(join(dir, ownerFile), JSON.stringify({ pid: process.pid, ...owner } satisfies Owner));
 
 /** Marks a folder this process made for --keep, so that no later run removes it as a leftover. */
 export const markKept = (dir: string) => writeOwner(dir, { keep: true });
@@ -69,7 +70,9 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
   const git = yield* Git;
   const removed: string[] = [];
   const failed: Array<{ readonly dir: string; readonly detail: string }> = [];
-  const found = yield* Effect.promise(() => Promise.all(roots.map(async (root) => (await readdir(root).catch(() => [])).map((name) => [root, name] as const))));
+  const found = yield* Effect.promise(() =>
+    Promise.all(roots.map(async (root) => (await readdir(root).catch(() => [])).map((name) => [root, name] as const))),
+  );
   for (const [root, name] of found.flat()) {
     const owner = /^scenario-prover-(\d+(?:\.\d+)?)-/.exec(name)?.[1];
     if (owner === undefined || ownerAlive(owner)) continue;

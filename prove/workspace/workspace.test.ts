@@ -38,7 +38,8 @@ async function setup() {
   await git("add", ".");
   await git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "first");
   const sha = (await git("rev-parse", "HEAD")).stdout;
-  const worktrees = async () => (await git("worktree", "list", "--porcelain")).stdout.split("\n").filter((line) => line.startsWith("worktree ")).length;
+  const worktrees = async () =>
+    (await git("worktree", "list", "--porcelain")).stdout.split("\n").filter((line) => line.startsWith("worktree ")).length;
   return { repo, temp, sha, git, worktrees };
 }
 
@@ -76,7 +77,9 @@ describe("worktrees and the run folder", () => {
   it("are removed and pruned when the proof is interrupted", async () => {
     const { repo, temp, sha, worktrees } = await setup();
     const inside = Deferred.makeUnsafe<void>();
-    const fiber = Effect.runFork(withWorktree(repo, temp, sha, () => Deferred.succeed(inside, undefined).pipe(Effect.andThen(Effect.never))));
+    const fiber = Effect.runFork(
+      withWorktree(repo, temp, sha, () => Deferred.succeed(inside, undefined).pipe(Effect.andThen(Effect.never))),
+    );
     await Effect.runPromise(Deferred.await(inside));
     const exit = await Effect.runPromise(Fiber.interrupt(fiber).pipe(Effect.andThen(Fiber.await(fiber))));
     expect(Exit.hasInterrupts(exit)).toBe(true);
@@ -122,11 +125,15 @@ describe("worktrees and the run folder", () => {
     const dir = join(temp, `scenario-prover-${String(exited.pid)}-busy`);
     await mkdir(join(dir, "base.out"), { recursive: true });
     // As a Playwright runner a killed proof left behind: it keeps writing output and starting processes in the folder.
-    const writer = execa("sh", ["-c", "while :; do mkdir -p base.out/1/test-results; touch base.out/1/test-results/$(date +%N); sleep 30 & sleep 0.02; done"], {
-      cwd: dir,
-      detached: true,
-      reject: false,
-    });
+    const writer = execa(
+      "sh",
+      ["-c", "while :; do mkdir -p base.out/1/test-results; touch base.out/1/test-results/$(date +%N); sleep 30 & sleep 0.02; done"],
+      {
+        cwd: dir,
+        detached: true,
+        reject: false,
+      },
+    );
     while (!existsSync(join(dir, "base.out/1/test-results"))) await new Promise((resolve) => setImmediate(resolve));
 
     const { removed, failed } = await Effect.runPromise(cleanLeftovers([temp]).pipe(Effect.provide(GitLive)));
@@ -144,7 +151,10 @@ describe("worktrees and the run folder", () => {
     const program = Effect.gen(function* () {
       const git = yield* Git;
       for (const round of [0, 1, 2]) {
-        yield* Effect.all(indexes.map((index) => git.addWorktree(repo, path(round, index), sha)), { concurrency: "unbounded" });
+        yield* Effect.all(
+          indexes.map((index) => git.addWorktree(repo, path(round, index), sha)),
+          { concurrency: "unbounded" },
+        );
         yield* Effect.all(
           [
             ...indexes.map((index) => git.addWorktree(repo, path(round + 10, index), sha)),
@@ -177,7 +187,9 @@ describe("a ref that is not in the repository", () => {
 
     const inShallow = await missing(shallow, sha);
     expect(inShallow.message).toContain(`--base "${sha}" does not name a commit in ${shallow}.`);
-    expect(inShallow.message).toContain(`fetch the history with \`git -C ${shallow} fetch --unshallow\` (in GitHub Actions, \`fetch-depth: 0\``);
+    expect(inShallow.message).toContain(
+      `fetch the history with \`git -C ${shallow} fetch --unshallow\` (in GitHub Actions, \`fetch-depth: 0\``,
+    );
     const inFull = await missing(repo, "no-such-branch");
     expect(inFull.message).toContain('--base "no-such-branch" does not name a commit in');
     expect(inFull.message).not.toContain("shallow");
@@ -190,7 +202,9 @@ describe("two refs that name one commit", () => {
     await git("tag", "v1");
     const lines = async (base: string, head: string) => {
       const printed: string[] = [];
-      await Effect.runPromise(resolveRefs({ base, head }, repo).pipe(Effect.provide(GitLive), Effect.provide(progressLayer((line) => printed.push(line)))));
+      await Effect.runPromise(
+        resolveRefs({ base, head }, repo).pipe(Effect.provide(GitLive), Effect.provide(progressLayer((line) => printed.push(line)))),
+      );
       return printed.filter((line) => line.startsWith("warning: "));
     };
     expect(await lines("v1", "HEAD")).toEqual([
@@ -199,4 +213,3 @@ describe("two refs that name one commit", () => {
     expect(await lines("HEAD", "HEAD")).toEqual([]);
   });
 });
-

@@ -7,8 +7,7 @@ import type { TranscriptSummary } from "../transcript/summary.ts";
 
 /** What `check` prints about a valid transcript. */
 export const formatTranscriptSummary = (file: string, summary: TranscriptSummary): string => {
-  const pauses =
-    summary.pauses.length === 0 ? "none" : summary.pauses.map(({ name, line }) => `${name} (line ${line})`).join(", ");
+  const pauses = summary.pauses.length === 0 ? "none" : summary.pauses.map(({ name, line }) => `${name} (line ${line})`).join(", ");
   return [
     `${file}: valid replay-transcript v1`,
     `  provider: ${summary.provider}`,
@@ -18,7 +17,9 @@ export const formatTranscriptSummary = (file: string, summary: TranscriptSummary
     `  pauses:   ${pauses}`,
     ...(summary.lanes.length === 0
       ? []
-      : [`  lanes:    ${summary.lanes.map(({ name, requests, optional }) => `${name} (${requests} request${requests === 1 ? "" : "s"}${optional > 0 ? `, ${optional} optional` : ""})`).join(", ")}`]),
+      : [
+          `  lanes:    ${summary.lanes.map(({ name, requests, optional }) => `${name} (${requests} request${requests === 1 ? "" : "s"}${optional > 0 ? `, ${optional} optional` : ""})`).join(", ")}`,
+        ]),
   ].join("\n");
 };
 
@@ -45,7 +46,10 @@ export const formatServeSummary = <Req>(status: RuntimeStatus<Req>, describeRequ
         }`;
   const mismatches = status.mismatches.map(({ request, expectedLine, diff }, index) => {
     const against = expectedLine === null ? "with nothing left to expect" : `against line ${expectedLine}`;
-    const indented = diff.split("\n").map((line) => `     ${line}`).join("\n");
+    const indented = diff
+      .split("\n")
+      .map((line) => `     ${line}`)
+      .join("\n");
     return `  ${index + 1}. ${describeRequest(request)} (${requestExcerpt(request)}) ${against}:\n${indented}`;
   });
   const verdict = fullyPlayed(status) ? "transcript fully played" : "transcript NOT fully played";

@@ -68,7 +68,20 @@ const options = {
 } as const;
 
 /** The flags of `new` that describe the transcript (all but --from and --out). */
-const descriptionFlags = ["provider", "model", "user", "reply", "before-tool", "tool", "pause", "cut", "fail", "background", "no-stream", "no-usage"] as const;
+const descriptionFlags = [
+  "provider",
+  "model",
+  "user",
+  "reply",
+  "before-tool",
+  "tool",
+  "pause",
+  "cut",
+  "fail",
+  "background",
+  "no-stream",
+  "no-usage",
+] as const;
 
 type Values = ReturnType<typeof parseRest>["values"];
 
@@ -93,7 +106,9 @@ const parseUrl = (flag: string, text: string): URL | UsageError => {
 /** The flags `command` does not take, as a usage error; undefined when every given flag belongs to it. */
 const foreignFlags = (command: string, values: Values, allowed: ReadonlyArray<keyof Values>): UsageError | undefined => {
   const foreign = Object.keys(values).filter((flag) => !allowed.some((name) => name === flag));
-  return foreign.length === 0 ? undefined : new UsageError({ detail: `${command} does not take ${foreign.map((flag) => `--${flag}`).join(", ")}` });
+  return foreign.length === 0
+    ? undefined
+    : new UsageError({ detail: `${command} does not take ${foreign.map((flag) => `--${flag}`).join(", ")}` });
 };
 
 const isHttpProviderName = (name: string): name is HttpProvider => httpProviders.some((provider) => provider === name);
@@ -118,7 +133,9 @@ const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: Read
   if (values.from !== undefined) {
     const given = descriptionFlags.filter((flag) => values[flag] !== undefined);
     if (given.length > 0) {
-      return new UsageError({ detail: `new --from takes the whole description from its file; leave out ${given.map((flag) => `--${flag}`).join(", ")} or put them in the file` });
+      return new UsageError({
+        detail: `new --from takes the whole description from its file; leave out ${given.map((flag) => `--${flag}`).join(", ")} or put them in the file`,
+      });
     }
     return { command: "new", source: { from: values.from }, out: values.out, args };
   }
@@ -155,7 +172,9 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
       const notify = values.notify === undefined ? undefined : parseUrl("--notify", values.notify);
       if (notify instanceof UsageError) return notify;
       const controlPort = parsePort("--control-port", values["control-port"]);
-      return controlPort instanceof UsageError ? controlPort : { command, transcript: values.transcript, controlPort, notify: notify?.href };
+      return controlPort instanceof UsageError
+        ? controlPort
+        : { command, transcript: values.transcript, controlPort, notify: notify?.href };
     }
     case "record": {
       const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port"]);

@@ -28,14 +28,19 @@ export const handleControl = <Req>(
       return runtime.resume(url.searchParams.get("name") || undefined).pipe(
         Effect.match({
           onSuccess: ({ name, line }) => writeJsonResponse(response, 200, { resumed: name, line }),
-          onFailure: (error) => writeJsonResponse(response, 409, { error: { type: "replay_not_paused", message: error.message, next: error.next, held: error.held ?? [] } }),
+          onFailure: (error) =>
+            writeJsonResponse(response, 409, {
+              error: { type: "replay_not_paused", message: error.message, next: error.next, held: error.held ?? [] },
+            }),
         }),
       );
     case `GET ${controlPrefix}paused`: {
       const name = url.searchParams.get("name");
       if (name === null || name === "") {
         return Effect.sync(() =>
-          writeJsonResponse(response, 400, { error: { type: "replay_bad_control_request", message: `name the pause: GET ${controlPrefix}paused?name=<pause>` } }),
+          writeJsonResponse(response, 400, {
+            error: { type: "replay_bad_control_request", message: `name the pause: GET ${controlPrefix}paused?name=<pause>` },
+          }),
         );
       }
       return runtime.awaitPause(name).pipe(

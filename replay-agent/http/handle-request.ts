@@ -44,7 +44,11 @@ export const handleRequest =
       Effect.flatMap((request) =>
         runtime
           .serve(request, httpAnswerSink(response))
-          .pipe(Effect.catchTag("ReplayMismatchError", (error) => Effect.sync(() => writeJsonResponse(response, 400, mismatchBody(request, error))))),
+          .pipe(
+            Effect.catchTag("ReplayMismatchError", (error) =>
+              Effect.sync(() => writeJsonResponse(response, 400, mismatchBody(request, error))),
+            ),
+          ),
       ),
       Effect.onInterrupt(() => abandon(response, "replay_closed", "the replay server closed before answering this request")),
       Effect.catchDefect((defect) => abandon(response, "replay_internal_error", Cause.pretty(Cause.die(defect)))),

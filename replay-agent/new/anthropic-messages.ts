@@ -24,8 +24,17 @@ const usageOf = (answer: PlannedAnswer, output: number) => ({
 
 const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
   const frames: Array<Frame> = [];
-  const push = (type: string, fields: Record<string, unknown>, delta = false) => frames.push({ sse: { event: type, data: { type, ...fields } }, delta });
-  const message = { id: ids.anthropicMessage(answer.seed), type: "message", role: "assistant", model: answer.model, content: [], stop_reason: null, stop_sequence: null };
+  const push = (type: string, fields: Record<string, unknown>, delta = false) =>
+    frames.push({ sse: { event: type, data: { type, ...fields } }, delta });
+  const message = {
+    id: ids.anthropicMessage(answer.seed),
+    type: "message",
+    role: "assistant",
+    model: answer.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+  };
   push("message_start", { message: { ...message, usage: usageOf(answer, 1) } });
   let index = 0;
   const open = (block: Record<string, unknown>) => {
@@ -65,11 +74,16 @@ const errorOf = (status: number, model: string): { readonly type: string; readon
     case 413:
       return { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." };
     case 429:
-      return { type: "rate_limit_error", message: "This request would exceed the rate limit for your organization of 50 requests per minute." };
+      return {
+        type: "rate_limit_error",
+        message: "This request would exceed the rate limit for your organization of 50 requests per minute.",
+      };
     case 529:
       return { type: "overloaded_error", message: "Overloaded" };
     default:
-      return status >= 500 ? { type: "api_error", message: "Internal server error" } : { type: "invalid_request_error", message: "Invalid request: the replayed provider refused it." };
+      return status >= 500
+        ? { type: "api_error", message: "Internal server error" }
+        : { type: "invalid_request_error", message: "Invalid request: the replayed provider refused it." };
   }
 };
 
@@ -94,7 +108,11 @@ export const anthropicMessagesFrames: ProviderFrames = {
   userItem: (text) => ({ role: "user", content: text }),
   toolResultItem: (calls) => ({
     role: "user",
-    content: calls.map((call) => ({ type: "tool_result", tool_use_id: call.id, ...(call.result === undefined ? {} : { content: { $contains: call.result } }) })),
+    content: calls.map((call) => ({
+      type: "tool_result",
+      tool_use_id: call.id,
+      ...(call.result === undefined ? {} : { content: { $contains: call.result } }),
+    })),
   }),
   streamFields: () => ({}),
   streamHeaders: headers,

@@ -101,25 +101,52 @@ const checkTurns = (source: string, description: Description): DescriptionError 
   }
   const mainLane = (description.background ?? []).findIndex((background) => background.lane === "main");
   if (mainLane !== -1) {
-    return problem(`background[${mainLane}].lane`, 'the turns are lane "main"; a background request needs a lane of its own', 'Name it after what the app asks, like "title"');
+    return problem(
+      `background[${mainLane}].lane`,
+      'the turns are lane "main"; a background request needs a lane of its own',
+      'Name it after what the app asks, like "title"',
+    );
   }
   let afterTools = false;
   for (const [index, turn] of description.turns.entries()) {
     const where = `turns[${index}]`;
     if (afterTools && turn.user !== undefined) {
-      return problem(where, "this turn follows a tool call, so its request carries the tool results, not a user message", 'Remove "user", or end the turn before with no "tools"');
+      return problem(
+        where,
+        "this turn follows a tool call, so its request carries the tool results, not a user message",
+        'Remove "user", or end the turn before with no "tools"',
+      );
     }
     if (!afterTools && turn.user === undefined) {
-      return problem(where, 'a turn needs "user": the last user message its request carries', "Add it; only a turn right after one with \"tools\" leaves it out");
+      return problem(
+        where,
+        'a turn needs "user": the last user message its request carries',
+        'Add it; only a turn right after one with "tools" leaves it out',
+      );
     }
-    if (turn.fail !== undefined && (turn.reply !== undefined || turn.tools !== undefined || turn.pause !== undefined || turn.cut !== undefined || turn.usage !== undefined)) {
-      return problem(where, '"fail" answers the request with an error status alone', 'Remove "reply", "tools", "pause", "cut" and "usage", or put the answer in a turn of its own (the retry)');
+    if (
+      turn.fail !== undefined &&
+      (turn.reply !== undefined ||
+        turn.tools !== undefined ||
+        turn.pause !== undefined ||
+        turn.cut !== undefined ||
+        turn.usage !== undefined)
+    ) {
+      return problem(
+        where,
+        '"fail" answers the request with an error status alone',
+        'Remove "reply", "tools", "pause", "cut" and "usage", or put the answer in a turn of its own (the retry)',
+      );
     }
     if (turn.fail === undefined && turn.reply === undefined && (turn.tools ?? []).length === 0) {
       return problem(where, "this turn has no answer", 'Give it "reply" text, "tools" or "fail"');
     }
     if (turn.stream === false && (turn.pause !== undefined || turn.cut !== undefined)) {
-      return problem(where, "a turn that is not streamed has no deltas to pause after or cut", 'Remove "pause" and "cut", or "stream": false');
+      return problem(
+        where,
+        "a turn that is not streamed has no deltas to pause after or cut",
+        'Remove "pause" and "cut", or "stream": false',
+      );
     }
     afterTools = turn.fail === undefined && (turn.tools ?? []).length > 0;
   }
@@ -144,7 +171,10 @@ export const decodeDescription = (source: string, input: unknown): Result.Result
 };
 
 /** The pause names of a turn (`pause`, or `cut`) with the delta each holds after (or inside), in the order they play. */
-export const pausesOf = (turn: Turn, field: "pause" | "cut" = "pause"): ReadonlyArray<{ readonly name: string; readonly after: number; readonly spec: string }> =>
+export const pausesOf = (
+  turn: Turn,
+  field: "pause" | "cut" = "pause",
+): ReadonlyArray<{ readonly name: string; readonly after: number; readonly spec: string }> =>
   ((value) => (value === undefined ? [] : typeof value === "string" ? [value] : value))(turn[field])
     .map((spec) => {
       const at = spec.lastIndexOf("@");

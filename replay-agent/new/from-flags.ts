@@ -32,7 +32,9 @@ const parseTool = (text: string): NonNullable<Turn["tools"]>[number] | UsageErro
   try {
     parsed = JSON.parse(rest);
   } catch (error) {
-    return usageError(`--tool "${text}": the arguments after "${name}" are not JSON (${error instanceof Error ? error.message : String(error)}). Write them as a JSON object, ${example}`);
+    return usageError(
+      `--tool "${text}": the arguments after "${name}" are not JSON (${error instanceof Error ? error.message : String(error)}). Write them as a JSON object, ${example}`,
+    );
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     return usageError(`--tool "${text}": the arguments after "${name}" must be a JSON object, ${example}`);
@@ -63,10 +65,12 @@ const turnsOf = (flags: NewFlags, tools: NonNullable<Turn["tools"]>): ReadonlyAr
   if (flags["before-tool"] !== undefined && tools.length === 0) {
     return usageError("--before-tool is the text streamed before a tool call: add --tool '<name> <json>', or say it with --reply");
   }
-  if (flags.fail !== undefined && !/^\d+$/.test(flags.fail)) return usageError(`--fail takes an HTTP error status from 400 to 599, like --fail 429; got "${flags.fail}"`);
+  if (flags.fail !== undefined && !/^\d+$/.test(flags.fail))
+    return usageError(`--fail takes an HTTP error status from 400 to 599, like --fail 429; got "${flags.fail}"`);
   const failed: ReadonlyArray<Turn> = flags.fail === undefined ? [] : [{ user, fail: Number(flags.fail) }];
   if (tools.length > 0) {
-    if (flags.reply === undefined) return usageError("--tool needs --reply <text>: the answer to the request that carries the tool's result");
+    if (flags.reply === undefined)
+      return usageError("--tool needs --reply <text>: the answer to the request that carries the tool's result");
     const call: Turn = { user, ...(flags["before-tool"] === undefined ? {} : { reply: flags["before-tool"] }), tools, ...stream };
     return [...failed, call, { reply: flags.reply, ...pause, ...stream }];
   }
@@ -80,21 +84,29 @@ const turnsOf = (flags: NewFlags, tools: NonNullable<Turn["tools"]>): ReadonlyAr
 /** The description the command line's flags make, decoded and checked as a `--from` file would be. */
 export const descriptionFromFlags = (flags: NewFlags): Description | UsageError => {
   if (flags.provider === undefined || flags.user === undefined) {
-    return usageError("new needs --provider <p> and --user <text> (the last user message the request carries), or --from <description.json>");
+    return usageError(
+      "new needs --provider <p> and --user <text> (the last user message the request carries), or --from <description.json>",
+    );
   }
   if (!httpProviders.some((provider) => provider === flags.provider)) {
     return usageError(`new --provider takes one of ${httpProviders.join(", ")} (HTTP providers), got "${flags.provider}"`);
   }
   const badPause = (flags.pause ?? []).find((pause) => !/^[^@\s][^@]*@\d+$/.test(pause));
   if (badPause !== undefined) {
-    return usageError(`--pause takes <name>@<n>, the pause's name and after how many deltas of the reply it holds, like --pause mid-stream@3 (@0: before the first frame); got "${badPause}"`);
+    return usageError(
+      `--pause takes <name>@<n>, the pause's name and after how many deltas of the reply it holds, like --pause mid-stream@3 (@0: before the first frame); got "${badPause}"`,
+    );
   }
   const badCut = (flags.cut ?? []).find((cut) => !/^[^@\s][^@]*@\d+$/.test(cut));
   if (badCut !== undefined) {
-    return usageError(`--cut takes <name>@<n>, the pause's name and which delta of the reply it cuts in two (from 1), like --cut half-event@2; got "${badCut}"`);
+    return usageError(
+      `--cut takes <name>@<n>, the pause's name and which delta of the reply it cuts in two (from 1), like --cut half-event@2; got "${badCut}"`,
+    );
   }
   if (flags["no-usage"] === true && flags.provider !== "openai-chat") {
-    return usageError(`--no-usage is for openai-chat, where the usage chunk is the request's choice (stream_options.include_usage); ${flags.provider} always sends usage`);
+    return usageError(
+      `--no-usage is for openai-chat, where the usage chunk is the request's choice (stream_options.include_usage); ${flags.provider} always sends usage`,
+    );
   }
   const tools = all((flags.tool ?? []).map(parseTool));
   if (tools instanceof UsageError) return tools;

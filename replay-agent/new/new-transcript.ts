@@ -13,7 +13,9 @@ export type NewSource = { readonly from: string } | { readonly description: Desc
 
 const detail = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-const readDescription = Effect.fn("readDescription")(function* (file: string): Effect.fn.Return<Description, DescriptionError | NewFileError> {
+const readDescription = Effect.fn("readDescription")(function* (
+  file: string,
+): Effect.fn.Return<Description, DescriptionError | NewFileError> {
   const text = yield* Effect.tryPromise({
     try: () => readFile(file, "utf8"),
     catch: (error) => new NewFileError({ file, operation: "read", detail: detail(error) }),
@@ -22,7 +24,12 @@ const readDescription = Effect.fn("readDescription")(function* (file: string): E
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return yield* new DescriptionError({ source: file, where: "", problem: `not valid JSON (${detail(error)})`, fix: "Write the description as one JSON object" });
+    return yield* new DescriptionError({
+      source: file,
+      where: "",
+      problem: `not valid JSON (${detail(error)})`,
+      fix: "Write the description as one JSON object",
+    });
   }
   const description = decodeDescription(file, json);
   if (Result.isFailure(description)) return yield* description.failure;

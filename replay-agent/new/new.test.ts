@@ -115,97 +115,112 @@ const providers: ReadonlyArray<ProviderCase> = [
 
 const reply = "This project has two files: `math.ts` and README.md.";
 
-describe.each(providers)("replay-agent new for $provider, read by its official client", ({ provider, client, rateLimit, serverError, toolOptions, toolId }) => {
-  it("streams the reply one token per delta, holds at the pause after the third, and ends with the usage", async () => {
-    const { server } = await serveNew({ provider, turns: [{ user: "Give me a short tour", reply, pause: "mid-stream@3" }] });
-    const received: Array<{ readonly item: Parsed; readonly afterResume: boolean }> = [];
-    let resumed = false;
-    const beforePause = arrivals(3);
-    const reading = (async () => {
-      for await (const item of await client.stream(server.url, "Give me a short tour")) {
-        received.push({ item, afterResume: resumed });
-        beforePause.seen(received.length);
-      }
-    })();
-    await beforePause.promise;
-    await server.paused("mid-stream");
-    resumed = true;
-    server.resume();
-    await reading;
+describe.each(providers)(
+  "replay-agent new for $provider, read by its official client",
+  ({ provider, client, rateLimit, serverError, toolOptions, toolId }) => {
+    it("streams the reply one token per delta, holds at the pause after the third, and ends with the usage", async () => {
+      const { server } = await serveNew({ provider, turns: [{ user: "Give me a short tour", reply, pause: "mid-stream@3" }] });
+      const received: Array<{ readonly item: Parsed; readonly afterResume: boolean }> = [];
+      let resumed = false;
+      const beforePause = arrivals(3);
+      const reading = (async () => {
+        for await (const item of await client.stream(server.url, "Give me a short tour")) {
+          received.push({ item, afterResume: resumed });
+          beforePause.seen(received.length);
+        }
+      })();
+      await beforePause.promise;
+      await server.paused("mid-stream");
+      resumed = true;
+      server.resume();
+      await reading;
 
-    const words = ["This", " project", " has", " two", " files", ":", " `", "math", ".ts", "`", " and", " README", ".md", "."];
-    expect(words.join("")).toBe(reply);
-    expect(received).toEqual([
-      ...words.map((text, index) => ({ item: { text }, afterResume: index >= 3 })),
-      { item: { usage: { input: expect.any(Number), output: words.length } }, afterResume: true },
-    ]);
-    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
-  });
-
-  it("cuts a delta in two writes held at a pause, the frame before joined to the first, and the SDK still reads every token", async () => {
-    const { server, text } = await serveNew({ provider, turns: [{ user: "Give me a short tour", reply, cut: "half-event@2" }] });
-    const lines = text.split("\n").filter((line) => line.startsWith("{")).map((line): Record<string, unknown> => JSON.parse(line));
-    const cutAt = lines.findIndex((line) => line["cut"] !== undefined);
-    expect(lines[cutAt]?.["cut"]).toEqual([{ at: expect.any(Number), pause: "half-event" }]);
-    expect(lines[cutAt - 1]).toMatchObject({ type: "emit_inbound", join: true });
-    const reading = (async () => {
-      const items: Array<Parsed> = [];
-      for await (const item of await client.stream(server.url, "Give me a short tour")) items.push(item);
-      return items;
-    })();
-    await server.paused("half-event");
-    server.resume();
-    expect(texts(await reading).join("")).toBe(reply);
-    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
-  });
-
-  it("streams a tool call in argument fragments, then answers the request carrying its result", async () => {
-    const { server } = await serveNew({
-      provider,
-      ...toolOptions,
-      turns: [
-        { user: "What does src/math.ts export?", tools: [{ name: "read_file", arguments: { path: "src/math.ts" }, result: "export const sum" }] },
-        { reply: "It exports `sum`." },
-      ],
+      const words = ["This", " project", " has", " two", " files", ":", " `", "math", ".ts", "`", " and", " README", ".md", "."];
+      expect(words.join("")).toBe(reply);
+      expect(received).toEqual([
+        ...words.map((text, index) => ({ item: { text }, afterResume: index >= 3 })),
+        { item: { usage: { input: expect.any(Number), output: words.length } }, afterResume: true },
+      ]);
+      expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
     });
-    const call = await client.callTool(server.url);
-    expect(call).toMatchObject({ id: expect.stringMatching(toolId), name: "read_file", input: { path: "src/math.ts" } });
-    expect(await client.answerTool(server.url, call, "export const sum = 1 + 1;\n")).toBe("It exports `sum`.");
-    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
-  });
 
-  it("answers a fail turn with the provider's error body, so the SDK raises its typed error", async () => {
-    const { server } = await serveNew({ provider, turns: [{ user: "first", fail: 429 }, { user: "second", fail: serverError.status }] });
-    const first = await client.ask(server.url, "first").catch((error: unknown) => error);
-    expect(first).toBeInstanceOf(rateLimit.error);
-    expect(first).toMatchObject({ status: 429, type: rateLimit.type });
-    expect(first instanceof OpenAI.APIError || first instanceof Anthropic.APIError ? first.headers?.get("retry-after") : null).toBe("1");
-    const second = await client.ask(server.url, "second").catch((error: unknown) => error);
-    expect(second).toBeInstanceOf(serverError.error);
-    expect(second).toMatchObject({ status: serverError.status, type: serverError.type });
-    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
-  });
-
-  it("answers a background title request at once while the turn is held at a pause, as often as the app asks", async () => {
-    const { server } = await serveNew({
-      provider,
-      turns: [{ user: "Give me a short tour", reply, pause: "mid-stream@2" }],
-      background: [{ lane: "title", reply: "Math helpers tour", user: "Name this chat" }],
+    it("cuts a delta in two writes held at a pause, the frame before joined to the first, and the SDK still reads every token", async () => {
+      const { server, text } = await serveNew({ provider, turns: [{ user: "Give me a short tour", reply, cut: "half-event@2" }] });
+      const lines = text
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line): Record<string, unknown> => JSON.parse(line));
+      const cutAt = lines.findIndex((line) => line["cut"] !== undefined);
+      expect(lines[cutAt]?.["cut"]).toEqual([{ at: expect.any(Number), pause: "half-event" }]);
+      expect(lines[cutAt - 1]).toMatchObject({ type: "emit_inbound", join: true });
+      const reading = (async () => {
+        const items: Array<Parsed> = [];
+        for await (const item of await client.stream(server.url, "Give me a short tour")) items.push(item);
+        return items;
+      })();
+      await server.paused("half-event");
+      server.resume();
+      expect(texts(await reading).join("")).toBe(reply);
+      expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
     });
-    const reading = (async () => {
-      const parsed: Array<Parsed> = [];
-      for await (const item of await client.stream(server.url, "Give me a short tour")) parsed.push(item);
-      return parsed;
-    })();
-    await server.paused("mid-stream");
-    expect(await titleRequests[provider](server.url)).toBe("Math helpers tour");
-    expect(await titleRequests[provider](server.url)).toBe("Math helpers tour");
-    expect(server.status()).toMatchObject({ paused: "mid-stream", mismatches: [] });
-    server.resume();
-    expect(texts(await reading).join("")).toBe(reply);
-    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
-  });
-});
+
+    it("streams a tool call in argument fragments, then answers the request carrying its result", async () => {
+      const { server } = await serveNew({
+        provider,
+        ...toolOptions,
+        turns: [
+          {
+            user: "What does src/math.ts export?",
+            tools: [{ name: "read_file", arguments: { path: "src/math.ts" }, result: "export const sum" }],
+          },
+          { reply: "It exports `sum`." },
+        ],
+      });
+      const call = await client.callTool(server.url);
+      expect(call).toMatchObject({ id: expect.stringMatching(toolId), name: "read_file", input: { path: "src/math.ts" } });
+      expect(await client.answerTool(server.url, call, "export const sum = 1 + 1;\n")).toBe("It exports `sum`.");
+      expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    });
+
+    it("answers a fail turn with the provider's error body, so the SDK raises its typed error", async () => {
+      const { server } = await serveNew({
+        provider,
+        turns: [
+          { user: "first", fail: 429 },
+          { user: "second", fail: serverError.status },
+        ],
+      });
+      const first = await client.ask(server.url, "first").catch((error: unknown) => error);
+      expect(first).toBeInstanceOf(rateLimit.error);
+      expect(first).toMatchObject({ status: 429, type: rateLimit.type });
+      expect(first instanceof OpenAI.APIError || first instanceof Anthropic.APIError ? first.headers?.get("retry-after") : null).toBe("1");
+      const second = await client.ask(server.url, "second").catch((error: unknown) => error);
+      expect(second).toBeInstanceOf(serverError.error);
+      expect(second).toMatchObject({ status: serverError.status, type: serverError.type });
+      expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    });
+
+    it("answers a background title request at once while the turn is held at a pause, as often as the app asks", async () => {
+      const { server } = await serveNew({
+        provider,
+        turns: [{ user: "Give me a short tour", reply, pause: "mid-stream@2" }],
+        background: [{ lane: "title", reply: "Math helpers tour", user: "Name this chat" }],
+      });
+      const reading = (async () => {
+        const parsed: Array<Parsed> = [];
+        for await (const item of await client.stream(server.url, "Give me a short tour")) parsed.push(item);
+        return parsed;
+      })();
+      await server.paused("mid-stream");
+      expect(await titleRequests[provider](server.url)).toBe("Math helpers tour");
+      expect(await titleRequests[provider](server.url)).toBe("Math helpers tour");
+      expect(server.status()).toMatchObject({ paused: "mid-stream", mismatches: [] });
+      server.resume();
+      expect(texts(await reading).join("")).toBe(reply);
+      expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    });
+  },
+);
 
 describe("replay-agent new for openai-chat's usage chunk", () => {
   const stream = (url: string, includeUsage: boolean) =>
@@ -230,7 +245,9 @@ describe("replay-agent new for openai-chat's usage chunk", () => {
     const { server } = await serveNew({ provider: "openai-chat", turns: [{ user: "Hi", reply: "Hello!" }] });
     const mismatch = await stream(server.url, false).catch((error: unknown) => error);
     expect(mismatch).toBeInstanceOf(OpenAI.BadRequestError);
-    expect(server.status().mismatches).toMatchObject([{ diff: 'body.stream_options: expected {"include_usage":true}, got nothing (the key is missing)' }]);
+    expect(server.status().mismatches).toMatchObject([
+      { diff: 'body.stream_options: expected {"include_usage":true}, got nothing (the key is missing)' },
+    ]);
     const chunks = [];
     for await (const chunk of await stream(server.url, true)) chunks.push(chunk);
     expect(chunks.at(-1)?.usage).toMatchObject({ completion_tokens: 2, total_tokens: expect.any(Number) });
@@ -239,14 +256,32 @@ describe("replay-agent new for openai-chat's usage chunk", () => {
 
 describe("replay-agent new's description", () => {
   it.each([
-    [{ provider: "openai-chat", turns: [{ reply: "Hi" }] }, 'd.json: turns[0]: a turn needs "user": the last user message its request carries. Add it; only a turn right after one with "tools" leaves it out'],
     [
-      { provider: "openai-chat", turns: [{ user: "Hi", tools: [{ name: "list_files" }] }, { user: "Hi", reply: "Done." }] },
+      { provider: "openai-chat", turns: [{ reply: "Hi" }] },
+      'd.json: turns[0]: a turn needs "user": the last user message its request carries. Add it; only a turn right after one with "tools" leaves it out',
+    ],
+    [
+      {
+        provider: "openai-chat",
+        turns: [
+          { user: "Hi", tools: [{ name: "list_files" }] },
+          { user: "Hi", reply: "Done." },
+        ],
+      },
       'd.json: turns[1]: this turn follows a tool call, so its request carries the tool results, not a user message. Remove "user", or end the turn before with no "tools"',
     ],
-    [{ provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", stream: false, pause: "p@0" }] }, 'd.json: turns[0]: a turn that is not streamed has no deltas to pause after or cut. Remove "pause" and "cut", or "stream": false'],
-    [{ provider: "anthropic-messages", usage: false, turns: [{ user: "Hi", reply: "Hi" }] }, 'd.json: usage: only openai-chat makes the usage chunk a choice (stream_options.include_usage); anthropic-messages always sends usage. Remove "usage"'],
-    [{ provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", tool: [] }] }, 'd.json: "turns[0].tool" is not a field of a description (check its spelling). Write it like'],
+    [
+      { provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", stream: false, pause: "p@0" }] },
+      'd.json: turns[0]: a turn that is not streamed has no deltas to pause after or cut. Remove "pause" and "cut", or "stream": false',
+    ],
+    [
+      { provider: "anthropic-messages", usage: false, turns: [{ user: "Hi", reply: "Hi" }] },
+      'd.json: usage: only openai-chat makes the usage chunk a choice (stream_options.include_usage); anthropic-messages always sends usage. Remove "usage"',
+    ],
+    [
+      { provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", tool: [] }] },
+      'd.json: "turns[0].tool" is not a field of a description (check its spelling). Write it like',
+    ],
   ])("rejects %j, naming where and what to write instead", (description, message) => {
     const decoded = decodeDescription("d.json", description);
     expect(Result.isFailure(decoded) ? decoded.failure.message : "decoded").toContain(message);

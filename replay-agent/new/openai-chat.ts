@@ -43,7 +43,8 @@ const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
     const opening = [{ index, id: call.id, type: "function", function: { name: call.name, arguments: "" } }];
     const first = index === 0 && answer.text === undefined;
     push(choice(first ? { role: "assistant", content: null, tool_calls: opening, refusal: null } : { tool_calls: opening }), false);
-    for (const fragment of tokenize(JSON.stringify(call.arguments))) push(choice({ tool_calls: [{ index, function: { arguments: fragment } }] }), true);
+    for (const fragment of tokenize(JSON.stringify(call.arguments)))
+      push(choice({ tool_calls: [{ index, function: { arguments: fragment } }] }), true);
   }
   push(choice({}, finishReason(answer)), false);
   if (answer.usageChunk) push(chunk([], usageOf(answer)), false);
@@ -82,7 +83,13 @@ export const openaiChatFrames: ProviderFrames = {
             refusal: null,
             ...(answer.calls.length === 0
               ? {}
-              : { tool_calls: answer.calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }),
+              : {
+                  tool_calls: answer.calls.map((call) => ({
+                    id: call.id,
+                    type: "function",
+                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                  })),
+                }),
             annotations: [],
           },
           logprobs: null,

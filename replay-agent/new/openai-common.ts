@@ -24,13 +24,29 @@ const errorOf = (status: number, model: string): { readonly message: string; rea
     case 400:
       return { message: "Invalid request: the replayed provider refused it.", type: "invalid_request_error", code: null };
     case 401:
-      return { message: "Incorrect API key provided: replay. You can find your API key at https://platform.openai.com/account/api-keys.", type: "invalid_request_error", code: "invalid_api_key" };
+      return {
+        message: "Incorrect API key provided: replay. You can find your API key at https://platform.openai.com/account/api-keys.",
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      };
     case 403:
-      return { message: "Country, region, or territory not supported", type: "request_forbidden", code: "unsupported_country_region_territory" };
+      return {
+        message: "Country, region, or territory not supported",
+        type: "request_forbidden",
+        code: "unsupported_country_region_territory",
+      };
     case 404:
-      return { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", code: "model_not_found" };
+      return {
+        message: `The model \`${model}\` does not exist or you do not have access to it.`,
+        type: "invalid_request_error",
+        code: "model_not_found",
+      };
     case 429:
-      return { message: `Rate limit reached for ${model} in organization org-replay on requests per min (RPM): Limit 3, Used 3, Requested 1.`, type: "requests", code: "rate_limit_exceeded" };
+      return {
+        message: `Rate limit reached for ${model} in organization org-replay on requests per min (RPM): Limit 3, Used 3, Requested 1.`,
+        type: "requests",
+        code: "rate_limit_exceeded",
+      };
     case 503:
       return { message: "The server is overloaded or not ready yet.", type: "server_error", code: null };
     default:

@@ -16,7 +16,9 @@ const textPart = (text: string) => ({ type: "output_text", annotations: [], logp
 const outputOf = (answer: PlannedAnswer) => [
   ...(answer.text === undefined
     ? []
-    : [{ id: ids.responseMessage(answer.seed), type: "message", status: "completed", content: [textPart(answer.text)], role: "assistant" }]),
+    : [
+        { id: ids.responseMessage(answer.seed), type: "message", status: "completed", content: [textPart(answer.text)], role: "assistant" },
+      ]),
   ...answer.calls.map((call, index) => ({
     id: ids.functionCall(`${answer.seed}|${index}`),
     type: "function_call",
@@ -100,7 +102,11 @@ export const openaiResponsesFrames: ProviderFrames = {
   userItem: (text) => ({ role: "user", content: text }),
   toolResultItem: (calls) => {
     const last = calls[calls.length - 1];
-    return { type: "function_call_output", call_id: last?.id, ...(last?.result === undefined ? {} : { output: { $contains: last.result } }) };
+    return {
+      type: "function_call_output",
+      call_id: last?.id,
+      ...(last?.result === undefined ? {} : { output: { $contains: last.result } }),
+    };
   },
   streamFields: () => ({}),
   streamHeaders: openaiHeaders,

@@ -17,7 +17,9 @@ export const group = (tokens: ReadonlyArray<string>, size: number): ReadonlyArra
 export const spacedJson = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(spacedJson).join(", ")}]`;
   if (value !== null && typeof value === "object") {
-    return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${spacedJson(item)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${spacedJson(item)}`)
+      .join(", ")}}`;
   }
   return JSON.stringify(value);
 };

@@ -59,53 +59,65 @@ const withPauses = (
       }),
     );
   }
-  const pauseLines = (after: number) => pauses.filter((pause) => pause.after === after).map((pause): Line => ({ type: "pause", name: pause.name }));
+  const pauseLines = (after: number) =>
+    pauses.filter((pause) => pause.after === after).map((pause): Line => ({ type: "pause", name: pause.name }));
   const lines: Array<Line> = [...pauseLines(0), head];
   let count = 0;
   for (const frame of frames) {
     const cut = frame.delta ? cuts.filter((candidate) => candidate.after === count + 1) : [];
     const previous = lines.at(-1);
-    if (cut.length > 0 && previous?.["type"] === "emit_inbound" && previous["sse"] !== undefined) lines[lines.length - 1] = { ...previous, join: true };
+    if (cut.length > 0 && previous?.["type"] === "emit_inbound" && previous["sse"] !== undefined)
+      lines[lines.length - 1] = { ...previous, join: true };
     const middle = Math.floor(Buffer.byteLength(sseFrameText(frame.sse), "utf8") / 2);
-    lines.push({ type: "emit_inbound", sse: frame.sse, ...(cut.length === 0 ? {} : { cut: cut.map(({ name }, index) => ({ at: middle + index, pause: name })) }) });
+    lines.push({
+      type: "emit_inbound",
+      sse: frame.sse,
+      ...(cut.length === 0 ? {} : { cut: cut.map(({ name }, index) => ({ at: middle + index, pause: name })) }),
+    });
     if (frame.delta) lines.push(...pauseLines(++count));
   }
   return Result.succeed(lines);
 };
 
-const backgroundLines = (description: Description, frames: ProviderFrames, model: string) => (background: Background, index: number): ReadonlyArray<Line> => {
-  const seed = `${description.provider}|${model}|background[${index}]|${JSON.stringify(background)}`;
-  const body = {
-    ...(background.model === undefined ? {} : { model: background.model }),
-    stream: { $absent: true },
-    ...(background.user === undefined ? {} : { [frames.conversation]: { $last: { role: "user", content: { $contains: background.user } } } }),
+const backgroundLines =
+  (description: Description, frames: ProviderFrames, model: string) =>
+  (background: Background, index: number): ReadonlyArray<Line> => {
+    const seed = `${description.provider}|${model}|background[${index}]|${JSON.stringify(background)}`;
+    const body = {
+      ...(background.model === undefined ? {} : { model: background.model }),
+      stream: { $absent: true },
+      ...(background.user === undefined
+        ? {}
+        : { [frames.conversation]: { $last: { role: "user", content: { $contains: background.user } } } }),
+    };
+    const answer: PlannedAnswer = {
+      seed,
+      model: frames.answerModel(background.model ?? model),
+      text: background.reply,
+      calls: [],
+      usage: { input: 24 + tokenize(background.user ?? "").length, output: tokenize(background.reply).length },
+      usageChunk: false,
+    };
+    return [
+      {
+        type: "expect_outbound",
+        lane: background.lane,
+        ...(background.optional === false ? {} : { optional: true }),
+        times: background.times ?? "any",
+        request: { method: "POST", path: frames.path, body },
+      },
+      { type: "emit_inbound", response: frames.response(answer) },
+    ];
   };
-  const answer: PlannedAnswer = {
-    seed,
-    model: frames.answerModel(background.model ?? model),
-    text: background.reply,
-    calls: [],
-    usage: { input: 24 + tokenize(background.user ?? "").length, output: tokenize(background.reply).length },
-    usageChunk: false,
-  };
-  return [
-    {
-      type: "expect_outbound",
-      lane: background.lane,
-      ...(background.optional === false ? {} : { optional: true }),
-      times: background.times ?? "any",
-      request: { method: "POST", path: frames.path, body },
-    },
-    { type: "emit_inbound", response: frames.response(answer) },
-  ];
-};
 
 /** A transcript line by line: meta, each turn's expectation and answer, then the background lanes. */
 const transcriptLines = (source: string, description: Description): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
   const frames = providerFrames[description.provider];
   const model = description.model ?? frames.defaultModel;
   const usageChunk = description.provider === "openai-chat" && description.usage !== false;
-  const lines: Array<Line> = [{ type: "meta", format: "replay-transcript", version: 1, provider: description.provider, model, source: "handwritten" }];
+  const lines: Array<Line> = [
+    { type: "meta", format: "replay-transcript", version: 1, provider: description.provider, model, source: "handwritten" },
+  ];
   let previousCalls: ReadonlyArray<PlannedCall> = [];
   let input = 0;
   for (const [index, turn] of description.turns.entries()) {
@@ -114,7 +126,12 @@ const transcriptLines = (source: string, description: Description): Result.Resul
     const streamed = turn.stream !== false;
     const last = turn.user === undefined ? frames.toolResultItem(previousCalls) : frames.userItem(turn.user);
     const stream = turn.fail !== undefined && turn.stream === undefined ? {} : { stream: streamed ? true : { $absent: true } };
-    const body = { model, ...stream, ...(streamed && turn.fail === undefined ? frames.streamFields(usageChunk) : {}), [frames.conversation]: { $last: last } };
+    const body = {
+      model,
+      ...stream,
+      ...(streamed && turn.fail === undefined ? frames.streamFields(usageChunk) : {}),
+      [frames.conversation]: { $last: last },
+    };
     lines.push({ type: "expect_outbound", request: { method: "POST", path: frames.path, body } });
     input += 12 + tokenize(turn.user ?? "").length + previousCalls.reduce((sum, call) => sum + 8 + tokenize(call.result ?? "").length, 0);
     if (turn.fail !== undefined) {
@@ -124,9 +141,12 @@ const transcriptLines = (source: string, description: Description): Result.Resul
       previousCalls = [];
       continue;
     }
-    const calls = (turn.tools ?? []).map(
-      (tool, call): PlannedCall => ({ id: tool.id ?? frames.toolId(`${seed}|${call}`), name: tool.name, arguments: tool.arguments ?? {}, result: tool.result }),
-    );
+    const calls = (turn.tools ?? []).map((tool, call): PlannedCall => ({
+      id: tool.id ?? frames.toolId(`${seed}|${call}`),
+      name: tool.name,
+      arguments: tool.arguments ?? {},
+      result: tool.result,
+    }));
     const usage = turn.usage ?? { input, output: outputTokens(turn, calls) };
     const answer: PlannedAnswer = { seed, model: frames.answerModel(model), text: turn.reply, calls, usage, usageChunk };
     if (streamed) {
@@ -146,4 +166,7 @@ const transcriptLines = (source: string, description: Description): Result.Resul
 
 /** `description` as transcript text, its first line a comment naming `command`, the command that wrote it. */
 export const writeTranscript = (source: string, description: Description, command: string): Result.Result<string, DescriptionError> =>
-  Result.map(transcriptLines(source, description), (lines) => [`// Written by: ${command}`, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n");
+  Result.map(
+    transcriptLines(source, description),
+    (lines) => [`// Written by: ${command}`, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n",
+  );

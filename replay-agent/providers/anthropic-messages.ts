@@ -22,12 +22,18 @@ const checkStream = () => {
   let nextBlock = 0;
   return (frame: SseFrame): FrameVerdict => {
     if (frame.data === "[DONE]") {
-      return violation("[DONE] in an anthropic-messages stream, which ends with message_stop instead", `Remove it; end the stream with ${messageStop}`);
+      return violation(
+        "[DONE] in an anthropic-messages stream, which ends with message_stop instead",
+        `Remove it; end the stream with ${messageStop}`,
+      );
     }
     const data = frame.data;
     const type = data["type"];
     if (typeof type !== "string") {
-      return violation('an Anthropic event without a string "type"', 'Keep the event JSON as the provider sent it, with its "type", like "content_block_delta"');
+      return violation(
+        'an Anthropic event without a string "type"',
+        'Keep the event JSON as the provider sent it, with its "type", like "content_block_delta"',
+      );
     }
     if (frame.event !== type) {
       const problem =
@@ -39,7 +45,8 @@ const checkStream = () => {
     if (type === "ping") return stillOpen;
     if (type === "error") return endsWith("the error event");
     if (!started) {
-      if (type !== "message_start") return violation(`the stream starts with ${type}, not message_start`, "Start it with the message_start event the provider sent");
+      if (type !== "message_start")
+        return violation(`the stream starts with ${type}, not message_start`, "Start it with the message_start event the provider sent");
       started = true;
       return stillOpen;
     }
@@ -49,10 +56,16 @@ const checkStream = () => {
         return violation("a second message_start in one stream", "Start the next message's stream under its own expect_outbound line");
       case "content_block_start":
         if (openBlock !== null) {
-          return violation(`content block ${index} starts while block ${openBlock} is still open`, `Close block ${openBlock} with content_block_stop first`);
+          return violation(
+            `content block ${index} starts while block ${openBlock} is still open`,
+            `Close block ${openBlock} with content_block_stop first`,
+          );
         }
         if (index !== String(nextBlock)) {
-          return violation(`content block ${index} starts out of order: the next block is ${nextBlock}`, "Number content blocks 0, 1, 2, … in the order they start");
+          return violation(
+            `content block ${index} starts out of order: the next block is ${nextBlock}`,
+            "Number content blocks 0, 1, 2, … in the order they start",
+          );
         }
         openBlock = index;
         nextBlock++;
@@ -61,14 +74,20 @@ const checkStream = () => {
       case "content_block_stop":
         if (openBlock !== index) {
           const open = openBlock === null ? "no block is open" : `the open block is ${openBlock}`;
-          return violation(`${type} for content block ${index}, which is not open (${open})`, "Open a block with content_block_start before its deltas, and close the open block only");
+          return violation(
+            `${type} for content block ${index}, which is not open (${open})`,
+            "Open a block with content_block_start before its deltas, and close the open block only",
+          );
         }
         if (type === "content_block_stop") openBlock = null;
         return stillOpen;
       case "message_delta":
       case "message_stop":
         if (openBlock !== null) {
-          return violation(`${type} while content block ${openBlock} is still open`, `Close it first with {"type":"content_block_stop","index":${openBlock}}`);
+          return violation(
+            `${type} while content block ${openBlock} is still open`,
+            `Close it first with {"type":"content_block_stop","index":${openBlock}}`,
+          );
         }
         return type === "message_stop" ? endsWith("message_stop") : stillOpen;
       default:

@@ -41,7 +41,9 @@ export const httpFraming =
 const checkExchange = (file: string, rules: StreamRules, { request, answer }: Exchange): TranscriptError | undefined => {
   const error = (line: number, problem: string, fix: string) => new TranscriptError({ file, line, code: "framing", problem, fix });
   const checkFrame = rules.open();
-  let stream: { readonly state: "none" } | { readonly state: "open" } | { readonly state: "ended"; readonly name: string } = { state: "none" };
+  let stream: { readonly state: "none" } | { readonly state: "open" } | { readonly state: "ended"; readonly name: string } = {
+    state: "none",
+  };
   let complete: { readonly what: string; readonly line: number } | undefined;
   let lastFrame = request.line;
   let head: number | undefined;
@@ -49,7 +51,11 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
   for (const entry of answer) {
     const isFrame = entry.type === "emit_inbound" && entry.sse !== undefined;
     if (joined !== undefined && !isFrame) {
-      return error(joined, `"join" puts this frame in one write with the next frame, but line ${entry.line} is a ${entry.type}`, 'Remove "join", or move the frame it joins right below it');
+      return error(
+        joined,
+        `"join" puts this frame in one write with the next frame, but line ${entry.line} is a ${entry.type}`,
+        'Remove "join", or move the frame it joins right below it',
+      );
     }
     joined = undefined;
     if (entry.type === "pause" || entry.type === "delay") continue;
@@ -62,18 +68,30 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
     }
     if (entry.type === "disconnect") {
       if (stream.state === "ended") {
-        return error(entry.line, `disconnect after ${stream.name}: the stream has already ended`, `Remove the disconnect, or move it before ${stream.name}`);
+        return error(
+          entry.line,
+          `disconnect after ${stream.name}: the stream has already ended`,
+          `Remove the disconnect, or move it before ${stream.name}`,
+        );
       }
       complete = { what: "disconnect", line: entry.line };
     } else if (entry.type === "emit_inbound" && entry.head !== undefined) {
       if (stream.state !== "none" || head !== undefined) {
         const before = head !== undefined ? `the head at line ${head}` : "sse frames";
-        return error(entry.line, `a head after ${before}: the status and headers go out once, before the first frame`, "Keep one head line, right below the expect_outbound it answers");
+        return error(
+          entry.line,
+          `a head after ${before}: the status and headers go out once, before the first frame`,
+          "Keep one head line, right below the expect_outbound it answers",
+        );
       }
       head = entry.line;
     } else if (entry.type === "fail") {
       if (head !== undefined) {
-        return error(entry.line, `fail after the head at line ${head}: the stream's status was already sent`, "Put the error status in the head line, or remove the head and keep the fail");
+        return error(
+          entry.line,
+          `fail after the head at line ${head}: the stream's status was already sent`,
+          "Put the error status in the head line, or remove the head and keep the fail",
+        );
       }
       if (stream.state !== "none") {
         return error(
@@ -85,17 +103,30 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       complete = { what: "fail", line: entry.line };
     } else if (entry.type === "emit_inbound" && entry.response !== undefined) {
       if (stream.state !== "none" || head !== undefined) {
-        return error(entry.line, "a whole JSON response after sse frames", "Answer a request with sse frames or with one response, not both");
+        return error(
+          entry.line,
+          "a whole JSON response after sse frames",
+          "Answer a request with sse frames or with one response, not both",
+        );
       }
       complete = { what: "response", line: entry.line };
     } else if (entry.type === "emit_inbound" && entry.sse !== undefined) {
       if (stream.state === "ended") {
-        return error(entry.line, `sse frame after ${stream.name} (line ${lastFrame})`, "Remove it, or start the next request with an expect_outbound line above it");
+        return error(
+          entry.line,
+          `sse frame after ${stream.name} (line ${lastFrame})`,
+          "Remove it, or start the next request with an expect_outbound line above it",
+        );
       }
       const verdict = checkFrame(entry.sse);
       if (verdict.kind === "violation") return error(entry.line, verdict.problem, verdict.fix);
       const badCut = cutProblem(entry.cut ?? [], Buffer.byteLength(sseFrameText(entry.sse), "utf8"));
-      if (badCut !== undefined) return error(entry.line, badCut, "Cut at byte offsets that increase, each inside the frame as written (its event: and data: lines and the blank line)");
+      if (badCut !== undefined)
+        return error(
+          entry.line,
+          badCut,
+          "Cut at byte offsets that increase, each inside the frame as written (its event: and data: lines and the blank line)",
+        );
       if (entry.join === true) joined = entry.line;
       stream = verdict.kind === "end" ? { state: "ended", name: verdict.name } : { state: "open" };
       lastFrame = entry.line;
@@ -105,7 +136,11 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
     return error(joined, '"join" on the last frame of an answer: there is no next frame to share its write', 'Remove "join"');
   }
   if (head !== undefined && stream.state === "none" && complete === undefined) {
-    return error(head, "a head with no sse frames after it", `Add the stream's frames, ending with ${rules.endingExample}, or answer with one emit_inbound response instead`);
+    return error(
+      head,
+      "a head with no sse frames after it",
+      `Add the stream's frames, ending with ${rules.endingExample}, or answer with one emit_inbound response instead`,
+    );
   }
   if (stream.state === "open" && complete === undefined) {
     return error(
@@ -129,7 +164,8 @@ const cutProblem = (cuts: ReadonlyArray<Cut>, length: number): string | undefine
   let previous = 0;
   for (const cut of cuts) {
     const at = typeof cut === "number" ? cut : cut.at;
-    if (at < 1 || at >= length) return `a cut at byte ${at}, outside this frame: it is ${length} bytes as written, so a cut falls from 1 to ${length - 1}`;
+    if (at < 1 || at >= length)
+      return `a cut at byte ${at}, outside this frame: it is ${length} bytes as written, so a cut falls from 1 to ${length - 1}`;
     if (at <= previous) return `a cut at byte ${at} after one at ${previous}: cuts go in increasing order`;
     previous = at;
   }

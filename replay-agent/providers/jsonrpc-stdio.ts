@@ -18,14 +18,18 @@ type JsonRpcId = string | number;
 const isId = (value: unknown): value is JsonRpcId => typeof value === "string" || typeof value === "number";
 
 /** What a JSON-RPC message is, or why it is not one. */
-const classify = (message: unknown): { kind: "request"; id: JsonRpcId; method: string } | { kind: "notification" | "response" } | { problem: string } => {
+const classify = (
+  message: unknown,
+): { kind: "request"; id: JsonRpcId; method: string } | { kind: "notification" | "response" } | { problem: string } => {
   if (!Predicate.isObject(message)) return { problem: `expected a JSON-RPC message object, got ${JSON.stringify(message)}` };
   if (message["jsonrpc"] !== "2.0") return { problem: `"jsonrpc" must be "2.0", got ${JSON.stringify(message["jsonrpc"]) ?? "nothing"}` };
   const method = message["method"];
   const id = message["id"];
   if (typeof method === "string") {
     if (isId(id)) return { kind: "request", id, method };
-    return id === undefined ? { kind: "notification" } : { problem: `the id of a request must be a string or a number, got ${JSON.stringify(id)}` };
+    return id === undefined
+      ? { kind: "notification" }
+      : { problem: `the id of a request must be a string or a number, got ${JSON.stringify(id)}` };
   }
   if (!isId(id) && id !== null) return { problem: 'a message needs a "method" (request, notification) or an "id" (response)' };
   const answers = ["result", "error"].filter((key) => Object.hasOwn(message, key));
@@ -33,18 +37,27 @@ const classify = (message: unknown): { kind: "request"; id: JsonRpcId; method: s
 };
 
 const checkFraming = (transcript: Transcript): TranscriptError | undefined => {
-  const error = (line: number, problem: string, fix: string) => new TranscriptError({ file: transcript.file, line, code: "framing", problem, fix });
+  const error = (line: number, problem: string, fix: string) =>
+    new TranscriptError({ file: transcript.file, line, code: "framing", problem, fix });
   const unanswered: Array<{ readonly id: JsonRpcId; readonly method: string; readonly line: number }> = [];
   let ended: { readonly what: string; readonly line: number } | undefined;
   for (const entry of transcript.entries) {
     if (ended !== undefined) {
-      return error(entry.line, `${entry.type} after the ${ended.what} at line ${ended.line}: the agent has stopped talking`, "Remove it, or move the exit to the end");
+      return error(
+        entry.line,
+        `${entry.type} after the ${ended.what} at line ${ended.line}: the agent has stopped talking`,
+        "Remove it, or move the exit to the end",
+      );
     }
     switch (entry.type) {
       case "expect_outbound": {
         const pattern = entry.message;
         if (!Predicate.isObject(pattern)) {
-          return error(entry.line, "expect_outbound.message must be a pattern object for a JSON-RPC message", 'Write it like {"jsonrpc":"2.0","id":1,"method":"session/new"}');
+          return error(
+            entry.line,
+            "expect_outbound.message must be a pattern object for a JSON-RPC message",
+            'Write it like {"jsonrpc":"2.0","id":1,"method":"session/new"}',
+          );
         }
         const id = pattern["id"];
         const answered = isId(id) ? unanswered.findIndex((request) => request.id === id) : Predicate.isObject(id) ? 0 : -1;
@@ -54,7 +67,11 @@ const checkFraming = (transcript: Transcript): TranscriptError | undefined => {
       case "emit_inbound": {
         const kind = classify(entry.message);
         if ("problem" in kind) {
-          return error(entry.line, `emit_inbound.message is not a JSON-RPC 2.0 message: ${kind.problem}`, 'Write what the agent sent, like {"jsonrpc":"2.0","method":"session/update","params":{…}}');
+          return error(
+            entry.line,
+            `emit_inbound.message is not a JSON-RPC 2.0 message: ${kind.problem}`,
+            'Write what the agent sent, like {"jsonrpc":"2.0","method":"session/update","params":{…}}',
+          );
         }
         if (kind.kind === "request") unanswered.push({ id: kind.id, method: kind.method, line: entry.line });
         break;
@@ -77,15 +94,28 @@ const checkFraming = (transcript: Transcript): TranscriptError | undefined => {
 
 /** A request the transcript did not expect gets a JSON-RPC error naming its method: -32601 when another method was expected, -32602 when only its params differ. */
 const answerMismatch = (message: unknown, mismatch: ReplayMismatchError): unknown => {
-  const data = { type: "replay_mismatch", line: mismatch.expectedLine, expected: mismatch.expected, diff: mismatch.diff, excerpt: requestExcerpt(message) };
+  const data = {
+    type: "replay_mismatch",
+    line: mismatch.expectedLine,
+    expected: mismatch.expected,
+    diff: mismatch.diff,
+    excerpt: requestExcerpt(message),
+  };
   if (typeof message === "string") {
-    return { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: replay-agent could not read this line as JSON", data } };
+    return {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error: replay-agent could not read this line as JSON", data },
+    };
   }
   const kind = classify(message);
   if (!("kind" in kind) || kind.kind !== "request") return undefined;
   const expectedMethod = Predicate.isObject(mismatch.expected) ? mismatch.expected["method"] : undefined;
   const sameMethod = expectedMethod !== undefined && matchPattern(expectedMethod, kind.method).length === 0;
-  const where = mismatch.expectedLine === null ? "the transcript expects no more messages" : `the transcript expects line ${mismatch.expectedLine} here`;
+  const where =
+    mismatch.expectedLine === null
+      ? "the transcript expects no more messages"
+      : `the transcript expects line ${mismatch.expectedLine} here`;
   return {
     jsonrpc: "2.0",
     id: kind.id,

@@ -19,18 +19,30 @@ const checkStream = () => {
   let previous: number | undefined;
   return (frame: SseFrame): FrameVerdict => {
     if (frame.data === "[DONE]") {
-      return violation("[DONE] in an openai-responses stream, which ends with its terminal event instead", `Remove it; end the stream with ${completed}`);
+      return violation(
+        "[DONE] in an openai-responses stream, which ends with its terminal event instead",
+        `Remove it; end the stream with ${completed}`,
+      );
     }
     const type = frame.data["type"];
     const sequence = frame.data["sequence_number"];
     if (typeof type !== "string") {
-      return violation('a Responses event without a string "type"', 'Keep the event JSON as the provider sent it, with its "type", like "response.output_text.delta"');
+      return violation(
+        'a Responses event without a string "type"',
+        'Keep the event JSON as the provider sent it, with its "type", like "response.output_text.delta"',
+      );
     }
     if (frame.event !== undefined && frame.event !== type) {
-      return violation(`the event name "${frame.event}" differs from its data's type "${type}"`, `Name the event as the provider does: "event":"${type}"`);
+      return violation(
+        `the event name "${frame.event}" differs from its data's type "${type}"`,
+        `Name the event as the provider does: "event":"${type}"`,
+      );
     }
     if (typeof sequence !== "number" || !Number.isInteger(sequence)) {
-      return violation(`${type} has no integer sequence_number`, 'Keep each event\'s "sequence_number" as recorded: 0, 1, 2, … in stream order');
+      return violation(
+        `${type} has no integer sequence_number`,
+        'Keep each event\'s "sequence_number" as recorded: 0, 1, 2, … in stream order',
+      );
     }
     if (previous !== undefined && sequence <= previous) {
       return violation(

@@ -31,13 +31,27 @@ export const httpFormatFor = (transcript: Transcript): Effect.Effect<HttpProvide
   const provider = transcript.meta.provider;
   return isHttpProvider(provider)
     ? Effect.succeed(httpFormats[provider])
-    : Effect.fail(new WrongTransportError({ file: transcript.file, provider, command: "serve", use: `replay-agent stdio --transcript ${transcript.file}, which the app spawns` }));
+    : Effect.fail(
+        new WrongTransportError({
+          file: transcript.file,
+          provider,
+          command: "serve",
+          use: `replay-agent stdio --transcript ${transcript.file}, which the app spawns`,
+        }),
+      );
 };
 
 /** The stdio wire format that serves `transcript`, or the command that serves it instead. */
 export const stdioFormatFor = (transcript: Transcript): Effect.Effect<StdioProviderFormat, WrongTransportError> => {
   const provider = transcript.meta.provider;
   return isHttpProvider(provider)
-    ? Effect.fail(new WrongTransportError({ file: transcript.file, provider, command: "stdio", use: `replay-agent serve --transcript ${transcript.file} and point the app's base URL at it` }))
+    ? Effect.fail(
+        new WrongTransportError({
+          file: transcript.file,
+          provider,
+          command: "stdio",
+          use: `replay-agent serve --transcript ${transcript.file} and point the app's base URL at it`,
+        }),
+      )
     : Effect.succeed(stdioFormats[provider]);
 };

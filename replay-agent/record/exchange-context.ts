@@ -12,7 +12,10 @@ export interface ExchangeContext {
   readonly file: TranscriptFile;
   readonly redactor: Redactor;
   /** Appends the line that starts an exchange (with the meta line before the first one). */
-  readonly begin: (request: { readonly method: string; readonly path: string; readonly body: unknown }, userAgent: string | undefined) => Effect.Effect<void, RecordOutputError>;
+  readonly begin: (
+    request: { readonly method: string; readonly path: string; readonly body: unknown },
+    userAgent: string | undefined,
+  ) => Effect.Effect<void, RecordOutputError>;
   readonly log: (line: string) => void;
 }
 

@@ -25,7 +25,12 @@ const upstreamHeaders = (incoming: IncomingMessage, credentials: Readonly<Record
 /** Relays a whole answer: an error status becomes a fail line, any other a JSON response line. */
 const relayWhole = (context: ExchangeContext, response: Response, app: HttpResponseWriter) =>
   Effect.gen(function* () {
-    const text = yield* Effect.promise(() => response.text().then((body) => body, () => undefined));
+    const text = yield* Effect.promise(() =>
+      response.text().then(
+        (body) => body,
+        () => undefined,
+      ),
+    );
     if (text === undefined) return yield* dropped(context, app);
     const headers = context.redactor.headers(response.headers);
     const recordedHeaders = Object.keys(headers).length === 0 ? {} : { headers };

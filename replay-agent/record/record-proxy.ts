@@ -48,10 +48,22 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
   const begin: ExchangeContext["begin"] = (request, userAgent) =>
     Effect.gen(function* () {
       if (!metaWritten) {
-        const model = Predicate.isObject(request.body) && typeof request.body["model"] === "string" ? { model: redactor.text(request.body["model"]) } : {};
+        const model =
+          Predicate.isObject(request.body) && typeof request.body["model"] === "string"
+            ? { model: redactor.text(request.body["model"]) }
+            : {};
         const client = userAgent === undefined ? {} : { client: redactor.text(userAgent) };
         const capturedAt = DateTime.formatIso(yield* DateTime.now);
-        yield* file.append({ type: "meta", format: "replay-transcript", version: 1, provider: options.provider, ...model, ...client, capturedAt, source: "recorded" });
+        yield* file.append({
+          type: "meta",
+          format: "replay-transcript",
+          version: 1,
+          provider: options.provider,
+          ...model,
+          ...client,
+          capturedAt,
+          source: "recorded",
+        });
         metaWritten = true;
       }
       const body = request.body === undefined ? {} : { body: redactor.pattern(request.body) };

@@ -19,7 +19,8 @@ const frameOf = (block: RawBlock, context: ExchangeContext): SseFrame | string |
   const named = event.event === undefined ? {} : { event: event.event };
   if (event.data === "[DONE]") return { ...named, data: "[DONE]" };
   const data = context.redactor.value(parseBody(event.data));
-  if (!Predicate.isObject(data)) return `skipped an event whose data is not a JSON object: ${context.redactor.text(event.data).slice(0, 80)}`;
+  if (!Predicate.isObject(data))
+    return `skipped an event whose data is not a JSON object: ${context.redactor.text(event.data).slice(0, 80)}`;
   return { ...named, data };
 };
 
@@ -27,7 +28,8 @@ const frameOf = (block: RawBlock, context: ExchangeContext): SseFrame | string |
 const written = (frame: SseFrame): Uint8Array => Buffer.from(sseFrameText(frame), "utf8");
 
 /** Whether one of `boundaries` lies from `from` to `to`, both included. */
-const boundaryBetween = (boundaries: ReadonlyArray<number>, from: number, to: number): boolean => boundaries.some((at) => at >= from && at <= to);
+const boundaryBetween = (boundaries: ReadonlyArray<number>, from: number, to: number): boolean =>
+  boundaries.some((at) => at >= from && at <= to);
 
 /**
  * Streams an event-stream answer: its status and headers are appended as a `head` line, each
@@ -39,7 +41,10 @@ const boundaryBetween = (boundaries: ReadonlyArray<number>, from: number, to: nu
  */
 export const relayStream = (context: ExchangeContext, response: Response, app: HttpResponseWriter) =>
   Effect.gen(function* () {
-    yield* context.file.append({ type: "emit_inbound", head: { status: response.status, headers: context.redactor.headers(response.headers) } });
+    yield* context.file.append({
+      type: "emit_inbound",
+      head: { status: response.status, headers: context.redactor.headers(response.headers) },
+    });
     app.writeHead(response.status, appHeaders(response.headers));
     app.flushHeaders();
     const body = response.body;

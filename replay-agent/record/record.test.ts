@@ -30,7 +30,11 @@ const fakeProvider = async (answer: object) => {
     seen.push(request.headers);
     request.resume();
     request.once("end", () => {
-      response.writeHead(200, { "content-type": "application/json", "set-cookie": "session=planted-cookie", "x-request-id": "req_recorded" });
+      response.writeHead(200, {
+        "content-type": "application/json",
+        "set-cookie": "session=planted-cookie",
+        "x-request-id": "req_recorded",
+      });
       response.end(JSON.stringify(answer));
     });
   });
@@ -68,14 +72,23 @@ const piecewiseProvider = async (head: Readonly<Record<string, string>>) => {
 };
 
 /** The request each recorded stream answers, sent the same way to the recorder and to the replay. */
-const streamedQuestion = JSON.stringify({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "Stream it in pieces" }] });
+const streamedQuestion = JSON.stringify({
+  model: "gpt-4o-mini",
+  stream: true,
+  messages: [{ role: "user", content: "Stream it in pieces" }],
+});
 
 /**
  * Streams `writes` from a piecewise provider through the recorder to a plain fetch reader, each
  * write only once the reader has had every byte of the one before, so the recorder reads each
  * write as one chunk. What the reader got, read by read.
  */
-const recordWrites = async (recorderUrl: string, upstream: Awaited<ReturnType<typeof piecewiseProvider>>, path: string, writes: ReadonlyArray<string>) => {
+const recordWrites = async (
+  recorderUrl: string,
+  upstream: Awaited<ReturnType<typeof piecewiseProvider>>,
+  path: string,
+  writes: ReadonlyArray<string>,
+) => {
   const answer = fetch(`${recorderUrl}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer sk-app-own-key-not-recorded" },
@@ -112,9 +125,11 @@ const parseChunkedAnswer = (bytes: Buffer): RawAnswer | undefined => {
   const headEnd = bytes.indexOf("\r\n\r\n");
   if (headEnd === -1) return undefined;
   const [statusLine = "", ...headerLines] = bytes.subarray(0, headEnd).toString("latin1").split("\r\n");
-  const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+  const headers = Object.fromEntries(
+    headerLines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+  );
   const writes: Array<string> = [];
-  for (let at = headEnd + 4; ; ) {
+  for (let at = headEnd + 4; ;) {
     const sizeEnd = bytes.indexOf("\r\n", at);
     if (sizeEnd === -1) return undefined;
     const size = Number.parseInt(bytes.subarray(at, sizeEnd).toString("latin1"), 16);
@@ -129,7 +144,9 @@ const parseChunkedAnswer = (bytes: Buffer): RawAnswer | undefined => {
 const rawAnswer = (url: string, path: string, body: string) =>
   new Promise<RawAnswer>((resolve, reject) => {
     const socket = connect(Number(new URL(url).port), "127.0.0.1");
-    socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     let received = Buffer.alloc(0);
     socket.on("data", (data) => {
       received = Buffer.concat([received, data]);
@@ -139,10 +156,16 @@ const rawAnswer = (url: string, path: string, body: string) =>
       resolve(answer);
     });
     socket.once("error", reject);
-    socket.once("end", () => reject(new Error(`the connection closed before the answer was whole: ${JSON.stringify(received.toString("utf8"))}`)));
+    socket.once("end", () =>
+      reject(new Error(`the connection closed before the answer was whole: ${JSON.stringify(received.toString("utf8"))}`)),
+    );
   });
 
-const linesOf = async (path: string) => (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+const linesOf = async (path: string) =>
+  (await readFile(path, "utf8"))
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 interface AuthCase {
   readonly provider: "openai-chat" | "anthropic-messages";
@@ -157,13 +180,28 @@ describe("replay-agent record", () => {
       provider: "openai-chat",
       env: { OPENAI_API_KEY: planted.recorderKey },
       auth: { authorization: `Bearer ${planted.recorderKey}` },
-      answer: { id: "chatcmpl-1", object: "chat.completion", created: 1733000000, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: replyWithSecret }, finish_reason: "stop" }] },
+      answer: {
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        created: 1733000000,
+        model: "gpt-4o-mini",
+        choices: [{ index: 0, message: { role: "assistant", content: replyWithSecret }, finish_reason: "stop" }],
+      },
     },
     {
       provider: "anthropic-messages",
       env: { ANTHROPIC_API_KEY: planted.anthropicKey },
       auth: { "x-api-key": planted.anthropicKey },
-      answer: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-6", content: [{ type: "text", text: replyWithSecret }], stop_reason: "end_turn", stop_sequence: null, usage: { input_tokens: 9, output_tokens: 7 } },
+      answer: {
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-4-6",
+        content: [{ type: "text", text: replyWithSecret }],
+        stop_reason: "end_turn",
+        stop_sequence: null,
+        usage: { input_tokens: 9, output_tokens: 7 },
+      },
     },
   ])("forwards $provider requests with the key from its environment and writes no credential", async ({ provider, env, auth, answer }) => {
     const upstream = await fakeProvider(answer);
@@ -184,7 +222,13 @@ describe("replay-agent record", () => {
     expect(text).not.toMatch(/"(authorization|x-api-key|api-key|cookie|set-cookie)"/i);
 
     const transcript = await loadTranscript(out);
-    expect(transcript.meta).toMatchObject({ provider, model: expect.any(String), client: expect.stringMatching(/JS/), source: "recorded", capturedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(transcript.meta).toMatchObject({
+      provider,
+      model: expect.any(String),
+      client: expect.stringMatching(/JS/),
+      source: "recorded",
+      capturedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(transcript.entries.map((entry) => entry.type)).toEqual(["expect_outbound", "emit_inbound"]);
     const replay = await startReplayServer({ transcript: out });
     onTestFinished(() => replay.close());
@@ -193,15 +237,36 @@ describe("replay-agent record", () => {
   });
 
   it("keeps where the upstream's writes ended and its head, so the recording replays in the same writes with the same status and headers", async () => {
-    const delta = (text: string) => ({ event: "content_block_delta", data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } } });
+    const delta = (text: string) => ({
+      event: "content_block_delta",
+      data: { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } },
+    });
     const frames = [
-      { event: "message_start", data: { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-6", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 9, output_tokens: 1 } } } },
+      {
+        event: "message_start",
+        data: {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude-sonnet-4-6",
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: { input_tokens: 9, output_tokens: 1 },
+          },
+        },
+      },
       { event: "content_block_start", data: { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } },
       delta("Split"),
       delta(" across"),
       delta(" reads"),
       { event: "content_block_stop", data: { type: "content_block_stop", index: 0 } },
-      { event: "message_delta", data: { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 3 } } },
+      {
+        event: "message_delta",
+        data: { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 3 } },
+      },
       { event: "message_stop", data: { type: "message_stop" } },
     ];
     // The upstream writes its events as the replay agent writes frames: `event:`, compact JSON, LF.
@@ -219,14 +284,27 @@ describe("replay-agent record", () => {
       "x-api-key": planted.anthropicKey,
     });
     const out = join(await scratch(), "cuts.ndjson");
-    const recorder = await startRecorder({ provider: "anthropic-messages", upstream: upstream.url, out, env: { ANTHROPIC_API_KEY: planted.anthropicKey } });
+    const recorder = await startRecorder({
+      provider: "anthropic-messages",
+      upstream: upstream.url,
+      out,
+      env: { ANTHROPIC_API_KEY: planted.anthropicKey },
+    });
 
     expect(await recordWrites(recorder.url, upstream, "/v1/messages", writes)).toEqual(writes);
     const stopped = await recorder.stop("SIGINT");
     expect(stopped.stdout).toContain("recorded 1 request and 8 frames");
 
     const lines = await linesOf(out);
-    const head = { status: 200, headers: { "content-type": "text/event-stream", "x-request-id": "req_streamed", "anthropic-ratelimit-requests-remaining": "49", date: expect.any(String) } };
+    const head = {
+      status: 200,
+      headers: {
+        "content-type": "text/event-stream",
+        "x-request-id": "req_streamed",
+        "anthropic-ratelimit-requests-remaining": "49",
+        date: expect.any(String),
+      },
+    };
     expect(lines.slice(2)).toEqual([
       { type: "emit_inbound", head },
       { type: "emit_inbound", sse: frames[0], join: true },
@@ -243,7 +321,10 @@ describe("replay-agent record", () => {
     const replay = await startReplayServer({ transcript: out });
     onTestFinished(() => replay.close());
     const replayed = await rawAnswer(replay.url, "/v1/messages", streamedQuestion);
-    expect(replayed).toMatchObject({ status: 200, headers: { "content-type": "text/event-stream", "x-request-id": "req_streamed", "anthropic-ratelimit-requests-remaining": "49" } });
+    expect(replayed).toMatchObject({
+      status: 200,
+      headers: { "content-type": "text/event-stream", "x-request-id": "req_streamed", "anthropic-ratelimit-requests-remaining": "49" },
+    });
     expect(replayed.headers).not.toHaveProperty("set-cookie");
     expect(replayed.writes).toEqual(writes);
     expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [] });
@@ -262,7 +343,12 @@ describe("replay-agent record", () => {
     const writes = [": keep-alive\n\n", ...events.flatMap(({ raw, at }) => [raw.slice(0, at), raw.slice(at)]), "data: [DONE]\n\n"];
     const upstream = await piecewiseProvider({ "content-type": "text/event-stream; charset=utf-8" });
     const out = join(await scratch(), "mapped-cuts.ndjson");
-    const recorder = await startRecorder({ provider: "openai-chat", upstream: upstream.url, out, env: { OPENAI_API_KEY: planted.recorderKey } });
+    const recorder = await startRecorder({
+      provider: "openai-chat",
+      upstream: upstream.url,
+      out,
+      env: { OPENAI_API_KEY: planted.recorderKey },
+    });
 
     expect(await recordWrites(recorder.url, upstream, "/v1/chat/completions", writes)).toEqual(writes);
     expect((await recorder.stop("SIGINT")).exitCode).toBe(0);
@@ -275,12 +361,18 @@ describe("replay-agent record", () => {
     onTestFinished(() => replay.close());
     const replayed = await rawAnswer(replay.url, "/v1/chat/completions", streamedQuestion);
     expect(replayed.writes).toEqual([
-      'data: {"n":1', "}\n\n",
-      'data: {"n":2', ',"text":"crlf"}\n\n',
-      'data: {"n', '":3}\n\n',
-      'data: {"n', '":4}\n\n',
-      'data: {"n":5,', '"text":"two lines"}\n\n',
-      'data: {"text":"Bearer [redacted] o', 'k"}\n\n',
+      'data: {"n":1',
+      "}\n\n",
+      'data: {"n":2',
+      ',"text":"crlf"}\n\n',
+      'data: {"n',
+      '":3}\n\n',
+      'data: {"n',
+      '":4}\n\n',
+      'data: {"n":5,',
+      '"text":"two lines"}\n\n',
+      'data: {"text":"Bearer [redacted] o',
+      'k"}\n\n',
       "data: [DONE]\n\n",
     ]);
   });
@@ -289,7 +381,12 @@ describe("replay-agent record", () => {
     const upstream = await startReplayServer({ transcript: fixture("openai-chat/short-tour.ndjson") });
     onTestFinished(() => upstream.close());
     const out = join(await scratch(), "cut-short.ndjson");
-    const recorder = await startRecorder({ provider: "openai-chat", upstream: upstream.url, out, env: { OPENAI_API_KEY: planted.recorderKey } });
+    const recorder = await startRecorder({
+      provider: "openai-chat",
+      upstream: upstream.url,
+      out,
+      env: { OPENAI_API_KEY: planted.recorderKey },
+    });
 
     const stream = await clients["openai-chat"].stream(recorder.url, "Give me a short tour");
     const received: Array<Parsed> = [];
@@ -306,8 +403,19 @@ describe("replay-agent record", () => {
     await beforePause;
     await upstream.paused("mid-stream");
 
-    const whilePaused = (await readFile(out, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { type: string });
-    expect(whilePaused.map(({ type }) => type)).toEqual(["meta", "expect_outbound", "emit_inbound", "emit_inbound", "emit_inbound", "emit_inbound", "emit_inbound"]);
+    const whilePaused = (await readFile(out, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
+    expect(whilePaused.map(({ type }) => type)).toEqual([
+      "meta",
+      "expect_outbound",
+      "emit_inbound",
+      "emit_inbound",
+      "emit_inbound",
+      "emit_inbound",
+      "emit_inbound",
+    ]);
 
     const stopped = await recorder.stop("SIGTERM");
     expect(stopped.exitCode).toBe(0);
@@ -315,7 +423,15 @@ describe("replay-agent record", () => {
     expect(await reading).toBeInstanceOf(Error);
     expect(received).toEqual([{ text: "This" }, { text: " project" }, { text: " has" }]);
     const transcript = await loadTranscript(out);
-    expect(transcript.entries.map((entry) => entry.type)).toEqual(["expect_outbound", "emit_inbound", "emit_inbound", "emit_inbound", "emit_inbound", "emit_inbound", "disconnect"]);
+    expect(transcript.entries.map((entry) => entry.type)).toEqual([
+      "expect_outbound",
+      "emit_inbound",
+      "emit_inbound",
+      "emit_inbound",
+      "emit_inbound",
+      "emit_inbound",
+      "disconnect",
+    ]);
     expect(transcript.entries[1]).toMatchObject({ head: { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8" } } });
   });
 });

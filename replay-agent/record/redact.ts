@@ -46,7 +46,9 @@ export const redacted = "[redacted]";
  * send one to the provider (a tool's output of `env`), and the transcript is committed.
  */
 export const secretValues = (env: Readonly<Record<string, string | undefined>>): ReadonlyArray<string> =>
-  Object.entries(env).flatMap(([name, value]) => (value !== undefined && value.length >= 8 && /KEY|TOKEN|SECRET|PASSWORD|AUTH|CREDENTIAL/i.test(name) ? [value] : []));
+  Object.entries(env).flatMap(([name, value]) =>
+    value !== undefined && value.length >= 8 && /KEY|TOKEN|SECRET|PASSWORD|AUTH|CREDENTIAL/i.test(name) ? [value] : [],
+  );
 
 type Range = readonly [start: number, end: number];
 
@@ -115,7 +117,9 @@ export const makeRedactor = (secrets: ReadonlyArray<string>) => {
       }),
     /** The headers worth recording, with their values redacted. */
     headers: (headers: Headers): Readonly<Record<string, string>> =>
-      Object.fromEntries([...headers.entries()].filter(([name]) => isKeptHeader(name) && name !== "set-cookie").map(([name, value]) => [name, text(value)])),
+      Object.fromEntries(
+        [...headers.entries()].filter(([name]) => isKeptHeader(name) && name !== "set-cookie").map(([name, value]) => [name, text(value)]),
+      ),
   };
 };
 

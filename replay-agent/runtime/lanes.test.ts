@@ -28,17 +28,20 @@ const texts = async (stream: AsyncIterable<Parsed>) => {
 describe.each(providers)("%s lanes, read by the official client", (provider) => {
   const client = clients[provider];
 
-  it.each([0, 1, 2])("answers a title request sent %i time(s) at once while the main stream is held, and the transcript ends fully played", async (titles) => {
-    const server = await serveFile(await withBackgroundTitle(provider));
-    const reading = texts(await client.stream(server.url, "Give me a short tour"));
-    await server.paused("mid-stream");
-    for (let sent = 0; sent < titles; sent++) expect(await client.ask(server.url, "Name this thread")).toBe("Math helpers tour");
-    expect(server.status()).toMatchObject({ paused: "mid-stream", held: [{ name: "mid-stream" }], mismatches: [] });
-    server.resume();
-    expect(await reading).toEqual(["This", " project", " has", " two", " files."]);
-    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
-    expect(server.requests().map(({ matched, line }) => ({ matched, line }))).toHaveLength(titles + 1);
-  });
+  it.each([0, 1, 2])(
+    "answers a title request sent %i time(s) at once while the main stream is held, and the transcript ends fully played",
+    async (titles) => {
+      const server = await serveFile(await withBackgroundTitle(provider));
+      const reading = texts(await client.stream(server.url, "Give me a short tour"));
+      await server.paused("mid-stream");
+      for (let sent = 0; sent < titles; sent++) expect(await client.ask(server.url, "Name this thread")).toBe("Math helpers tour");
+      expect(server.status()).toMatchObject({ paused: "mid-stream", held: [{ name: "mid-stream" }], mismatches: [] });
+      server.resume();
+      expect(await reading).toEqual(["This", " project", " has", " two", " files."]);
+      expect(server.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
+      expect(server.requests().map(({ matched, line }) => ({ matched, line }))).toHaveLength(titles + 1);
+    },
+  );
 });
 
 describe("waiting for a pause", () => {
@@ -61,18 +64,34 @@ describe("waiting for a pause", () => {
 const line = (value: Line) => value;
 const meta = line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat" });
 const expectOutbound = (content: string, fields: object = {}) =>
-  line({ type: "expect_outbound", ...fields, request: { method: "POST", path: "/v1/chat/completions", body: { messages: { $last: { content } } } } });
+  line({
+    type: "expect_outbound",
+    ...fields,
+    request: { method: "POST", path: "/v1/chat/completions", body: { messages: { $last: { content } } } },
+  });
 const reply = (content: string) =>
   line({
     type: "emit_inbound",
-    response: { status: 200, body: { id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }] } },
+    response: {
+      status: 200,
+      body: {
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        created: 1,
+        model: "gpt-4o-mini",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+      },
+    },
   });
 
 /** Sends each message as a non-streamed request; what each got back: the reply's text, or the replay's mismatch diff. */
 const sendAll = async (url: string, messages: ReadonlyArray<string>) => {
   const answers: Array<string> = [];
   for (const content of messages) {
-    const response = await fetch(`${url}/v1/chat/completions`, { method: "POST", body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content }] }) });
+    const response = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content }] }),
+    });
     const body = (await response.json()) as { choices?: Array<{ message: { content: string } }>; error?: { diff: string } };
     answers.push(body.choices?.[0]?.message.content ?? `mismatch: ${body.error?.diff ?? "?"}`);
   }
@@ -92,14 +111,23 @@ describe("matching expectations in lanes", () => {
       name: "a request matching the next expectation passes over an optional one, which is closed",
       lines: [expectOutbound("a", { optional: true }), reply("A"), expectOutbound("b"), reply("B")],
       sent: ["b", "a"],
-      answers: ["B", "mismatch: the transcript expects no more requests: each of its 2 expect_outbound lines was matched as often as it may be, or passed over as optional"],
+      answers: [
+        "B",
+        "mismatch: the transcript expects no more requests: each of its 2 expect_outbound lines was matched as often as it may be, or passed over as optional",
+      ],
       remaining: 0,
     },
     {
       name: "times: 2 answers two requests the same way, and a third does not match",
       lines: [expectOutbound("a", { times: 2 }), reply("A"), expectOutbound("b"), reply("B")],
       sent: ["a", "b", "a", "a", "b"],
-      answers: ["A", 'mismatch: body.messages[0].content: expected "a", got "b"', "A", 'mismatch: body.messages[0].content: expected "b", got "a"', "B"],
+      answers: [
+        "A",
+        'mismatch: body.messages[0].content: expected "a", got "b"',
+        "A",
+        'mismatch: body.messages[0].content: expected "b", got "a"',
+        "B",
+      ],
       remaining: 0,
     },
     {
@@ -118,7 +146,16 @@ describe("matching expectations in lanes", () => {
     },
     {
       name: "lanes keep their own order",
-      lines: [expectOutbound("a"), reply("A"), expectOutbound("t1", { lane: "title" }), reply("T1"), expectOutbound("t2", { lane: "title" }), reply("T2"), expectOutbound("b"), reply("B")],
+      lines: [
+        expectOutbound("a"),
+        reply("A"),
+        expectOutbound("t1", { lane: "title" }),
+        reply("T1"),
+        expectOutbound("t2", { lane: "title" }),
+        reply("T2"),
+        expectOutbound("b"),
+        reply("B"),
+      ],
       sent: ["t1", "a", "t2", "b"],
       answers: ["T1", "A", "T2", "B"],
       remaining: 0,

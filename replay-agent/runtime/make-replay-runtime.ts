@@ -56,10 +56,16 @@ export const makeReplayRuntime = <Req, Run>(
     const plan = planTranscript(transcript, prepare);
     const exchanges: ReadonlyArray<ExchangeState<Run>> = plan.exchanges.map((planned) => ({ planned, count: 0, closed: false }));
     const opening: Play<Run> | undefined =
-      plan.opening.length === 0 ? undefined : { steps: plan.opening, after: undefined, done: Deferred.makeUnsafe(), step: 0, held: undefined };
+      plan.opening.length === 0
+        ? undefined
+        : { steps: plan.opening, after: undefined, done: Deferred.makeUnsafe(), step: 0, held: undefined };
     const byLane = new Map<string, Array<ExchangeState<Run>>>();
     for (const exchange of exchanges) byLane.set(exchange.planned.lane, [...(byLane.get(exchange.planned.lane) ?? []), exchange]);
-    const lanes: ReadonlyArray<Lane<Run>> = [...byLane.values()].map((members) => ({ exchanges: members, position: 0, tail: opening?.done }));
+    const lanes: ReadonlyArray<Lane<Run>> = [...byLane.values()].map((members) => ({
+      exchanges: members,
+      position: 0,
+      tail: opening?.done,
+    }));
     const played = new Set<number>();
     const plays = new Set<Play<Run>>(opening === undefined ? [] : [opening]);
     const held: Array<Play<Run>> = [];
@@ -89,7 +95,9 @@ export const makeReplayRuntime = <Req, Run>(
       const places = [
         ...[...plays].flatMap((play) => placeOf(play) ?? []),
         ...exchanges.flatMap((exchange) =>
-          owed(exchange) > 0 ? [{ line: exchange.planned.expect.line, type: "expect_outbound", summary: describeEntry(exchange.planned.expect) }] : [],
+          owed(exchange) > 0
+            ? [{ line: exchange.planned.expect.line, type: "expect_outbound", summary: describeEntry(exchange.planned.expect) }]
+            : [],
         ),
       ];
       return places.reduce<NextEntry | null>((first, place) => (first === null || place.line < first.line ? place : first), null);
@@ -99,7 +107,10 @@ export const makeReplayRuntime = <Req, Run>(
       return next === null ? "the end of the transcript" : `line ${next.line} (${next.summary})`;
     };
     const remaining = (): number => {
-      const playing = [...plays].reduce((sum, play) => sum + play.steps.slice(play.step).reduce((lines, step) => lines + step.completes.length, 0), 0);
+      const playing = [...plays].reduce(
+        (sum, play) => sum + play.steps.slice(play.step).reduce((lines, step) => lines + step.completes.length, 0),
+        0,
+      );
       return playing + exchanges.reduce((sum, exchange) => sum + owed(exchange) * exchange.planned.size, 0);
     };
 
@@ -135,13 +146,15 @@ export const makeReplayRuntime = <Req, Run>(
     /** Matches `request` against every candidate; claims the first that matches, and closes the satisfied ones its lane passes over. */
     const claimFor = (request: Req, at: number): Play<Run> | ReplayMismatchError => {
       const open = candidates();
-      const tries = open.map((candidate) => ({ candidate, differences: matchPattern(patternOf(candidate.exchange.planned.expect), request) }));
+      const tries = open.map((candidate) => ({
+        candidate,
+        differences: matchPattern(patternOf(candidate.exchange.planned.expect), request),
+      }));
       const match = tries.find(({ differences }) => differences.length === 0);
       if (match === undefined) {
-        const closest = tries.reduce<{ readonly candidate: (typeof open)[number]; readonly differences: ReadonlyArray<PatternDifference> } | undefined>(
-          (best, next) => (best === undefined || next.differences.length < best.differences.length ? next : best),
-          undefined,
-        );
+        const closest = tries.reduce<
+          { readonly candidate: (typeof open)[number]; readonly differences: ReadonlyArray<PatternDifference> } | undefined
+        >((best, next) => (best === undefined || next.differences.length < best.differences.length ? next : best), undefined);
         const expect = closest?.candidate.exchange.planned.expect;
         const mismatch: Mismatch<Req> = {
           request,
@@ -243,7 +256,10 @@ export const makeReplayRuntime = <Req, Run>(
     const reachable = (name: string): boolean =>
       [...plays].some((play) => play.steps.slice(play.step).some((step) => step.kind === "pause" && step.name === name)) ||
       exchanges.some(
-        (exchange) => !exchange.closed && exchange.count < exchange.planned.max && exchange.planned.steps.some((step) => step.kind === "pause" && step.name === name),
+        (exchange) =>
+          !exchange.closed &&
+          exchange.count < exchange.planned.max &&
+          exchange.planned.steps.some((step) => step.kind === "pause" && step.name === name),
       );
 
     const missingPauseReason = (name: string): string => {
@@ -283,7 +299,8 @@ export const makeReplayRuntime = <Req, Run>(
     const resume = (name?: string): Effect.Effect<HeldPause, NotPausedError> =>
       Effect.suspend(() => {
         const names = held.flatMap((play) => (play.held === undefined ? [] : [`"${play.held.pause.name}" (line ${play.held.pause.line})`]));
-        const play = name === undefined ? (held.length === 1 ? held[0] : undefined) : held.find((candidate) => candidate.held?.pause.name === name);
+        const play =
+          name === undefined ? (held.length === 1 ? held[0] : undefined) : held.find((candidate) => candidate.held?.pause.name === name);
         const release = play?.held;
         const step = play?.steps[play.step];
         if (play === undefined || release === undefined || step === undefined) {
@@ -295,16 +312,14 @@ export const makeReplayRuntime = <Req, Run>(
         return Deferred.succeed(release.resumed, undefined).pipe(Effect.as(release.pause));
       });
 
-    const status = Effect.sync(
-      (): RuntimeStatus<Req> => ({
-        played: played.size,
-        remaining: remaining(),
-        paused: held[0]?.held?.pause.name ?? null,
-        held: held.flatMap((play) => (play.held === undefined ? [] : [play.held.pause])),
-        mismatches: [...mismatches],
-        next: nextEntry(),
-      }),
-    );
+    const status = Effect.sync((): RuntimeStatus<Req> => ({
+      played: played.size,
+      remaining: remaining(),
+      paused: held[0]?.held?.pause.name ?? null,
+      held: held.flatMap((play) => (play.held === undefined ? [] : [play.held.pause])),
+      mismatches: [...mismatches],
+      next: nextEntry(),
+    }));
 
     return {
       transcript,

@@ -38,12 +38,20 @@ describe("matchPattern", () => {
     ],
     ["$contains needs a string", { body: { stream: { $contains: "t" } } }, 'body.stream: expected a string containing "t", got true'],
     ["$regex matches", { path: { $regex: "^/v1/chat/" } }, ""],
-    ["$regex that fails", { path: { $regex: "^/v1/responses$" } }, 'path: expected a string matching /^/v1/responses$/, got "/v1/chat/completions"'],
+    [
+      "$regex that fails",
+      { path: { $regex: "^/v1/responses$" } },
+      'path: expected a string matching /^/v1/responses$/, got "/v1/chat/completions"',
+    ],
     ["$any matches any present value", { body: { model: { $any: true }, stream: { $any: true } } }, ""],
     ["$any needs the key", { body: { user: { $any: true } } }, "body.user: expected any value, got nothing (the key is missing)"],
     ["$absent matches a missing key", { body: { temperature: { $absent: true } } }, ""],
     ["$absent fails on a present key", { body: { stream: { $absent: true } } }, "body.stream: expected the key to be absent, got true"],
-    ["$last matches the last element, whatever comes before", { body: { messages: { $last: { role: "user", content: { $contains: "tour" } } } } }, ""],
+    [
+      "$last matches the last element, whatever comes before",
+      { body: { messages: { $last: { role: "user", content: { $contains: "tour" } } } } },
+      "",
+    ],
     [
       "$last that differs names the last index",
       { body: { messages: { $last: { role: "assistant" } } } },
@@ -55,11 +63,23 @@ describe("matchPattern", () => {
       { body: { messages: { $some: { role: "user", content: "Give me the tour" } } } },
       'body.messages: expected an element that matches {"role":"user","content":"Give me the tour"}, got none; the closest:\nbody.messages[1].content: expected "Give me the tour", got "Give me a short tour"',
     ],
-    ["$last needs an array", { body: { model: { $last: "x" } } }, 'body.model: expected an array whose last element matches "x", got "gpt-4o-mini"'],
-    ["a $-key that is not an operator is a literal key", { body: { tools: [{ function: { parameters: { $schema: "http://json-schema.org/draft-07/schema#" } } }] } }, ""],
+    [
+      "$last needs an array",
+      { body: { model: { $last: "x" } } },
+      'body.model: expected an array whose last element matches "x", got "gpt-4o-mini"',
+    ],
+    [
+      "a $-key that is not an operator is a literal key",
+      { body: { tools: [{ function: { parameters: { $schema: "http://json-schema.org/draft-07/schema#" } } }] } },
+      "",
+    ],
     ["an object where a string is", { body: { model: { name: "gpt-4o-mini" } } }, 'body.model: expected an object, got "gpt-4o-mini"'],
     ["an array where an object is", { body: { model: [] } }, 'body.model: expected an array, got "gpt-4o-mini"'],
-    ["keys that are not identifiers are quoted", { body: { "x-trace": "1" } }, 'body["x-trace"]: expected "1", got nothing (the key is missing)'],
+    [
+      "keys that are not identifiers are quoted",
+      { body: { "x-trace": "1" } },
+      'body["x-trace"]: expected "1", got nothing (the key is missing)',
+    ],
     [
       "every difference is listed",
       { method: "GET", body: { model: "o3" } },
@@ -73,7 +93,6 @@ describe("matchPattern", () => {
   ])("%s", (_name, pattern, diff) => {
     expect(formatDifferences(matchPattern(pattern, request))).toBe(diff);
   });
-
 });
 
 describe("validatePattern", () => {
@@ -82,7 +101,10 @@ describe("validatePattern", () => {
     [{ body: { content: { $regex: "([" } } }, 'body.content: $regex "([" is not a valid regular expression'],
     [{ body: { content: { $any: "yes" } } }, 'body.content: $any takes true, got "yes"'],
     [{ body: { content: { $absent: false } } }, "body.content: $absent takes true, got false"],
-    [{ body: { messages: { $last: { content: { $regex: "([" } } } } }, 'body.messages.$last.content: $regex "([" is not a valid regular expression'],
+    [
+      { body: { messages: { $last: { content: { $regex: "([" } } } } },
+      'body.messages.$last.content: $regex "([" is not a valid regular expression',
+    ],
     [{ body: { content: { $contains: "a", role: "user" } } }, "body.content: an operator object has exactly one key, got $contains, role"],
   ])("rejects %j", (pattern, problem) => {
     expect(formatDifferences(validatePattern(pattern))).toContain(problem);

@@ -124,8 +124,7 @@ const compareOperator = (operator: Operator, actual: Actual, path: string): Read
   const value = actual.value;
   const matches =
     operator.kind === "any" ||
-    (typeof value === "string" &&
-      (operator.kind === "contains" ? value.includes(operator.text) : new RegExp(operator.source).test(value)));
+    (typeof value === "string" && (operator.kind === "contains" ? value.includes(operator.text) : new RegExp(operator.source).test(value)));
   return matches ? [] : [{ path, message: `expected ${expected}, got ${render(value)}` }];
 };
 
@@ -138,7 +137,8 @@ const compareElements = (
   const wanted = operator.kind === "some" ? "an array with an element that matches" : "an array whose last element matches";
   if (!actual.present) return [{ path, message: `expected ${wanted} ${render(operator.pattern)}, got nothing (the key is missing)` }];
   const value = actual.value;
-  if (!Array.isArray(value) || value.length === 0) return [{ path, message: `expected ${wanted} ${render(operator.pattern)}, got ${render(value)}` }];
+  if (!Array.isArray(value) || value.length === 0)
+    return [{ path, message: `expected ${wanted} ${render(operator.pattern)}, got ${render(value)}` }];
   const items: ReadonlyArray<unknown> = value;
   if (operator.kind === "last") return compare(operator.pattern, { present: true, value: items.at(-1) }, indexPath(path, items.length - 1));
   const tries = items.map((item, index) => compare(operator.pattern, { present: true, value: item }, indexPath(path, index)));
@@ -161,11 +161,7 @@ const compareArray = (pattern: ReadonlyArray<unknown>, value: unknown, path: str
   return [...length, ...elements];
 };
 
-const compareObject = (
-  pattern: { readonly [key: string]: unknown },
-  value: unknown,
-  path: string,
-): ReadonlyArray<PatternDifference> => {
+const compareObject = (pattern: { readonly [key: string]: unknown }, value: unknown, path: string): ReadonlyArray<PatternDifference> => {
   if (!Predicate.isObject(value)) return [{ path, message: `expected an object, got ${render(value)}` }];
   return Object.keys(pattern).flatMap((key) => {
     const present = Object.hasOwn(value, key) && value[key] !== undefined;

@@ -42,14 +42,24 @@ export interface Plan<Run> {
 export const mainLane = "main";
 
 /** The steps of consecutive answer lines: runs cut at every pause and delay, and at a frame's cuts that hold. */
-const stepsOf = <Run>(lines: ReadonlyArray<{ readonly index: number; readonly entry: TranscriptEntry }>, prepare: (run: AnswerRun) => Run): Array<Step<Run>> => {
+const stepsOf = <Run>(
+  lines: ReadonlyArray<{ readonly index: number; readonly entry: TranscriptEntry }>,
+  prepare: (run: AnswerRun) => Run,
+): Array<Step<Run>> => {
   const steps: Array<Step<Run>> = [];
   let pieces: Array<AnswerPiece> = [];
   let completes: Array<number> = [];
   const flush = () => {
     const [first] = pieces;
     if (first !== undefined) {
-      steps.push({ kind: "run", prepared: prepare(pieces), line: first.entry.line, type: first.entry.type, summary: describeEntry(first.entry), completes });
+      steps.push({
+        kind: "run",
+        prepared: prepare(pieces),
+        line: first.entry.line,
+        type: first.entry.type,
+        summary: describeEntry(first.entry),
+        completes,
+      });
     }
     pieces = [];
     completes = [];
@@ -75,8 +85,22 @@ const stepsOf = <Run>(lines: ReadonlyArray<{ readonly index: number; readonly en
           const inside = `inside the frame at line ${entry.line}, after byte ${cut.at}`;
           steps.push(
             "pause" in cut
-              ? { kind: "pause", name: cut.pause, line: entry.line, type: "pause", summary: `pause ${cut.pause} (${inside})`, completes: [] }
-              : { kind: "delay", ms: cut.delay, line: entry.line, type: "delay", summary: `delay ${cut.delay}ms (${inside})`, completes: [] },
+              ? {
+                  kind: "pause",
+                  name: cut.pause,
+                  line: entry.line,
+                  type: "pause",
+                  summary: `pause ${cut.pause} (${inside})`,
+                  completes: [],
+                }
+              : {
+                  kind: "delay",
+                  ms: cut.delay,
+                  line: entry.line,
+                  type: "delay",
+                  summary: `delay ${cut.delay}ms (${inside})`,
+                  completes: [],
+                },
           );
           from = cut.at;
         }

@@ -45,9 +45,7 @@ export const reportStatus = Effect.fn("reportStatus")(function* (
   runtime: ReplayRuntime<unknown>,
   log: (line: string) => void,
 ): Effect.fn.Return<void, never, Scope.Scope> {
-  const snapshot = Effect.all({ status: runtime.status, requests: runtime.requests }).pipe(
-    Effect.map((report): StatusReport => report),
-  );
+  const snapshot = Effect.all({ status: runtime.status, requests: runtime.requests }).pipe(Effect.map((report): StatusReport => report));
   const request = yield* Effect.acquireRelease(open(url, log), (request) =>
     snapshot.pipe(Effect.flatMap((report) => finish(request, formatNdjsonLine(report)))),
   );

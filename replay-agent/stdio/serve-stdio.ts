@@ -52,7 +52,9 @@ const stdioSink = (output: Writable, ended: Deferred.Deferred<StdioEnd>): Respon
   };
   return {
     send: (run) => Effect.forEach(run, (piece) => sendLine(piece.entry), { discard: true }),
-    end: Effect.suspend(() => (exitCode === undefined ? Effect.void : Deferred.succeed(ended, { reason: "exit", code: exitCode }).pipe(Effect.asVoid))),
+    end: Effect.suspend(() =>
+      exitCode === undefined ? Effect.void : Deferred.succeed(ended, { reason: "exit", code: exitCode }).pipe(Effect.asVoid),
+    ),
   };
 };
 
@@ -67,7 +69,13 @@ const parseMessage = (text: string): unknown => {
 
 /** Serves one message: the next exchange of the transcript, or the protocol's answer to a message it did not expect. */
 const serveMessage =
-  (runtime: ReplayRuntime<unknown, AnswerRun>, format: StdioProviderFormat, sink: ResponseSink, output: Writable, log: (line: string) => void) =>
+  (
+    runtime: ReplayRuntime<unknown, AnswerRun>,
+    format: StdioProviderFormat,
+    sink: ResponseSink,
+    output: Writable,
+    log: (line: string) => void,
+  ) =>
   (text: string): Effect.Effect<void> => {
     const message = parseMessage(text);
     return runtime.serve(message, sink).pipe(
@@ -87,7 +95,10 @@ const controlOnly =
     if (path.startsWith(controlPrefix)) return handleControl(runtime, request.method ?? "GET", path, writer);
     return Effect.sync(() =>
       writeJsonResponse(writer, 404, {
-        error: { type: "replay_unknown_control_route", message: `a stdio agent speaks on stdin/stdout; this port only serves ${controlPrefix} routes` },
+        error: {
+          type: "replay_unknown_control_route",
+          message: `a stdio agent speaks on stdin/stdout; this port only serves ${controlPrefix} routes`,
+        },
       }),
     );
   };

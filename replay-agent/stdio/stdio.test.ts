@@ -131,7 +131,13 @@ describe("the stdio peer, spawned by an Agent Client Protocol client", () => {
     await peer.close();
     expect(peer.status()).toMatchObject({
       played: 2,
-      mismatches: [{ message: { method: "authenticate", id: 1 }, expectedLine: 5, diff: expect.stringContaining('method: expected "session/new", got "authenticate"') }],
+      mismatches: [
+        {
+          message: { method: "authenticate", id: 1 },
+          expectedLine: 5,
+          diff: expect.stringContaining('method: expected "session/new", got "authenticate"'),
+        },
+      ],
     });
   });
 
@@ -151,7 +157,9 @@ describe("the stdio peer, spawned by an Agent Client Protocol client", () => {
     );
     const peer = await startPeer(transcript);
     const { agent, exited } = await spawnPeer(peer);
-    const refused = await agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} }).catch((error: unknown) => error);
+    const refused = await agent
+      .request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} })
+      .catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: -32000, message: "this agent needs a newer client" });
     expect(await exited).toBe(3);
     await peer.close();
@@ -188,7 +196,11 @@ describe("the stdio peer in process", () => {
       expect(yield* line(1)).toMatchObject({
         jsonrpc: "2.0",
         id: 9,
-        error: { code: -32601, message: 'Method not found: replay-agent did not expect "agent/shutdown" (the transcript expects line 4 here)', data: { line: 4 } },
+        error: {
+          code: -32601,
+          message: 'Method not found: replay-agent did not expect "agent/shutdown" (the transcript expects line 4 here)',
+          data: { line: 4 },
+        },
       });
 
       input.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
@@ -201,6 +213,6 @@ describe("the stdio peer in process", () => {
       expect(yield* served.runtime.status).toMatchObject({ remaining: 0, mismatches: [{ expectedLine: 4 }] });
     });
     await Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(TestClock.layer())));
-    expect(logged).toEqual([expect.stringContaining('the app sent a message the transcript did not expect: the request does not match')]);
+    expect(logged).toEqual([expect.stringContaining("the app sent a message the transcript did not expect: the request does not match")]);
   });
 });

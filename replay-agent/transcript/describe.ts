@@ -1,7 +1,7 @@
 import type { TranscriptEntry } from "./transcript.ts";
 
 /** A value shown inside a one-line summary: strings bare, patterns as compact JSON. */
-const show = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value) ?? "?");
+const show = (value: unknown): string => (typeof value === "string" ? value : (JSON.stringify(value) ?? "?"));
 
 /** One line that says what an entry is, e.g. `expect_outbound POST /v1/chat/completions`. */
 export const describeEntry = (entry: TranscriptEntry): string => {

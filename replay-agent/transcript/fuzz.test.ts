@@ -19,7 +19,8 @@ async function transcripts(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const found = await Promise.all(
     entries.map(async (entry) => {
-      if (entry.isDirectory()) return ["node_modules", ".git", "reports", "test-results", "dist"].includes(entry.name) ? [] : transcripts(join(dir, entry.name));
+      if (entry.isDirectory())
+        return ["node_modules", ".git", "reports", "test-results", "dist"].includes(entry.name) ? [] : transcripts(join(dir, entry.name));
       return entry.name.endsWith(".ndjson") ? [join(dir, entry.name)] : [];
     }),
   );
@@ -54,20 +55,28 @@ const mutate = Effect.fn("fuzz.mutate")(function* (text: string) {
   if (kind === "swap") [changed[a], changed[b]] = [lines[b] ?? "", lines[a] ?? ""];
   else if (kind === "double") changed.splice(a, 0, lines[a] ?? "");
   else changed.splice(a, 1);
-  return { change: `line ${a + 1} ${kind === "swap" ? `swapped with line ${b + 1}` : kind === "double" ? "doubled" : "dropped"}`, text: changed.join("\n") } satisfies Mutant;
+  return {
+    change: `line ${a + 1} ${kind === "swap" ? `swapped with line ${b + 1}` : kind === "double" ? "doubled" : "dropped"}`,
+    text: changed.join("\n"),
+  } satisfies Mutant;
 });
 
 /** The `casesPerFixture` changes of `file`'s text, the same every run: the seed is the fuzz's and the file's. */
 const mutants = (file: string, text: string) =>
   Effect.runPromise(Effect.forEach(Array.from({ length: casesPerFixture }), () => mutate(text)).pipe(Random.withSeed(`${seed} ${file}`)));
 
-type Outcome = { readonly kind: "valid" } | { readonly kind: "rejected"; readonly message: string } | { readonly kind: "crashed"; readonly detail: string };
+type Outcome =
+  | { readonly kind: "valid" }
+  | { readonly kind: "rejected"; readonly message: string }
+  | { readonly kind: "crashed"; readonly detail: string };
 
 /** What `check` and then `serve` make of a text: valid (and served, then closed), rejected with a typed error, or a crash (a defect). */
 async function judge(file: string, text: string): Promise<Outcome> {
   const exit = await Effect.runPromiseExit(
     validateTranscript(file, text).pipe(
-      Effect.tap((transcript) => (transcript.meta.provider === "jsonrpc-stdio" ? Effect.void : Effect.scoped(serveTranscript(transcript, { port: 0 })))),
+      Effect.tap((transcript) =>
+        transcript.meta.provider === "jsonrpc-stdio" ? Effect.void : Effect.scoped(serveTranscript(transcript, { port: 0 })),
+      ),
     ),
   );
   if (Exit.isSuccess(exit)) return { kind: "valid" };
@@ -101,7 +110,8 @@ describe("fuzzing the transcript reader", () => {
         const outcome = await judge(file, mutant.text);
         if (outcome.kind === "valid") counts.valid++;
         else if (outcome.kind === "crashed") problems.push(`${file}, ${mutant.change}: crashed: ${outcome.detail}`);
-        else if (!new RegExp(`^${file.replaceAll(".", "\\.")}:\\d+: \\S`).test(outcome.message)) problems.push(`${file}, ${mutant.change}: no file:line: in "${outcome.message}"`);
+        else if (!new RegExp(`^${file.replaceAll(".", "\\.")}:\\d+: \\S`).test(outcome.message))
+          problems.push(`${file}, ${mutant.change}: no file:line: in "${outcome.message}"`);
         else counts.rejected++;
       }
     }
@@ -118,13 +128,18 @@ describe("fuzzing the transcript reader", () => {
     const judged = await Promise.all(changed.map(async (mutant) => ({ mutant, outcome: await judge(file, mutant.text) })));
     const rejected = judged.find(({ outcome }) => outcome.kind === "rejected");
     const valid = judged.find(({ outcome }) => outcome.kind === "valid");
-    if (rejected?.outcome.kind !== "rejected" || valid === undefined) throw new Error(`seed "${seed}" gave no rejected or no valid change of ${file}`);
+    if (rejected?.outcome.kind !== "rejected" || valid === undefined)
+      throw new Error(`seed "${seed}" gave no rejected or no valid change of ${file}`);
     const [bad, good] = [join(work, "rejected.ndjson"), join(work, "valid.ndjson")];
     await writeFile(bad, rejected.mutant.text);
     await writeFile(good, valid.mutant.text);
     const message = rejected.outcome.message.replace(`${file}:`, `${bad}:`);
 
-    const [checkBad, checkGood, serveBad] = await Promise.all([replayAgent(["check", bad]), replayAgent(["check", good]), replayAgent(["serve", "--transcript", bad])]);
+    const [checkBad, checkGood, serveBad] = await Promise.all([
+      replayAgent(["check", bad]),
+      replayAgent(["check", good]),
+      replayAgent(["serve", "--transcript", bad]),
+    ]);
     expect([checkBad.exitCode, checkGood.exitCode, serveBad.exitCode]).toEqual([2, 0, 2]);
     expect(checkBad.stderr).toContain(message);
     expect(serveBad.stderr).toContain(message);
@@ -134,7 +149,9 @@ describe("fuzzing the transcript reader", () => {
   it("agrees with `replay-agent stdio`: a damaged jsonrpc-stdio transcript exits 2 with the message and writes nothing on stdout, the protocol's channel", async () => {
     const file = "replay-agent/fixtures/jsonrpc-stdio/acp-prompt.ndjson";
     const text = await readFile(join(root, file), "utf8");
-    const judged = await Promise.all((await mutants(file, text)).map(async (mutant) => ({ mutant, outcome: await judge(file, mutant.text) })));
+    const judged = await Promise.all(
+      (await mutants(file, text)).map(async (mutant) => ({ mutant, outcome: await judge(file, mutant.text) })),
+    );
     const rejected = judged.filter(({ outcome }) => outcome.kind === "rejected");
     // Each kind of change that was rejected, once: a byte, a cut, a swap, a doubled or dropped line.
     const kinds = [...new Map(rejected.map((entry) => [entry.mutant.change.split(" ")[0], entry] as const)).values()];

@@ -20,7 +20,10 @@ export const issueDescriber = (what: string): ((issue: SchemaIssue.Issue) => str
   return (issue) =>
     formatter(issue)
       .issues.map(({ path, message }) => {
-        const where = (path ?? []).map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`)).join("").slice(1);
+        const where = (path ?? [])
+          .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
+          .join("")
+          .slice(1);
         const text = message.replace(/^Expected/, "expected");
         if (where === "") return text;
         return text.startsWith("is ") ? `"${where}" ${text}` : `"${where}": ${text}`;

@@ -34,8 +34,7 @@ export const parseLine = Effect.fnUntraced(function* (
   text: string,
   transport: Transport,
 ): Effect.fn.Return<DecodedLine, TranscriptError> {
-  const fail = (code: TranscriptError["code"], problem: string, fix: string) =>
-    new TranscriptError({ file, line, code, problem, fix });
+  const fail = (code: TranscriptError["code"], problem: string, fix: string) => new TranscriptError({ file, line, code, problem, fix });
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -57,11 +56,7 @@ export const parseLine = Effect.fnUntraced(function* (
   const type = json["type"];
   if (!isLineType(type)) {
     const got = type === undefined ? 'no "type" field' : `type ${JSON.stringify(type)}`;
-    return yield* fail(
-      "unknown_type",
-      `unknown line type: ${got}`,
-      `Set "type" to one of ${lineTypes.join(", ")}`,
-    );
+    return yield* fail("unknown_type", `unknown line type: ${got}`, `Set "type" to one of ${lineTypes.join(", ")}`);
   }
   const sse = json["sse"];
   const misplaced = type === "emit_inbound" && Predicate.isObject(sse) ? ["cut", "join"].filter((key) => Object.hasOwn(sse, key)) : [];

@@ -70,10 +70,13 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
   const entries: Array<TranscriptEntry> = [];
   for (const { line, text: content } of rest) {
     const decoded = yield* parseLine(file, line, content, transport);
-    const fail = (code: TranscriptError["code"], problem: string, fix: string) =>
-      new TranscriptError({ file, line, code, problem, fix });
+    const fail = (code: TranscriptError["code"], problem: string, fix: string) => new TranscriptError({ file, line, code, problem, fix });
     if (decoded.type === "meta") {
-      return yield* fail("meta_not_first", `a second meta line (the first is line ${meta.line})`, "Keep only the meta line at the top of the file");
+      return yield* fail(
+        "meta_not_first",
+        `a second meta line (the first is line ${meta.line})`,
+        "Keep only the meta line at the top of the file",
+      );
     }
     const violation = transportViolation(decoded, transport);
     if (violation !== undefined) return yield* fail("invalid_field", violation.problem, violation.fix);

@@ -24,7 +24,6 @@ const tour = async (provider: HttpProvider) => {
   return { lines, first, second, request, frameAt };
 };
 
-
 describe.each(providers)("%s delivery of frames", (provider) => {
   it("writes every frame on its own, the frame joined before a cut in one write with its first piece, and the rest only on resume", async () => {
     const { lines, first, second, request, frameAt } = await tour(provider);
@@ -48,7 +47,9 @@ describe.each(providers)("%s delivery of frames", (provider) => {
     await server.paused("mid-stream");
     const pause = lines.findIndex((line) => line.type === "pause");
     const framesOf = (from: number, to: number) =>
-      lines.slice(from, to).flatMap((line) => (line.type === "emit_inbound" && "sse" in line ? [sseFrameText(line["sse"] as SseFrame)] : []));
+      lines
+        .slice(from, to)
+        .flatMap((line) => (line.type === "emit_inbound" && "sse" in line ? [sseFrameText(line["sse"] as SseFrame)] : []));
     const beforePause = [joined, secondText.subarray(half).toString("utf8"), ...framesOf(second + 1, pause)];
     expect(await answer.until((chunks) => chunks.length >= beforePause.length)).toEqual(beforePause);
     server.resume();
@@ -58,11 +59,14 @@ describe.each(providers)("%s delivery of frames", (provider) => {
   it("lets the official client parse a frame cut into three pieces across a delay and a pause", async () => {
     const { lines, second, frameAt } = await tour(provider);
     const size = Buffer.byteLength(sseFrameText(frameAt(second)));
-    const cutLines = lines.map((line, index): Line => (index === second ? { ...line, cut: [5, { at: 12, delay: 1 }, { at: size - 3, pause: "tail" }] } : line));
+    const cutLines = lines.map((line, index): Line =>
+      index === second ? { ...line, cut: [5, { at: 12, delay: 1 }, { at: size - 3, pause: "tail" }] } : line,
+    );
     const server = await serveFile(await writeVariant(cutLines));
     const received: Array<string> = [];
     const reading = (async () => {
-      for await (const item of await clients[provider].stream(server.url, "Give me a short tour")) if ("text" in item) received.push(item.text);
+      for await (const item of await clients[provider].stream(server.url, "Give me a short tour"))
+        if ("text" in item) received.push(item.text);
     })();
     await server.paused("tail");
     expect(server.status()).toMatchObject({ held: [{ name: "tail" }] });
@@ -76,7 +80,10 @@ describe.each(providers)("%s delivery of frames", (provider) => {
 
   it("sends a head line's status and headers with the stream, over the defaults", async () => {
     const { lines, request } = await tour(provider);
-    const head: Line = { type: "emit_inbound", head: { status: 200, headers: { "Content-Type": "text/event-stream", "x-request-id": "req_head1", "content-length": "9" } } };
+    const head: Line = {
+      type: "emit_inbound",
+      head: { status: 200, headers: { "Content-Type": "text/event-stream", "x-request-id": "req_head1", "content-length": "9" } },
+    };
     const server = await serveFile(await writeVariant([...lines.slice(0, 2), head, ...lines.slice(2)]));
     const response = await fetch(`${server.url}${request.path}`, { method: "POST", body: JSON.stringify(request.body) });
     expect(response.status).toBe(200);

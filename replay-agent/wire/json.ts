@@ -1,7 +1,13 @@
 import type { HttpResponseWriter } from "./http-response.ts";
 
 /** Headers describing the recorded transfer, not the body we write; sending them again would corrupt the response. */
-export const transferHeaders: ReadonlySet<string> = new Set(["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"]);
+export const transferHeaders: ReadonlySet<string> = new Set([
+  "content-length",
+  "content-encoding",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+]);
 
 /** Writes a whole JSON response with `status`, the recorded `headers` that still apply, and `body`. */
 export const writeJsonResponse = (

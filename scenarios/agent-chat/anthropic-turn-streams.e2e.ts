@@ -2,7 +2,11 @@ import { expect, test } from "../../harness/index.ts";
 
 test.use({ transcript: "./anthropic-tour.ndjson", appEnv: { AGENT_CHAT_PROVIDER: "anthropic" } });
 
-test("Against Anthropic's Messages API, a turn streams a reply, shows its tool call, and completes when the stream ends", async ({ app, page, agent }) => {
+test("Against Anthropic's Messages API, a turn streams a reply, shows its tool call, and completes when the stream ends", async ({
+  app,
+  page,
+  agent,
+}) => {
   await app.project("demo", { "src/math.ts": "export const sum = 1 + 1;\n" });
   await app.open();
   const status = page.getByTestId("turn-status");

@@ -2,7 +2,11 @@ import { expect, test } from "../../harness/index.ts";
 
 test.use({ transcript: "./dropped-stream.ndjson" });
 
-test("When the provider drops the stream mid-answer, the turn ends as failed and the person can send again", async ({ app, page, agent }) => {
+test("When the provider drops the stream mid-answer, the turn ends as failed and the person can send again", async ({
+  app,
+  page,
+  agent,
+}) => {
   await app.open();
   const composer = page.getByRole("textbox");
   const statuses = page.getByTestId("turn-status");

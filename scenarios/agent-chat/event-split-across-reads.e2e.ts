@@ -2,7 +2,11 @@ import { expect, test } from "../../harness/index.ts";
 
 test.use({ transcript: "./capital-split-event.ndjson", appEnv: { AGENT_CHAT_PROVIDER: "openai-fetch" } });
 
-test("An event the provider's stream cuts across two reads still shows its text: the whole reply, no word missing", async ({ app, page, agent }) => {
+test("An event the provider's stream cuts across two reads still shows its text: the whole reply, no word missing", async ({
+  app,
+  page,
+  agent,
+}) => {
   await app.open();
   const composer = page.getByRole("textbox");
   const reply = page.locator('[data-role="assistant"]');

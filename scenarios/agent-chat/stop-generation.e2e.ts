@@ -2,7 +2,11 @@ import { expect, test } from "../../harness/index.ts";
 
 test.use({ transcript: "./stop-mid-reply.ndjson" });
 
-test("Stop generation ends the reply where it is, marks the turn interrupted, and lets the person ask again", async ({ app, page, agent }) => {
+test("Stop generation ends the reply where it is, marks the turn interrupted, and lets the person ask again", async ({
+  app,
+  page,
+  agent,
+}) => {
   await app.open();
   const composer = page.getByRole("textbox");
   const statuses = page.getByTestId("turn-status");

@@ -2,7 +2,11 @@ import { expect, test } from "../../harness/index.ts";
 
 test.use({ transcript: "./two-tool-calls.ndjson" });
 
-test("Two tool calls streamed in one response each show their own name and arguments, and the model gets both results", async ({ app, page, agent }) => {
+test("Two tool calls streamed in one response each show their own name and arguments, and the model gets both results", async ({
+  app,
+  page,
+  agent,
+}) => {
   await app.project("demo", { "README.md": "# Demo\n\nAdds numbers.\n", "src/math.ts": "export const sum = 1 + 1;\n" });
   await app.open();
   const composer = page.getByRole("textbox");

@@ -46,7 +46,9 @@ server.listen(Number(process.env.PORT), "127.0.0.1");
 
 process.once("SIGTERM", async () => {
   if (process.env.SUMMARY_ON_EXIT === "1") {
-    await complete([...history, { role: "user", content: "Summarize this chat in one line." }]).catch((error) => console.error(error.message));
+    await complete([...history, { role: "user", content: "Summarize this chat in one line." }]).catch((error) =>
+      console.error(error.message),
+    );
   }
   process.exit(0);
 });

@@ -95,7 +95,10 @@ async function prompt(response) {
   });
   try {
     await agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
-    const result = await agent.request("session/prompt", { sessionId: "stdio-app", prompt: [{ type: "text", text: "Tidy up the project" }] });
+    const result = await agent.request("session/prompt", {
+      sessionId: "stdio-app",
+      prompt: [{ type: "text", text: "Tidy up the project" }],
+    });
     send({ done: result.stopReason });
   } catch (error) {
     send({ error: error.message });

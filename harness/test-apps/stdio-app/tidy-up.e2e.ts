@@ -2,7 +2,11 @@ import { expect, test } from "../../index.ts";
 
 test.use({ transcript: "./tidy-up.ndjson" });
 
-test("The app spawns the agent command it was handed, and the stream holds at a pause until the scenario resumes it", async ({ app, page, agent }) => {
+test("The app spawns the agent command it was handed, and the stream holds at a pause until the scenario resumes it", async ({
+  app,
+  page,
+  agent,
+}) => {
   const status = page.getByRole("status");
   const reply = page.getByTestId("reply");
   await app.open();

@@ -76,11 +76,15 @@ export async function publishFrom(repo: string, folder: string, branch = "scenar
     await execa("git", ["init", "-q", "--bare", bare]);
     await execa("git", ["remote", "add", "origin", bare], { cwd: repo });
   }
-  const run = await execa("node", [join(checkout, "bin/prove-scenario.mjs"), "publish", folder, "--image-url", "https://img.example/proofs/"], {
-    cwd: repo,
-    reject: false,
-    stdin: "ignore",
-  });
+  const run = await execa(
+    "node",
+    [join(checkout, "bin/prove-scenario.mjs"), "publish", folder, "--image-url", "https://img.example/proofs/"],
+    {
+      cwd: repo,
+      reject: false,
+      stdin: "ignore",
+    },
+  );
   const origin = (await execa("git", ["remote", "get-url", "origin"], { cwd: repo })).stdout;
   const listed = await execa("git", ["ls-tree", "-r", "--name-only", branch], { cwd: origin, reject: false });
   return {
@@ -95,7 +99,10 @@ export async function publishFrom(repo: string, folder: string, branch = "scenar
  * Resolves once the prover's stderr so far matches every pattern: the text it printed (true), or
  * what it printed in all (false) when it ended first.
  */
-function printedAll(prover: ReturnType<typeof startProver>, patterns: ReadonlyArray<RegExp>): Promise<{ readonly seen: boolean; readonly text: string }> {
+function printedAll(
+  prover: ReturnType<typeof startProver>,
+  patterns: ReadonlyArray<RegExp>,
+): Promise<{ readonly seen: boolean; readonly text: string }> {
   let text = "";
   return new Promise((resolve) => {
     prover.stderr?.on("data", (chunk: Buffer) => {
@@ -134,4 +141,5 @@ export const afterLaterRun = (stderr: string, folders: ReadonlyArray<string>) =>
   );
 
 /** What afterLaterRun gives when the later run removed every folder and every process. */
-export const cleanedUp = (folders: ReadonlyArray<string>) => folders.map((folder) => ({ folder, named: true, exists: false, processes: [] }));
+export const cleanedUp = (folders: ReadonlyArray<string>) =>
+  folders.map((folder) => ({ folder, named: true, exists: false, processes: [] }));

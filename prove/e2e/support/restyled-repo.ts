@@ -23,7 +23,21 @@ export async function createRestyledRepo(checkout: string): Promise<RestyledRepo
   const dispose = () => rm(dir, { recursive: true, force: true, maxRetries: 3 });
   // The repository's own identity, with no hook or signing of the developer's.
   const git = (...args: string[]) =>
-    execa("git", ["-c", "user.name=scenario-prover test", "-c", "user.email=test@scenario-prover.invalid", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], { cwd: dir });
+    execa(
+      "git",
+      [
+        "-c",
+        "user.name=scenario-prover test",
+        "-c",
+        "user.email=test@scenario-prover.invalid",
+        "-c",
+        "commit.gpgsign=false",
+        "-c",
+        "core.hooksPath=/dev/null",
+        ...args,
+      ],
+      { cwd: dir },
+    );
   try {
     await writeSandboxFiles(checkout, dir);
     await git("init", "--quiet", "-b", "app");

@@ -61,7 +61,7 @@ export async function makeStoreRepo(dir: string, vite: string): Promise<UserRepo
     ".gitignore": "node_modules/\n",
     "package.json": `${JSON.stringify({ name: "store", private: true, type: "module", scripts: { dev: "vite" }, devDependencies: { vite } }, null, 2)}\n`,
     "vite.config.ts": 'import { defineConfig } from "vite";\n\nexport default defineConfig({ base: "/store/" });\n',
-    "index.html": "<!doctype html>\n<html lang=\"en\">\n<title>Store</title>\n<h1>Store</h1>\n</html>\n",
+    "index.html": '<!doctype html>\n<html lang="en">\n<title>Store</title>\n<h1>Store</h1>\n</html>\n',
   });
   await commit(repo, "v1", "Open the store");
   return repo;
@@ -182,7 +182,8 @@ export async function makeDashRepo(dir: string): Promise<UserRepo> {
     "package.json": `${JSON.stringify({ name: "dash", private: true, scripts: { dev: "next dev" }, dependencies: { next: "file:./vendor/next" } }, null, 2)}\n`,
     "vendor/next/package.json": `${JSON.stringify({ name: "next", version: "16.0.0-standin", bin: { next: "cli.js" } }, null, 2)}\n`,
     "vendor/next/cli.js": nextStandIn,
-    "app/page.html": '<!doctype html><title>Dash</title><input aria-label="a" value="1"><input aria-label="b" value="2"><button disabled>Add</button><p role="status">Total: 0</p>',
+    "app/page.html":
+      '<!doctype html><title>Dash</title><input aria-label="a" value="1"><input aria-label="b" value="2"><button disabled>Add</button><p role="status">Total: 0</p>',
     "app/client.js": dashClient("a.value + b.value"),
   });
   await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, stdin: "ignore" });
