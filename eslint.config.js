@@ -18,6 +18,21 @@ function onlyThroughIndex(...folders) {
   };
 }
 
+/** A folder that may use none of these folders: common/ is what harness/ and prove/ share, so it depends on neither. */
+function independentOf(...folders) {
+  return {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: folders.map((folder) => ({
+          regex: `(^|/)${folder}/`,
+          message: `common/ may not import ${folder}/: it is shared by the harness and the prover; move what it needs into common/.`,
+        })),
+      },
+    ],
+  };
+}
+
 export default tseslint.config(
   { ignores: ["**/node_modules/**", "reports/**", "test-results/**", "playwright-report/**", "dist/**"] },
   js.configs.recommended,
@@ -30,6 +45,7 @@ export default tseslint.config(
     },
   },
   { files: ["examples/agent-chat/public/**/*.js"], languageOptions: { globals: { ...globals.browser } } },
+  { files: ["common/**/*.ts"], rules: independentOf("harness", "prove", "replay-agent") },
   { files: ["harness/**/*.ts"], rules: onlyThroughIndex("replay-agent", "prove") },
   { files: ["prove/**/*.ts"], rules: onlyThroughIndex("replay-agent", "harness") },
   { files: ["replay-agent/**/*.ts"], rules: onlyThroughIndex("harness", "prove") },
