@@ -1,48 +1,31 @@
-import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { link, mkdir, readFile, rmdir, unlink, writeFile } from "node:fs/promises";
+import { mkdir, rmdir } from "node:fs/promises";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Ref from "effect/Ref";
 import * as Scope from "effect/Scope";
+import { claimLink, releaseLink } from "../../common/ownership.ts";
 import { OutBusy, ReportWriteFailed } from "../errors.ts";
-import { ownerAlive, ownerToken, parseOwner } from "../process/owner.ts";
 import { Progress } from "../progress/progress.ts";
 
 /** The file in a report folder naming the proof that is writing it, by its owner token (pid and start time). */
 export const claimFile = ".scenario-prover-writing";
 
 /**
- * Claims `dir` for this process: a file holding the pid, made whole and at once (a link to a
- * file already written). Undefined when claimed, else the pid of the live proof holding it; a
- * claim whose proof died (its pid gone, or now another process's) is taken over.
+ * Claims `dir` for this process by a link claim on its claimFile (see claimLink). Undefined when
+ * claimed, else the pid of the live proof holding it; a claim whose proof died is taken over.
  */
 async function claim(dir: string): Promise<number | undefined> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, claimFile);
-  const mine = join(dir, `${claimFile}.${randomUUID()}`);
-  await writeFile(mine, ownerToken());
-  try {
-    for (let tries = 0; tries < 2; tries++) {
-      const linked = await link(mine, file).then(
-        () => true,
-        (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)),
-      );
-      if (linked) return undefined;
-      const owner = await readFile(file, "utf8").catch(() => "");
-      const pid = parseOwner(owner)?.pid;
-      if (pid !== undefined && ownerAlive(owner)) return pid;
-      await unlink(file).catch(() => {});
-    }
-    throw new Error(`${file} is left by a proof that ended, and could not be removed`);
-  } finally {
-    await unlink(mine).catch(() => {});
-  }
+  const found = await claimLink(file);
+  if (found.kind === "stale") throw new Error(`${file} is left by a proof that ended, and could not be removed`);
+  return found.kind === "held" ? found.owner.pid : undefined;
 }
 
 /** Lets the folder go; a folder the proof made and wrote nothing into goes too. */
 async function release(dir: string): Promise<void> {
-  await unlink(join(dir, claimFile)).catch(() => {});
+  await releaseLink(join(dir, claimFile));
   await rmdir(dir).catch(() => {});
 }
 
