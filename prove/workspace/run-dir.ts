@@ -3,9 +3,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
+import { ownedName, ownerAlive, ownerInName } from "../../common/ownership.ts";
 import { Git } from "../git/git.ts";
 import { killProcessesUnder } from "../process/stray-processes.ts";
-import { ownerAlive, ownerToken } from "../process/owner.ts";
 
 /** One proof's temporary folder: worktrees, Playwright output, homes. */
 export interface RunDir {
@@ -19,10 +19,10 @@ export const shortTempRoot = () => (existsSync("/tmp") && tmpdir().length > "/tm
 
 /**
  * The start of the name of a temporary folder this process makes, `scenario-prover-<owner>-<kind>`,
- * the owner being this process's pid and start time: cleanLeftovers removes it once that
+ * the owner being this process's owner token (see ownedName): cleanLeftovers removes it once that
  * process is gone.
  */
-export const ownedPrefix = (kind = "") => `${prefix}${ownerToken()}-${kind}`;
+export const ownedPrefix = (kind = "") => `${ownedName(prefix)}${kind}`;
 
 /** Where runs make their folders: TMPDIR, and the short root. */
 const runRoots = () => [...new Set([tmpdir(), shortTempRoot()])];
@@ -74,7 +74,7 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
     Promise.all(roots.map(async (root) => (await readdir(root).catch(() => [])).map((name) => [root, name] as const))),
   );
   for (const [root, name] of found.flat()) {
-    const owner = /^scenario-prover-(\d+(?:\.\d+)?)-/.exec(name)?.[1];
+    const owner = ownerInName(prefix, name);
     if (owner === undefined || ownerAlive(owner)) continue;
     const dir = join(root, name);
     const written = yield* Effect.promise(() => readOwner(dir));
