@@ -6,32 +6,23 @@ import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import {
-  type BisectOptions,
-  type Command,
-  type DemoOptions,
-  type MergeOptions,
-  type ProveOptions,
-  type PublishOptions,
-  type PublishTarget,
-} from "./args.ts";
+import type { Command, DemoOptions, MergeOptions, ProveOptions, PublishOptions, PublishTarget } from "./args.ts";
 import { githubFiles, publishFolder, readFinished, type Finished } from "./finish.ts";
-import type { CompareOptions } from "./args.ts";
-import { compareScenario } from "../compare/compare.ts";
 import { demoTable, type DemoRow } from "./demo-table.ts";
-import { bisectScenario } from "../bisect/bisect.ts";
+import { bisectPresenter, bisectScenario } from "../commands/bisect.ts";
+import { comparePresenter, compareScenario } from "../commands/compare.ts";
+import { proveDemo } from "../commands/demo.ts";
+import { isMany, proveMany, summaryPresenter } from "../commands/prove-many.ts";
+import { proofPresenter, proveScenario } from "../commands/prove.ts";
+import { runAt } from "../commands/run-at.ts";
 import { BrokenBug, defaultBugId, findBug, listBugs, NoZoo, UnknownBug, type ZooBug } from "../demo/index.ts";
+import type { Presenter, Ran } from "../engine/run.ts";
 import { Interrupted, OutBusy, ReportWriteFailed } from "../errors.ts";
 import { InitFailed, InitRefused, initScenarios } from "../init/index.ts";
 import { Git } from "../git/git.ts";
 import { GitLive } from "../git/git-live.ts";
-import { proveDemo } from "../pipeline/demo.ts";
 import { claimReportFolder } from "../pipeline/report-claim.ts";
-import { runAt } from "../pipeline/run-at.ts";
-import { proveScenario, type ProofResult } from "../pipeline/prove.ts";
-import { isMany, proveMany, type ManyResult } from "../pipeline/prove-many.ts";
 import { MergeRefused } from "../summary/errors.ts";
-import type { ProofSummary } from "../summary/schema.ts";
 import { mergeSummaries } from "../summary/merge.ts";
 import { readSummary } from "../summary/write-summary.ts";
 import { packageRoot } from "../package-root.ts";
@@ -69,17 +60,6 @@ const layer = Layer.mergeAll(GitLive, progressLayer(writeErr));
 /** This package's root: the zoo, its scenarios and their config, wherever prove-scenario is run from. */
 const zooRoot = packageRoot;
 
-/** The last lines of a proof: the verdict, then the report's path. */
-function printVerdict(result: ProofResult): void {
-  const report = result.report;
-  if (report === undefined) {
-    writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
-    return;
-  }
-  writeErr(`${report.verdict} (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`);
-  writeErr(`report: ${result.reportFile ?? join(report.dir, report.markdown)}`);
-}
-
 // A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
 function printUnexpected(error: unknown): void {
   writeErr(
@@ -87,21 +67,11 @@ function printUnexpected(error: unknown): void {
   );
 }
 
-/** The last lines of a proof of several scenarios: each scenario's verdict, the overall one, then the summary's path. */
-function printSummary(result: ManyResult): void {
-  const summary = result.summary;
-  if (summary === undefined) {
+/** A command's last lines: its report's, or why it could not run. */
+function printRan<R>(result: Ran<R>, present: Presenter<R>): void {
+  if (result.report === undefined || result.reportFile === undefined)
     writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
-    return;
-  }
-  printRows(summary, result.dir);
-}
-
-/** Each scenario's verdict, the overall one, then the summary's path: the last lines of a proof of several scenarios or a merge. */
-function printRows(summary: ProofSummary, dir: string): void {
-  for (const row of summary.scenarios) writeErr(`${row.verdict.padEnd(13)} ${row.file}${row.title === null ? "" : ` › ${row.title}`}`);
-  writeErr(`${summary.verdict} (exit ${summary.exitCode}): ${summary.reason}`);
-  writeErr(`summary: ${join(dir, summary.markdown)}`);
+  else for (const line of present.lines(result.report, result.reportFile)) writeErr(line);
 }
 
 /**
@@ -147,81 +117,36 @@ async function finish(
   return exitCode;
 }
 
-/** A proof's exit code with what came after it: 2 when that failed, else the verdict's. */
-async function afterProof(
-  exitCode: 0 | 1 | 2,
-  finished: Finished | undefined,
+/** A command's exit code with what came after its report: 2 when publishing or GitHub's files failed, else its own. */
+async function afterReport<R>(
+  result: Ran<R>,
+  present: Presenter<R>,
   publish: PublishTarget | undefined,
   cwd: string,
   interrupt?: Effect.Effect<never, Interrupted>,
 ): Promise<number> {
-  if (finished === undefined) return exitCode;
-  return Math.max(exitCode, await finish(finished, publish, cwd, true, interrupt));
-}
-
-async function prove(options: ProveOptions, cwd: string, interrupt: Effect.Effect<never, Interrupted>): Promise<number> {
-  if (isMany(options, (path) => existsSync(resolve(cwd, path)) && statSync(resolve(cwd, path)).isDirectory())) {
-    const result = await Effect.runPromise(proveMany(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
-    printSummary(result);
-    if (options.json && result.summary !== undefined) await writeOut(`${JSON.stringify(result.summary, null, 2)}\n`);
-    const finished =
-      result.summary === undefined ? undefined : { verdict: result.summary.verdict, exitCode: result.exitCode, dir: result.dir };
-    return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
-  }
-  const result = await Effect.runPromise(proveScenario(options, cwd, secrets, interrupt).pipe(Effect.provide(layer)));
-  printVerdict(result);
-  if (options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
-  const finished =
-    result.reportFile === undefined || result.report === undefined
-      ? undefined
-      : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
-  return afterProof(result.exitCode, finished, options.publish, cwd, interrupt);
-}
-
-async function execute(command: Extract<Command, { kind: "prove" | "run" }>, cwd: string): Promise<number> {
-  const signals = watchSignals();
-  try {
-    if (command.kind === "run") return await Effect.runPromise(runAt(command.options, cwd, signals.interrupt).pipe(Effect.provide(layer)));
-    return await prove(command.options, cwd, signals.interrupt);
-  } catch (error) {
-    printUnexpected(error);
-    return command.kind === "run" ? 125 : 2;
-  } finally {
-    signals.dispose();
-  }
-}
-
-/** A command's result with a report folder: bisect's and compare's. */
-interface Reported<R> {
-  readonly exitCode: number;
-  readonly report: R | undefined;
-  readonly reportFile: string | undefined;
-  readonly message: string | undefined;
+  if (result.report === undefined || result.reportFile === undefined) return result.exitCode;
+  const finished: Finished = { verdict: present.verdict(result.report), exitCode: result.exitCode, dir: dirname(result.reportFile) };
+  return Math.max(result.exitCode, await finish(finished, publish, cwd, true, interrupt));
 }
 
 /**
- * Runs a command that writes a report folder, stopped by SIGINT/SIGTERM: `lines` gives its last
- * lines on stderr (the answer, then the markdown's path); with --json the report goes on stdout.
- * Then, as after a proof, the folder is published when `publish` says so, and GitHub Actions'
- * step summary and outputs are written there (`verdict` is what `verdict` reads of the report).
+ * Runs a command that writes a report folder, stopped by SIGINT/SIGTERM: its last lines on
+ * stderr, its report on stdout with --json, then the folder published when asked and GitHub
+ * Actions' step summary and outputs written there.
  */
-async function reported<R extends { readonly dir: string; readonly markdown: string; readonly exitCode: number }>(
-  run: (interrupt: Effect.Effect<never, Interrupted>) => Effect.Effect<Reported<R>, never, Git | Progress>,
+async function reported<R>(
+  run: (interrupt: Effect.Effect<never, Interrupted>) => Effect.Effect<Ran<R>, never, Git | Progress>,
   options: { readonly json: boolean; readonly publish: PublishTarget | undefined },
-  lines: (report: R, file: string) => ReadonlyArray<string>,
-  verdict: (report: R) => string,
+  present: Presenter<R>,
   cwd: string,
 ): Promise<number> {
   const signals = watchSignals();
   try {
     const result = await Effect.runPromise(run(signals.interrupt).pipe(Effect.provide(layer)));
-    const report = result.report;
-    if (report === undefined) writeErr(`could not run (exit ${result.exitCode}): ${result.message ?? ""}`);
-    else for (const line of lines(report, result.reportFile ?? join(report.dir, report.markdown))) writeErr(line);
-    if (options.json && report !== undefined) await writeOut(`${JSON.stringify(report, null, 2)}\n`);
-    if (report === undefined || result.reportFile === undefined) return result.exitCode;
-    const finished: Finished = { verdict: verdict(report), exitCode: report.exitCode, dir: dirname(result.reportFile) };
-    return Math.max(result.exitCode, await finish(finished, options.publish, cwd, true, signals.interrupt));
+    printRan(result, present);
+    if (options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
+    return await afterReport(result, present, options.publish, cwd, signals.interrupt);
   } catch (error) {
     printUnexpected(error);
     return 2;
@@ -230,30 +155,26 @@ async function reported<R extends { readonly dir: string; readonly markdown: str
   }
 }
 
-/** `bisect`: its answer and bisect.md's path last on stderr, bisect.json on stdout with --json. */
-const bisect = (options: BisectOptions, cwd: string) =>
-  reported(
-    (interrupt) => bisectScenario(options, cwd, secrets, interrupt),
-    options,
-    (report, file) => [`${report.result} (exit ${report.exitCode}): ${report.reason}`, `bisect: ${file}`],
-    (report) => report.result,
-    cwd,
-  );
+/** A proof: of several scenarios (several paths, a folder or a shard) with a summary, else of one. */
+function prove(options: ProveOptions, cwd: string): Promise<number> {
+  const isFolder = (path: string) => existsSync(resolve(cwd, path)) && statSync(resolve(cwd, path)).isDirectory();
+  return isMany(options, isFolder)
+    ? reported((interrupt) => proveMany(options, cwd, secrets, interrupt), options, summaryPresenter, cwd)
+    : reported((interrupt) => proveScenario(options, cwd, secrets, interrupt), options, proofPresenter, cwd);
+}
 
-/** `compare`: the summary and compare.md's path last on stderr, compare.json on stdout with --json. */
-const compare = (options: CompareOptions, cwd: string) =>
-  reported(
-    (interrupt) => compareScenario(options, cwd, secrets, interrupt),
-    options,
-    (report, file) => [
-      report.exitCode === 0
-        ? `compared (exit 0): ${report.reason}`
-        : `could not run (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`,
-      `compare: ${file}`,
-    ],
-    (report) => report.reasonCode,
-    cwd,
-  );
+/** `run --at`: one side for `git bisect run`; 125 when it could not run. */
+async function runOneSide(options: Extract<Command, { kind: "run" }>["options"], cwd: string): Promise<number> {
+  const signals = watchSignals();
+  try {
+    return await Effect.runPromise(runAt(options, cwd, signals.interrupt).pipe(Effect.provide(layer)));
+  } catch (error) {
+    printUnexpected(error);
+    return 125;
+  } finally {
+    signals.dispose();
+  }
+}
 
 /** The bugs `demo` proves: every one for "all", else the one named (the default when none is). */
 async function demoBugs(bugId: string | undefined): Promise<ReadonlyArray<ZooBug> | undefined> {
@@ -287,15 +208,11 @@ async function demo(options: DemoOptions, cwd: string): Promise<number> {
       const result = await Effect.runPromise(
         proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)),
       );
-      printVerdict(result);
-      const finished =
-        result.report === undefined || result.reportFile === undefined
-          ? undefined
-          : { verdict: result.report.verdict, exitCode: result.exitCode, dir: dirname(result.reportFile) };
+      printRan(result, proofPresenter);
       const exitCode =
         options.publish === undefined
           ? result.exitCode
-          : await afterProof(result.exitCode, finished, options.publish, cwd, signals.interrupt);
+          : await afterReport(result, proofPresenter, options.publish, cwd, signals.interrupt);
       rows.push({
         bug: bug.id,
         result: { ...result, exitCode: exitCode === 0 ? 0 : exitCode === 1 ? 1 : 2 },
@@ -367,9 +284,15 @@ async function merge(options: MergeOptions, cwd: string): Promise<number> {
     const result = await Effect.runPromise(Effect.result(merged).pipe(Effect.provide(layer)));
     if (Result.isFailure(result)) throw result.failure;
     const { summary, dir } = result.success;
-    printRows(summary, dir);
+    const ran: Ran<typeof summary> = {
+      exitCode: summary.exitCode,
+      report: summary,
+      reportFile: join(dir, summary.markdown),
+      message: undefined,
+    };
+    printRan(ran, summaryPresenter);
     if (options.json) await writeOut(`${JSON.stringify(summary, null, 2)}\n`);
-    return afterProof(summary.exitCode, { verdict: summary.verdict, exitCode: summary.exitCode, dir }, options.publish, cwd);
+    return afterReport(ran, summaryPresenter, options.publish, cwd);
   } catch (error) {
     if (!(error instanceof MergeRefused || error instanceof OutBusy || error instanceof ReportWriteFailed)) throw error;
     writeErr(error.message);
@@ -407,10 +330,12 @@ export function runCommand(command: Exclude<Command, { kind: "help" }>, cwd: str
     case "merge":
       return merge(command.options, cwd);
     case "bisect":
-      return bisect(command.options, cwd);
+      return reported((interrupt) => bisectScenario(command.options, cwd, secrets, interrupt), command.options, bisectPresenter, cwd);
     case "compare":
-      return compare(command.options, cwd);
-    default:
-      return execute(command, cwd);
+      return reported((interrupt) => compareScenario(command.options, cwd, secrets, interrupt), command.options, comparePresenter, cwd);
+    case "run":
+      return runOneSide(command.options, cwd);
+    case "prove":
+      return prove(command.options, cwd);
   }
 }

@@ -1,12 +1,13 @@
 import { markdownTable } from "markdown-table";
-import type { ProofResult } from "../pipeline/prove.ts";
+import type { Ran } from "../engine/run.ts";
+import type { ProofReport } from "../report/schema.ts";
 import { formatDuration } from "../outcome/durations.ts";
 import type { ReportSide } from "../report/schema.ts";
 
 /** One bug proved by `demo all`. */
 export interface DemoRow {
   readonly bug: string;
-  readonly result: ProofResult;
+  readonly result: Ran<ProofReport>;
   /** From the start of its sandbox to its report. */
   readonly durationMs: number;
 }

@@ -10,7 +10,7 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { Git } from "../git/git.ts";
 import { GitLive } from "../git/git-live.ts";
-import { resolveRefs } from "../pipeline/steps.ts";
+import { resolveRefs } from "../engine/steps.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { cleanLeftovers, runDirectory } from "./run-dir.ts";
 import { processesMentioning } from "../e2e/support/prover.ts";

@@ -1,12 +1,14 @@
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
-import type { ProveOptions } from "../cli/args.ts";
+import type { ProveOptions, ScenarioOptions } from "../cli/args.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
-import { makeDecided, runSide, type SideContext } from "./side.ts";
-
-/** The steps every proof takes, of one scenario or of several. */
+import { checkOut } from "../pipeline/out-folder.ts";
+import { findWorkplace, loadScenario } from "../pipeline/scenario.ts";
+import { makeDecided, runSide, sideContext, type SideContext, type SideResult } from "../pipeline/side.ts";
+import type { SideEvidence } from "../report/evidence.ts";
+import type { Run } from "./run.ts";
 
 /** Both refs, resolved in the repository under test; a wrong one is BadRef naming its flag. */
 export const resolveRefs = Effect.fn("Proof.refs")(function* (options: Pick<ProveOptions, "base" | "head">, repo: string) {
@@ -63,4 +65,38 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
   return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
     concurrency: options.sequential ? 1 : 2,
   });
+});
+
+/** One scenario's evidence from both sides' results: its attempts on each. */
+export function sideEvidence(
+  base: SideResult,
+  head: SideResult,
+  scenario: number,
+): { readonly base: SideEvidence; readonly head: SideEvidence } {
+  const of = (side: SideResult): SideEvidence => ({ ref: side.ref, commit: side.commit, attempts: side.attempts[scenario] ?? [] });
+  return { base: of(base), head: of(head) };
+}
+
+/** The options both sides' runs of one scenario take: a proof's and a comparison's. */
+export type SidesOptions = ScenarioOptions & Pick<ProveOptions, "base" | "head" | "out" | "sequential">;
+
+/**
+ * The sequence a proof and a comparison of one scenario share: the workplace, both commits, the
+ * scenario, the report folder's claim, the run folder, then both sides run `repeat` times; each
+ * fact is learned as soon as it is known.
+ */
+export const oneScenarioSides = Effect.fn("Engine.oneScenario")(function* (run: Run, options: SidesOptions, repeat: number) {
+  yield* checkOut(options, run.cwd);
+  const place = yield* findWorkplace(options, run.cwd);
+  yield* run.learn({ place });
+  const [base, head] = yield* resolveRefs(options, place.repo);
+  yield* run.learn({ base, head });
+  const scenario = yield* loadScenario(options, place);
+  yield* run.learn({ scenario });
+  yield* run.claim;
+  const runDir = yield* runFolder(place.repo, options.keep);
+  yield* run.learn({ runDir });
+  const context = sideContext({ place, scenarios: [scenario], runDir, cwd: run.cwd, keep: options.keep, repeat });
+  const [baseSide, headSide] = yield* bothSides(options, base, head, context);
+  return sideEvidence(baseSide, headSide, 0);
 });

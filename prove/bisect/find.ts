@@ -1,57 +1,30 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-import * as Clock from "effect/Clock";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import type { BisectOptions } from "../cli/args.ts";
-import { Interrupted, ReportWriteFailed, type StopError } from "../errors.ts";
 import { Git, type Commit } from "../git/git.ts";
-import { checkOut } from "../pipeline/out-folder.ts";
-import { proverCommand } from "../pipeline/paths.ts";
-import { claimReportFolder } from "../pipeline/report-claim.ts";
-import { findWorkplace, loadScenario, type Workplace } from "../pipeline/scenario.ts";
-import { sideContext, type SideContext } from "../pipeline/side.ts";
-import { runFolder } from "../pipeline/steps.ts";
 import { isShaOf } from "../outcome/ref-label.ts";
+import type { Scenario, Workplace } from "../pipeline/scenario.ts";
+import type { SideContext } from "../pipeline/side.ts";
 import { Progress } from "../progress/progress.ts";
-import { pathsFrom, type Replacement } from "../report/redact.ts";
-import { candidateCommits, commitDetails, type CommitDetails, type CommitsError } from "./commits.ts";
-import { bisectCommand, defaultBisectDir } from "./paths.ts";
-import { settledSkip } from "./outcome.ts";
-import { writeBisectReport, type BisectFacts, type RunEvidence } from "./report.ts";
-import { makeInstalls, settle, startRun, type CommitRun, type Installs } from "./run-commit.ts";
-import type { BisectEnd, BisectReport, BisectStep, Direction } from "./schema.ts";
+import { commitDetails, type CommitDetails } from "./commits.ts";
+import { type BisectFacts, type RunEvidence } from "./report.ts";
+import { settle, startRun, type CommitRun, type Installs } from "./run-commit.ts";
+import type { BisectEnd, BisectStep, Direction } from "./schema.ts";
 import { describeStep, findFirstChange, maxSteps, type Outcome, type SearchResult, type StepProgress } from "./search.ts";
 
-export interface BisectResult {
-  readonly exitCode: 0 | 1 | 2;
-  /** Undefined when it stopped before both ends ran (bad input, interrupted). */
-  readonly report: BisectReport | undefined;
-  /** bisect.md's absolute path, when there is a report. */
-  readonly reportFile: string | undefined;
-  /** Why it stopped, when there is no report. */
-  readonly message: string | undefined;
-}
-
-interface BisectInput {
-  readonly options: BisectOptions;
-  readonly cwd: string;
-  readonly secrets: ReadonlyArray<Replacement>;
-  readonly startedAt: number;
-}
-
 /** Where a bisection runs and what it knows once both ends are resolved. */
-interface Setting {
-  readonly input: BisectInput;
+export interface Setting {
+  readonly options: BisectOptions;
   readonly place: Workplace;
+  readonly scenario: Scenario;
   readonly old: Commit;
   readonly new: Commit;
   /** The commits after old up to new, oldest first. */
   readonly commits: ReadonlyArray<string>;
-  readonly dir: string;
-  readonly runDir: string;
   readonly context: SideContext;
   readonly installs: Installs;
+  /** Milliseconds since the bisection started. */
+  readonly elapsed: Effect.Effect<number>;
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
@@ -71,13 +44,13 @@ const evidence = (run: CommitRun, commit: CommitDetails): RunEvidence => ({ comm
 /** Both ends at once, as a proof's two sides: when their dependency manifests are the same, old installs and new hard-links it. */
 const runEnds = Effect.fn("Bisect.ends")(function* (setting: Setting) {
   const git = yield* Git;
-  const { context, installs, input } = setting;
+  const { context, installs, options } = setting;
   const same = yield* git.sameDependencies(context.repo, setting.old.sha, setting.new.sha);
   const shared = same ? { by: "old", installed: yield* Deferred.make<string, void>() } : undefined;
   const [old, neu] = yield* Effect.all(
     [
-      startRun("old", input.options.old, setting.old, context, installs, shared),
-      startRun("new", input.options.new, setting.new, context, installs, shared),
+      startRun("old", options.old, setting.old, context, installs, shared),
+      startRun("new", options.new, setting.new, context, installs, shared),
     ],
     { concurrency: 2 },
   );
@@ -165,64 +138,15 @@ function answer(
   return { result: "range" as const, exitCode: 2 as const, commit: null, candidates, reason, firstNew: last };
 }
 
-/** Writes the report (whole or not at all: a stop waits for it) and returns the bisection's result. */
-const report = Effect.fn("Bisect.report")(function* (
-  setting: Setting,
-  facts: BisectFacts,
-  pair: { readonly lastOld: RunEvidence; readonly firstNew: RunEvidence } | undefined,
-) {
+/**
+ * Runs both ends, then searches the commits between them for the first whose outcome differs from
+ * old's; returns the report's facts and the pair of commits whose screenshots it shows.
+ */
+export const bisection = Effect.fn("Bisect.find")(function* (setting: Setting) {
+  const { options, place, scenario, commits } = setting;
+  const old = setting.old;
+  const neu = setting.new;
   const progress = yield* Progress;
-  const { input, place } = setting;
-  const command = bisectCommand(
-    input.options,
-    { cwd: input.cwd, root: place.root, prover: proverCommand(place.root), configFile: place.configFile },
-    { old: setting.old.sha, new: setting.new.sha, repo: place.repo },
-  );
-  const paths = pathsFrom([
-    [setting.runDir, "<run>"],
-    [place.root, "."],
-    [process.env.HOME ?? homedir(), "~"],
-  ]);
-  const write = Effect.tryPromise({
-    try: () => writeBisectReport({ dir: setting.dir, root: place.root, facts, pair, command, secrets: input.secrets, paths }),
-    catch: (error) => new ReportWriteFailed({ dir: setting.dir, detail: error instanceof Error ? error.message : String(error) }),
-  });
-  const written = yield* progress.step({ step: "report" }, Effect.uninterruptible(write));
-  return {
-    exitCode: written.exitCode,
-    report: written,
-    reportFile: join(setting.dir, written.markdown),
-    message: undefined,
-  } satisfies BisectResult;
-});
-
-/** The bisection inside one scope: every worktree, folder and process is released when it closes. */
-const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
-  const { options, cwd } = input;
-  const git = yield* Git;
-  const progress = yield* Progress;
-  yield* checkOut(options, cwd);
-  const place = yield* findWorkplace(options, cwd);
-  const [old, neu] = yield* progress.step(
-    { step: "refs", detail: `${options.old}..${options.new}` },
-    Effect.all([git.resolveCommit(place.repo, options.old, "--old"), git.resolveCommit(place.repo, options.new, "--new")]),
-  );
-  const commits = yield* candidateCommits({
-    repo: place.repo,
-    old: { ref: options.old, sha: old.sha },
-    new: { ref: options.new, sha: neu.sha },
-  });
-  const scenario = yield* loadScenario(options, place);
-  const dir = yield* claimReportFolder(
-    options.out === undefined ? defaultBisectDir(place.root, scenario.file, options.grep, old.sha, neu.sha) : resolve(cwd, options.out),
-    options.out,
-  );
-  const runDir = yield* runFolder(place.repo, options.keep);
-  const context: SideContext = {
-    ...sideContext({ place, scenarios: [scenario], runDir, cwd, keep: options.keep, repeat: options.repeat }),
-    settled: settledSkip,
-  };
-  const setting: Setting = { input, place, old, new: neu, commits, dir, runDir, context, installs: yield* makeInstalls };
   const oldName = endName("old", options.old, old.sha);
   const newName = endName("new", options.new, neu.sha);
   const plan =
@@ -250,8 +174,8 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
     verdict: Pick<BisectFacts, "result" | "exitCode" | "direction" | "reason">,
     found: Pick<BisectFacts, "commit" | "lastOld" | "candidates" | "steps" | "skipped">,
   ) =>
-    Clock.currentTimeMillis.pipe(
-      Effect.map((end): BisectFacts => ({
+    setting.elapsed.pipe(
+      Effect.map((totalMs): BisectFacts => ({
         schema: "scenario-bisect/v1",
         ...verdict,
         scenario: { file: scenario.file, title: scenario.test.title, sha256: scenario.sha256 },
@@ -264,7 +188,7 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
         repeat: options.repeat,
         steps: found.steps,
         skipped: found.skipped,
-        timings: { totalMs: Math.round(end - input.startedAt) },
+        timings: { totalMs: Math.round(totalMs) },
       })),
     );
   const nothingFound = { commit: null, lastOld: null, candidates: [], steps: [], skipped: [] };
@@ -276,11 +200,7 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
       { name: oldName, run: oldRun },
       { name: newName, run: newRun },
     ]);
-    return yield* report(
-      setting,
-      yield* factsOf({ result: "could-not-run", exitCode: 2, direction: null, reason }, nothingFound),
-      undefined,
-    );
+    return { facts: yield* factsOf({ result: "could-not-run", exitCode: 2, direction: null, reason }, nothingFound), pair: undefined };
   }
   yield* progress.line(`bisect: the scenario ${verb(oldOutcome)} at ${oldName} and ${verb(newOutcome)} at ${newName}`);
   if (oldOutcome === newOutcome) {
@@ -289,7 +209,7 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
       (oldOutcome === "pass"
         ? "To find the commit that broke it, pass as --new a commit where it fails."
         : "To find the commit that broke it, pass as --old an earlier commit where it passes; to find one that fixed it, pass as --new a commit where it passes.");
-    return yield* report(setting, yield* factsOf({ result: "unchanged", exitCode: 1, direction: null, reason }, nothingFound), undefined);
+    return { facts: yield* factsOf({ result: "unchanged", exitCode: 1, direction: null, reason }, nothingFound), pair: undefined };
   }
 
   const direction: Direction = oldOutcome === "pass" ? "introduced" : "fixed";
@@ -311,31 +231,5 @@ const pipeline = Effect.fn("Bisect.pipeline")(function* (input: BisectInput) {
     { result: found.result, exitCode: found.exitCode, direction, reason: found.reason },
     { commit: found.commit, lastOld: details(result.lastOld), candidates: found.candidates, steps, skipped },
   );
-  return yield* report(setting, facts, pair);
-});
-
-type BisectStop = StopError | CommitsError;
-
-const stopMessage = (error: BisectStop) =>
-  error instanceof Interrupted
-    ? `Interrupted by ${error.signal}; worktrees and temporary files were removed. Run the bisection again to get an answer.`
-    : error.message;
-
-/**
- * `bisect`: runs the scenario at --old and --new, then searches the commits between them for the
- * first whose outcome differs from old's, each in a temporary worktree, and writes bisect.md and
- * bisect.json. `interrupt` fails when the user stops it; everything it holds is then released.
- */
-export const bisectScenario = Effect.fn("Bisect.run")(function* (
-  options: BisectOptions,
-  cwd: string,
-  secrets: ReadonlyArray<Replacement>,
-  interrupt: Effect.Effect<never, Interrupted>,
-) {
-  const startedAt = yield* Clock.currentTimeMillis;
-  return yield* Effect.raceFirst(Effect.scoped(pipeline({ options, cwd, secrets, startedAt })), interrupt).pipe(
-    Effect.catch((error: BisectStop) =>
-      Effect.succeed<BisectResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: stopMessage(error) }),
-    ),
-  );
+  return { facts, pair };
 });

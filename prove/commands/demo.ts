@@ -8,7 +8,9 @@ import type { Interrupted } from "../errors.ts";
 import { Progress } from "../progress/progress.ts";
 import { ownedPrefix } from "../workspace/run-dir.ts";
 import type { Replacement } from "../report/redact.ts";
-import { proveScenario, type ProofResult } from "./prove.ts";
+import type { Ran } from "../engine/run.ts";
+import type { ProofReport } from "../report/schema.ts";
+import { proveScenario } from "./prove.ts";
 
 export interface DemoInput {
   /** The checkout holding the zoo, the scenarios and their config (this package's root). */
@@ -78,6 +80,6 @@ export const proveDemo = Effect.fn("Demo.prove")(
   },
   Effect.scoped,
   Effect.catch((error: DemoError | Interrupted) =>
-    Effect.succeed<ProofResult>({ exitCode: 2, report: undefined, reportFile: undefined, message: error.message }),
+    Effect.succeed<Ran<ProofReport>>({ exitCode: 2, report: undefined, reportFile: undefined, message: error.message }),
   ),
 );

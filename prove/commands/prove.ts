@@ -1,0 +1,121 @@
+import { relative, resolve } from "node:path";
+import * as Effect from "effect/Effect";
+import * as Ref from "effect/Ref";
+import type { ProveOptions } from "../cli/args.ts";
+import { ReportWriteFailed, couldNotRun, type Interrupted, type StopError } from "../errors.ts";
+import type { Commit } from "../git/git.ts";
+import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
+import type { Known } from "../engine/known.ts";
+import { oneScenarioSides } from "../engine/steps.ts";
+import { decideScenario } from "../outcome/decide-scenario.ts";
+import type { Decision } from "../outcome/verdict.ts";
+import { defaultOutDir, proverCommand, reproduceCommand } from "../pipeline/paths.ts";
+import { Progress } from "../progress/progress.ts";
+import type { SideEvidence } from "../report/evidence.ts";
+import type { Replacement } from "../report/redact.ts";
+import type { ProofReport } from "../report/schema.ts";
+import { writeReport } from "../report/write-report.ts";
+
+/** The command that proves this again from the checkout's root, pinned to the commits proved. */
+const command = (options: ProveOptions, run: Run, known: Known) =>
+  reproduceCommand(
+    options,
+    { cwd: run.cwd, root: run.root(known), prover: proverCommand(run.root(known)), configFile: known.place?.configFile },
+    { base: known.base?.sha, head: known.head?.sha, repo: known.place?.repo },
+  );
+
+const write = (
+  options: ProveOptions,
+  reproduce: string | undefined,
+  run: Run,
+  known: Known,
+  decision: Decision,
+  sides: { readonly base: SideEvidence; readonly head: SideEvidence },
+) =>
+  Effect.gen(function* () {
+    const dir = run.outDir(known);
+    const totalMs = yield* run.elapsed;
+    return yield* Effect.tryPromise({
+      try: () =>
+        writeReport({
+          dir,
+          root: run.root(known),
+          decision,
+          scenario: {
+            file: known.scenario?.file ?? options.scenario,
+            title: known.scenario?.test.title ?? null,
+            sha256: known.scenario?.sha256 ?? null,
+          },
+          base: sides.base,
+          head: sides.head,
+          totalMs,
+          command: reproduce ?? command(options, run, known),
+          secrets: run.secrets,
+          paths: run.paths(known),
+        }),
+      catch: (error) => new ReportWriteFailed({ dir, detail: error instanceof Error ? error.message : String(error) }),
+    });
+  });
+
+const unrun = (ref: string, commit: Commit | undefined): SideEvidence => ({ ref, commit, attempts: [] });
+
+/**
+ * A proof of one scenario: both sides, a verdict, and report.md. `reproduce` replaces the report's
+ * reproduce command when the proof's own command line cannot be run again (a demo's sandbox is gone).
+ */
+export function proofSpec(
+  options: ProveOptions,
+  cwd: string,
+  secrets: ReadonlyArray<Replacement>,
+  reproduce?: string,
+): Spec<ProofReport, StopError> {
+  return {
+    cwd,
+    secrets,
+    out: options.out,
+    defaultOut: (known, root) =>
+      defaultOutDir(
+        root,
+        known.scenario?.file ?? relative(root, resolve(cwd, options.scenario)),
+        options,
+        known.base?.sha,
+        known.head?.sha,
+      ),
+    pipeline: (run) =>
+      Effect.gen(function* () {
+        const progress = yield* Progress;
+        const evidence = yield* oneScenarioSides(run, options, options.repeat);
+        const known = yield* Ref.get(run.facts);
+        // Whole or not at all: a stop waits for the report, then writes the interrupted one over it.
+        return yield* progress.step(
+          { step: "report" },
+          Effect.uninterruptible(write(options, reproduce, run, known, decideScenario(options, evidence), evidence)),
+        );
+      }),
+    why: couldNotRun,
+    stopped: (why) => (run, known) =>
+      write(
+        options,
+        reproduce,
+        run,
+        known,
+        { verdict: "could-not-run", exitCode: 2, reasonCode: why.reasonCode, reason: why.message },
+        { base: unrun(options.base, known.base), head: unrun(options.head, known.head) },
+      ),
+  };
+}
+
+/** Proves a fix: the scenario at base and at head, a verdict, and the report; stopped by `interrupt`. */
+export const proveScenario = (
+  options: ProveOptions,
+  cwd: string,
+  secrets: ReadonlyArray<Replacement>,
+  interrupt: Effect.Effect<never, Interrupted>,
+  reproduce?: string,
+) => runSpec(proofSpec(options, cwd, secrets, reproduce), interrupt);
+
+/** The verdict, then the report's path. */
+export const proofPresenter: Presenter<ProofReport> = {
+  lines: (report, file) => [`${report.verdict} (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`, `report: ${file}`],
+  verdict: (report) => report.verdict,
+};
