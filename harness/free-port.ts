@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { claimLink, releaseLink } from "../common/ownership.ts";
 import { appTempEnv } from "./environment.ts";
 
 /** A port handed to one app, reserved for it until released. */
@@ -18,48 +18,19 @@ export interface ReservedPort {
  */
 const reservations = () => join(process.env[appTempEnv] ?? tmpdir(), `scenario-harness-ports-${process.getuid?.() ?? "user"}`);
 
-/** Whether a process with this pid exists (one owned by another user counts). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
- * Reserves `port` for this process: a file named after it, holding the pid, made whole and at
- * once (a link to a file already written), so no one reads a half-made one. "taken" when a live
- * process holds it; one whose process died is taken over. "unavailable" when the folder cannot be
- * written: the port is then used without a reservation, as before there were any.
+ * Reserves `port` for this process by a link claim on a file named after it (see claimLink).
+ * "taken" when a live process holds it; one whose process died (its pid gone, or handed to a
+ * process that started later) is taken over. "unavailable" when the folder cannot be written:
+ * the port is then used without a reservation, as before there were any.
  */
 export async function reservePortNumber(port: number): Promise<"reserved" | "taken" | "unavailable"> {
   const dir = reservations();
-  const file = join(dir, String(port));
-  const mine = join(dir, `${port}.${randomUUID()}`);
   try {
     await mkdir(dir, { recursive: true });
-    await writeFile(mine, String(process.pid));
+    return (await claimLink(join(dir, String(port)))).kind === "claimed" ? "reserved" : "taken";
   } catch {
     return "unavailable";
-  }
-  try {
-    for (let tries = 0; tries < 2; tries++) {
-      const linked = await link(mine, file).then(
-        () => true,
-        (error: NodeJS.ErrnoException) => (error.code === "EEXIST" ? false : Promise.reject(error)),
-      );
-      if (linked) return "reserved";
-      const owner = Number(await readFile(file, "utf8").catch(() => "0"));
-      if (owner > 0 && alive(owner)) return "taken";
-      await unlink(file).catch(() => {});
-    }
-    return "taken";
-  } catch {
-    return "unavailable";
-  } finally {
-    await unlink(mine).catch(() => {});
   }
 }
 
@@ -90,7 +61,7 @@ export async function freePort(): Promise<ReservedPort> {
       const reservation = await reservePortNumber(port);
       if (reservation === "taken") continue;
       const file = join(reservations(), String(port));
-      return { port, release: reservation === "reserved" ? () => unlink(file).catch(() => {}) : async () => {} };
+      return { port, release: reservation === "reserved" ? () => releaseLink(file) : async () => {} };
     }
   } finally {
     await Promise.all(
