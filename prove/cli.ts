@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseCommand, usage, type Command } from "./cli/args.ts";
-import { writeErr, writeOut } from "./cli/output.ts";
+import { writeErr, writeOut } from "./progress/output.ts";
 import { UsageError } from "./errors.ts";
 
 /** The prove-scenario command: parses argv (without node and the script) and returns the exit code. */

@@ -8,6 +8,8 @@ import { writeBisectReport } from "../bisect/report.ts";
 import { makeInstalls } from "../bisect/run-commit.ts";
 import type { BisectReport } from "../bisect/schema.ts";
 import { runSpec, type Presenter, type Spec } from "../engine/run.ts";
+import { reported } from "../engine/terminal.ts";
+import { secrets as envSecrets } from "../progress/output.ts";
 import { runFolder } from "../engine/steps.ts";
 import { Interrupted, ReportWriteFailed, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";
@@ -105,3 +107,7 @@ export const bisectPresenter: Presenter<BisectReport> = {
   lines: (report, file) => [`${report.result} (exit ${report.exitCode}): ${report.reason}`, `bisect: ${file}`],
   verdict: (report) => report.result,
 };
+
+/** `bisect`: bisect.json on stdout with --json; published when asked. */
+export const bisect = (options: BisectOptions, cwd: string) =>
+  reported((interrupt) => bisectScenario(options, cwd, envSecrets, interrupt), options, bisectPresenter, cwd);

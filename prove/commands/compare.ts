@@ -8,6 +8,8 @@ import { writeCompare } from "../compare/write-compare.ts";
 import { ReportWriteFailed, couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
 import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
+import { reported } from "../engine/terminal.ts";
+import { secrets as envSecrets } from "../progress/output.ts";
 import type { Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
 import { defaultOutDir, proverCommand, quote, reproduceCommand } from "../pipeline/paths.ts";
@@ -118,3 +120,7 @@ export const comparePresenter: Presenter<CompareReport> = {
   ],
   verdict: (report) => report.reasonCode,
 };
+
+/** `compare`: compare.json on stdout with --json; published when asked. */
+export const compare = (options: CompareOptions, cwd: string) =>
+  reported((interrupt) => compareScenario(options, cwd, envSecrets, interrupt), options, comparePresenter, cwd);

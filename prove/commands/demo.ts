@@ -2,10 +2,27 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
-import { parseCommand, type OutputOptions } from "../cli/args.ts";
-import { BrokenBug, createDemoSandbox, proofArguments, SandboxFailed, UnknownBug, type DemoSandbox, type ZooBug } from "../demo/index.ts";
+import { parseCommand, type DemoOptions, type OutputOptions } from "../cli/args.ts";
+import {
+  BrokenBug,
+  createDemoSandbox,
+  defaultBugId,
+  findBug,
+  listBugs,
+  NoZoo,
+  proofArguments,
+  SandboxFailed,
+  UnknownBug,
+  type DemoSandbox,
+  type ZooBug,
+} from "../demo/index.ts";
 import type { Interrupted } from "../errors.ts";
 import { Progress } from "../progress/progress.ts";
+import { afterReport, layer, printRan, printUnexpected, watchSignals } from "../engine/terminal.ts";
+import { secrets, writeErr, writeOut } from "../progress/output.ts";
+import { packageRoot } from "../package-root.ts";
+import { demoTable, type DemoRow } from "./demo-table.ts";
+import { proofPresenter } from "./prove.ts";
 import { ownedPrefix } from "../workspace/run-dir.ts";
 import type { Replacement } from "../report/redact.ts";
 import type { Ran } from "../engine/run.ts";
@@ -83,3 +100,65 @@ export const proveDemo = Effect.fn("Demo.prove")(
     Effect.succeed<Ran<ProofReport>>({ exitCode: 2, report: undefined, reportFile: undefined, message: error.message }),
   ),
 );
+
+/** This package's root: the zoo, its scenarios and their config, wherever prove-scenario is run from. */
+const zooRoot = packageRoot;
+
+/** The bugs `demo` proves: every one for "all", else the one named (the default when none is). */
+async function demoBugs(bugId: string | undefined): Promise<ReadonlyArray<ZooBug> | undefined> {
+  try {
+    return bugId === "all" ? await listBugs(zooRoot) : [await findBug(zooRoot, bugId ?? defaultBugId)];
+  } catch (error) {
+    if (!(error instanceof UnknownBug || error instanceof BrokenBug || error instanceof NoZoo)) throw error;
+    writeErr(error.message);
+    return undefined;
+  }
+}
+
+/**
+ * `demo [<bug-id>|all]`: proves each bug's fix in its own sandbox, one after the other, with the
+ * output options of any proof; for "all" prints a table of the verdicts (on stderr with --json,
+ * which prints the report, or for "all" the array of reports). Exits 0 only when every fix was
+ * proved, else with the worst code.
+ */
+export async function demo(options: DemoOptions, cwd: string): Promise<number> {
+  const bugs = await demoBugs(options.bugId);
+  if (bugs === undefined) return 2;
+  const all = options.bugId === "all";
+  const signals = watchSignals();
+  const rows: DemoRow[] = [];
+  try {
+    for (const bug of bugs) {
+      if (all) writeErr(`demo ${bug.id}: ${bug.title}`);
+      const out = options.out === undefined ? undefined : all ? join(options.out, bug.id) : options.out;
+      const started = performance.now();
+      const output = { ...options, out };
+      const result = await Effect.runPromise(
+        proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)),
+      );
+      printRan(result, proofPresenter);
+      const exitCode =
+        options.publish === undefined
+          ? result.exitCode
+          : await afterReport(result, proofPresenter, options.publish, cwd, signals.interrupt);
+      rows.push({
+        bug: bug.id,
+        result: { ...result, exitCode: exitCode === 0 ? 0 : exitCode === 1 ? 1 : 2 },
+        durationMs: performance.now() - started,
+      });
+      if (signals.interrupted()) break;
+    }
+  } catch (error) {
+    printUnexpected(error);
+    return 2;
+  } finally {
+    signals.dispose();
+  }
+  if (all && options.json) writeErr(demoTable(rows));
+  else if (all) await writeOut(`${demoTable(rows)}\n`);
+  if (options.json) {
+    const reports = rows.flatMap((row) => (row.result.report === undefined ? [] : [row.result.report]));
+    await writeOut(`${JSON.stringify(all ? reports : (reports[0] ?? null), null, 2)}\n`);
+  }
+  return rows.length < bugs.length ? 2 : Math.max(0, ...rows.map((row) => row.result.exitCode));
+}

@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Ref from "effect/Ref";
@@ -5,6 +6,9 @@ import type { ProveOptions } from "../cli/args.ts";
 import { ReportWriteFailed, couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
 import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
+import { reported } from "../engine/terminal.ts";
+import { secrets as envSecrets } from "../progress/output.ts";
+import { isMany, proveMany, summaryPresenter } from "./prove-many.ts";
 import type { Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
 import { decideScenario } from "../outcome/decide-scenario.ts";
@@ -119,3 +123,11 @@ export const proofPresenter: Presenter<ProofReport> = {
   lines: (report, file) => [`${report.verdict} (exit ${report.exitCode}, ${report.reasonCode}): ${report.reason}`, `report: ${file}`],
   verdict: (report) => report.verdict,
 };
+
+/** A proof: of several scenarios (several paths, a folder or a shard) with a summary, else of one. */
+export function prove(options: ProveOptions, cwd: string): Promise<number> {
+  const isFolder = (path: string) => existsSync(resolve(cwd, path)) && statSync(resolve(cwd, path)).isDirectory();
+  return isMany(options, isFolder)
+    ? reported((interrupt) => proveMany(options, cwd, envSecrets, interrupt), options, summaryPresenter, cwd)
+    : reported((interrupt) => proveScenario(options, cwd, envSecrets, interrupt), options, proofPresenter, cwd);
+}
