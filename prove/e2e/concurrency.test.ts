@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofReport } from "../index.ts";
-import { startTime } from "../process/owner.ts";
+import { startTime } from "../../common/ownership.ts";
 import type { AppPlace } from "../test-fixtures/concurrency/where.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import { checkout, reportDir } from "./support/prover.ts";

@@ -7,7 +7,7 @@ import type * as Scope from "effect/Scope";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Progress } from "../progress/progress.ts";
-import { ownerToken, startTime } from "../process/owner.ts";
+import { ownerToken, startTime } from "../../common/ownership.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { claimFile, claimReportFolder } from "./report-claim.ts";
 

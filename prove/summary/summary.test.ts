@@ -6,7 +6,7 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { packageRoot } from "../package-root.ts";
 import { claimFile } from "../pipeline/report-claim.ts";
-import { ownerToken } from "../process/owner.ts";
+import { ownerToken } from "../../common/ownership.ts";
 import { shardSlice } from "../pipeline/scenarios.ts";
 import { MergeRefused } from "./errors.ts";
 import { mergeSummaries } from "./merge.ts";

@@ -14,7 +14,7 @@ import { resolveRefs } from "../engine/steps.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { cleanLeftovers, runDirectory } from "./run-dir.ts";
 import { processesMentioning } from "../e2e/support/prover.ts";
-import { ownerToken, startTime } from "../process/owner.ts";
+import { ownerToken, startTime } from "../../common/ownership.ts";
 import { worktree } from "./worktree.ts";
 
 const scratch: string[] = [];
