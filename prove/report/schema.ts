@@ -1,6 +1,6 @@
 import type { Attempt, ExitCode, ReasonCode, SideName, Verdict } from "../outcome/types.ts";
 
-/** report.json, schema `scenario-proof/v1`, as DESIGN.md lists it. */
+/** report.json, schema `scenario-proof/v1`; docs/report-json.md describes every field. */
 
 export interface ReportScreenshot {
   readonly label: string;
@@ -48,8 +48,8 @@ export interface ReportDifferences {
   /** In the table's order; empty when no label was reached by both sides. */
   readonly labels: ReadonlyArray<ReportDifference>;
   /**
-   * Added within v1, so absent from reports written before it: a failure screenshot in a label's row
-   * against the other side's screenshot of that label, in the table's order; empty when there is none.
+   * A failure screenshot in a label's row against the other side's screenshot of that label, in the
+   * table's order; empty when there is none. Optional: v1 reports written before it existed lack it.
    */
   readonly failures?: ReadonlyArray<ReportFailureDifference>;
 }
@@ -78,7 +78,10 @@ export interface ProofReport {
   readonly dir: string;
   /** Null when neither side took a screenshot. */
   readonly comparisonImage: string | null;
-  /** Added within v1: each label both sides reached, base against head; and in `failures`, a failure screenshot against the other side's screenshot of its row's label. */
+  /**
+   * Each label both sides reached, base against head; and in `failures`, a failure screenshot against
+   * the other side's screenshot of its row's label. v1 reports written before it existed lack it.
+   */
   readonly differences: ReportDifferences;
   readonly markdown: string;
   readonly timings: { readonly totalMs: number };
