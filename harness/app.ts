@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { execa } from "execa";
+import { appRootEnv, bootMsAnnotation, keepEnv, readyAtAnnotation, screenshotAttachment } from "../common/contract.ts";
 import type { ScenarioAppConfig } from "./config.ts";
 import { appEnvironment, homeFiles, substitute } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
@@ -50,10 +51,6 @@ export interface ScenarioApp {
   /** Everything the server has printed so far. */
   logs(): string;
 }
-
-export const appRootEnv = "SCENARIO_APP_ROOT";
-/** Set to 1 (the prover's --keep) to leave the app's home and HOME in place for inspection. */
-export const keepEnv = "SCENARIO_KEEP";
 
 /** The root of the git repository holding `dir` (the first folder up with a .git entry), else `dir`. */
 function repositoryRoot(dir: string): string {
@@ -128,9 +125,9 @@ export async function startApp(input: {
   const { env } = launch(server.port);
   const values = substitutions(server.port);
   // How long the app took to become ready; the prover prints it as the side's "boot" step.
-  testInfo.annotations.push({ type: "scenario-harness:boot-ms", description: String(Math.round(readyAt - bootStarted)) });
+  testInfo.annotations.push({ type: bootMsAnnotation, description: String(Math.round(readyAt - bootStarted)) });
   // When the harness saw the app ready, in ms since the epoch: the readiness benchmark compares it with when the app listened.
-  testInfo.annotations.push({ type: "scenario-harness:ready-at", description: (performance.timeOrigin + readyAt).toFixed(3) });
+  testInfo.annotations.push({ type: readyAtAnnotation, description: (performance.timeOrigin + readyAt).toFixed(3) });
 
   const cli = async (...args: string[]): Promise<CliResult> => {
     if (config.cli === undefined) {
@@ -155,7 +152,7 @@ export async function startApp(input: {
       await waitInteractive(page, until, options.until === undefined ? "app.interactive" : "until", path, readyMs);
     },
     screenshot: async (label, element) => {
-      await testInfo.attach(`screenshot:${label}`, { body: await screenshotPng(page, element), contentType: "image/png" });
+      await testInfo.attach(screenshotAttachment(label), { body: await screenshotPng(page, element), contentType: "image/png" });
     },
     cli,
     project: async (name, files) => {

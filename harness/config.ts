@@ -1,4 +1,5 @@
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
+import { appMetadataKey, expectTimeoutEnv, proofMetadataKey, type AppMetadata, type ScenarioMetadata } from "../common/contract.ts";
 import { chromiumArgs, resolveChromium } from "./chromium.ts";
 
 /**
@@ -74,8 +75,13 @@ export const defaultExpectTimeoutMs = 10_000;
 /** The host the browser opens the app at when `app.host` is not set. */
 export const defaultAppHost = "127.0.0.1";
 
+/** A field of the app config that its metadata's type, AppMetadata, declares. */
+type InMetadata<Key extends keyof AppMetadata> = Key;
+/** Fails to type-check when ScenarioAppConfig gains a field that AppMetadata does not declare. */
+type _EveryAppField = InMetadata<keyof ScenarioAppConfig>;
+
 /** The app config as plain JSON, so the prover can read it from `playwright test --list --reporter=json`. */
-function appMetadata(app: ScenarioAppConfig): Record<string, unknown> {
+function appMetadata(app: ScenarioAppConfig): AppMetadata {
   const ready =
     app.ready !== undefined && "log" in app.ready
       ? { ...app.ready, log: typeof app.ready.log === "string" ? app.ready.log : app.ready.log.source }
@@ -83,11 +89,17 @@ function appMetadata(app: ScenarioAppConfig): Record<string, unknown> {
   return { ...app, install: app.install ?? "auto", host: app.host ?? defaultAppHost, ready };
 }
 
-/** The expect timeout the prover asks for (SCENARIO_EXPECT_TIMEOUT, in ms), when it asks. */
+/** The expect timeout the prover asks for (expectTimeoutEnv, in ms), when it asks. */
 function proofExpectTimeout(): number | undefined {
-  const value = Number(process.env.SCENARIO_EXPECT_TIMEOUT);
+  const value = Number(process.env[expectTimeoutEnv]);
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
+
+/** What the prover reads of the config, in its metadata. */
+const scenarioMetadata = (app: ScenarioAppConfig, proof: ScenarioProofConfig | undefined): ScenarioMetadata => ({
+  [appMetadataKey]: appMetadata(app),
+  [proofMetadataKey]: proof ?? {},
+});
 
 export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConfig<object, ScenarioWorkerOptions> {
   const { app, proof, use, metadata, ...rest } = config;
@@ -100,7 +112,7 @@ export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConf
     reporter: "list",
     ...rest,
     expect,
-    metadata: { ...metadata, scenarioApp: appMetadata(app), scenarioProof: proof ?? {} },
+    metadata: { ...metadata, ...scenarioMetadata(app, proof) },
     use: {
       browserName: "chromium",
       viewport: { width: 1280, height: 720 },

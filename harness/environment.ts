@@ -1,12 +1,10 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { appTempEnv } from "../common/contract.ts";
 import type { ScenarioAppConfig } from "./config.ts";
 
 const allowlisted = ["PATH", "LANG", "TERM", "SHELL", "USER", "TMPDIR"];
-
-/** Set by the prover: the TMPDIR the app gets instead of the Playwright run's own. */
-export const appTempEnv = "SCENARIO_APP_TMPDIR";
 
 export interface AppDirectories {
   /** Fresh HOME, with the XDG directories inside it. */

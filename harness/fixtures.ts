@@ -1,5 +1,11 @@
 import { dirname, resolve } from "node:path";
 import { test as base, type TestInfo } from "@playwright/test";
+import {
+  failureScreenshotAttachment,
+  mismatchAfterFailureAnnotation,
+  serverLogAttachment,
+  serverLogExcerptAnnotation,
+} from "../common/contract.ts";
 import type { ScenarioAgent, TestEnd } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
 import { isHeadlessShell, resolveChromium } from "./chromium.ts";
@@ -14,11 +20,7 @@ export interface ScenarioTestOptions {
   appEnv: Readonly<Record<string, string>>;
 }
 
-/**
- * The scenario's fixtures. The browser page is Playwright's own `page`: DESIGN.md called it
- * `screen`, but `screen` is a built-in Playwright option (the emulated screen size) that every
- * browser context reads, so a fixture of that name cannot hold a page.
- */
+/** The scenario's fixtures, beside Playwright's own (the browser page is its `page`). */
 export interface ScenarioFixtures extends ScenarioTestOptions {
   app: ScenarioApp;
   agent: ScenarioAgent;
@@ -47,21 +49,8 @@ function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): TestEnd {
   return end;
 }
 
-/**
- * The server log's excerpt of a test that failed (whole lines, its warnings and errors and its last
- * lines, about 3 000 characters at most), for the report: the line that says why, such as a dev
- * server refusing the page's origin, is often not in the test's own error.
- */
-const serverLogExcerpt = "scenario-harness:server-log-excerpt";
-
-/** A failed test's page, as the harness's screenshots show it: the prover takes it over Playwright's own failure screenshot. */
-export const failureScreenshotAttachment = "scenario-harness:failure-screenshot";
-
 /** The replay agent fixture's own timeout, for its start and its end. */
 const agentTimeoutMs = 30_000;
-
-/** Tells the prover that the test's own error came before the first unexpected request, so it names that error first. */
-const mismatchAfterFailure = "scenario-harness:replay-mismatch-after-failure";
 
 /**
  * The replay agent and the app's process code are imported by the fixtures that use them, not
@@ -114,7 +103,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
       const first = status.mismatches[0];
       if (first !== undefined && afterFailure(first, 0, end)) {
         testInfo.annotations.push({
-          type: mismatchAfterFailure,
+          type: mismatchAfterFailureAnnotation,
           description: "the test failed before the app sent its first unexpected request",
         });
       }
@@ -154,8 +143,8 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         const whileRunning = running.app.logs();
         await running.dispose();
         if (failed || agent.status().mismatches.length > 0) {
-          await testInfo.attach("server.log", { body: running.app.logs(), contentType: "text/plain" });
-          testInfo.annotations.push({ type: serverLogExcerpt, description: logExcerpt(whileRunning) });
+          await testInfo.attach(serverLogAttachment, { body: running.app.logs(), contentType: "text/plain" });
+          testInfo.annotations.push({ type: serverLogExcerptAnnotation, description: logExcerpt(whileRunning) });
         }
       }
     },

@@ -3,8 +3,8 @@ import { mkdir } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { appTempEnv } from "../common/contract.ts";
 import { claimLink, releaseLink } from "../common/ownership.ts";
-import { appTempEnv } from "./environment.ts";
 
 /** A port handed to one app, reserved for it until released. */
 export interface ReservedPort {

@@ -1,0 +1,101 @@
+/**
+ * The boundary between the harness, which runs inside Playwright's runner, and the prover, which
+ * starts that runner and reads its JSON reporter's output: the environment the prover sets, the
+ * config metadata the harness writes, and what the harness adds to a test's result.
+ */
+
+/** The side's app folder (in its worktree), which the harness uses over the config's `app.root`. */
+export const appRootEnv = "SCENARIO_APP_ROOT";
+
+/** Set to "1" (--keep) to leave the app's home and HOME in place for inspection. */
+export const keepEnv = "SCENARIO_KEEP";
+
+/** The expect timeout, in ms, of a proof's runs (--expect-timeout, else the config's `proof.expectTimeout`), over the config's own. */
+export const expectTimeoutEnv = "SCENARIO_EXPECT_TIMEOUT";
+
+/** The TMPDIR the app gets instead of the Playwright run's own, where ports are reserved too. */
+export const appTempEnv = "SCENARIO_APP_TMPDIR";
+
+/** The key of the config's metadata holding its `app` as AppMetadata. */
+export const appMetadataKey = "scenarioApp";
+
+/** The key of the config's metadata holding its `proof` as ProofMetadata. */
+export const proofMetadataKey = "scenarioProof";
+
+/** A ready check as JSON: a log pattern is its source text. */
+export type ReadyMetadata = { readonly path: string; readonly timeout?: number } | { readonly log: string; readonly timeout?: number };
+
+/** The config's `app` as JSON, its defaults filled in: what the prover reads of it from `playwright test --list --reporter=json`. */
+export interface AppMetadata {
+  readonly root?: string;
+  readonly install: string | false;
+  readonly build?: string;
+  readonly submodules?: boolean;
+  readonly start: string;
+  readonly host: string;
+  readonly ready?: ReadyMetadata;
+  readonly interactive?: string;
+  readonly cli?: string;
+  readonly homeEnv?: string;
+  readonly provider?: Readonly<Record<string, string>>;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly passEnv?: ReadonlyArray<string>;
+}
+
+/** The config's `proof` as JSON: settings of a proof's runs only. */
+export interface ProofMetadata {
+  readonly expectTimeout?: number;
+}
+
+/** What defineScenarioConfig adds to the config's metadata. */
+export interface ScenarioMetadata {
+  readonly [appMetadataKey]: AppMetadata;
+  readonly [proofMetadataKey]: ProofMetadata;
+}
+
+/** What a labelled screenshot's attachment name starts with: `screenshot:<label>`. */
+const screenshotPrefix = "screenshot:";
+
+/** The attachment name of the screenshot `app.screenshot(label)` takes. */
+export const screenshotAttachment = (label: string) => `${screenshotPrefix}${label}`;
+
+/** The label of a screenshot's attachment name; undefined for any other attachment. */
+export const screenshotLabel = (name: string): string | undefined =>
+  name.startsWith(screenshotPrefix) ? name.slice(screenshotPrefix.length) : undefined;
+
+/** A failed test's page as the harness's screenshots show it (a PNG): the prover takes it over Playwright's own failure screenshot. */
+export const failureScreenshotAttachment = "scenario-harness:failure-screenshot";
+
+/** Everything the app printed (text/plain), attached when its test failed or it sent an unexpected request. */
+export const serverLogAttachment = "server.log";
+
+/** How long the app took to become ready, in whole ms: the prover prints it as the side's "boot" step. */
+export const bootMsAnnotation = "scenario-harness:boot-ms";
+
+/** When the harness saw the app ready, in ms since the epoch: the readiness benchmark compares it with when the app listened. */
+export const readyAtAnnotation = "scenario-harness:ready-at";
+
+/**
+ * The excerpt of what the app printed while a failed test ran (whole lines, its warnings and
+ * errors and its last lines): the line that says why is often not in the test's own error.
+ */
+export const serverLogExcerptAnnotation = "scenario-harness:server-log-excerpt";
+
+/** Says that the test's own error came before the app's first unexpected request, so the prover names that error first. */
+export const mismatchAfterFailureAnnotation = "scenario-harness:replay-mismatch-after-failure";
+
+/** What stopped the harness from giving a test a running app, or what its replay agent caught: a HarnessError's kind. */
+export const harnessErrorKinds = ["config", "boot", "browser", "transcript", "replay-mismatch", "transcript-unplayed"] as const;
+
+export type HarnessErrorKind = (typeof harnessErrorKinds)[number];
+
+/** The tag a HarnessError's message starts with, by which the prover tells its kind. */
+export const harnessErrorTag = (kind: HarnessErrorKind) => `[scenario-harness:${kind}]`;
+
+const taggedKind = /\[scenario-harness:([a-z-]+)\]/;
+
+/** The kind the harness error tag in `message` names; undefined when it has none, or one of no known kind. */
+export function harnessErrorKind(message: string): HarnessErrorKind | undefined {
+  const kind = taggedKind.exec(message)?.[1];
+  return harnessErrorKinds.find((known) => known === kind);
+}
