@@ -10,7 +10,7 @@ import { commitDetails, type CommitDetails } from "./commits.ts";
 import { type BisectFacts, type RunEvidence } from "./report.ts";
 import { settle, startRun, type CommitRun, type Installs } from "./run-commit.ts";
 import type { BisectEnd, BisectStep, Direction } from "./schema.ts";
-import { describeStep, findFirstChange, maxSteps, type Outcome, type SearchResult, type StepProgress } from "./search.ts";
+import { describeStep, findFirstChange, maxSteps, type PassOrFail, type SearchResult, type StepProgress } from "./search.ts";
 
 /** Where a bisection runs and what it knows once both ends are resolved. */
 export interface Setting {
@@ -32,7 +32,7 @@ const short = (sha: string) => sha.slice(0, 7);
 /** An end as a sentence names it: "--old v1.2 (1a2b3c4)", or "--old 1a2b3c4" when a SHA was typed. */
 const endName = (flag: "old" | "new", ref: string, sha: string) =>
   isShaOf(ref, sha) ? `--${flag} ${short(sha)}` : `--${flag} ${ref} (${short(sha)})`;
-const verb = (outcome: Outcome) => (outcome === "pass" ? "passes" : "fails");
+const verb = (outcome: PassOrFail) => (outcome === "pass" ? "passes" : "fails");
 
 /** An end's outcome in the report: `error` or `flaky` when its runs gave none. */
 const endOutcome = (run: CommitRun): BisectEnd["outcome"] =>
@@ -72,8 +72,8 @@ function endsReason(ends: ReadonlyArray<{ readonly name: string; readonly run: C
 /** Finds the first commit whose outcome differs from old's, probing in worktrees; records each step. */
 const search = Effect.fn("Bisect.search")(function* (
   setting: Setting,
-  oldOutcome: Outcome,
-  newOutcome: Outcome,
+  oldOutcome: PassOrFail,
+  newOutcome: PassOrFail,
   runs: Map<string, CommitRun>,
   known: Map<string, CommitDetails>,
 ) {
@@ -116,7 +116,7 @@ const search = Effect.fn("Bisect.search")(function* (
 function answer(
   setting: Setting,
   result: SearchResult,
-  outcomes: { readonly old: Outcome; readonly new: Outcome },
+  outcomes: { readonly old: PassOrFail; readonly new: PassOrFail },
   details: (sha: string) => CommitDetails,
 ) {
   const changed = outcomes.old === "pass" ? "introduced the failure" : "fixed it";

@@ -1,7 +1,7 @@
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
-import { describeStep, findFirstChange, maxSteps, type Outcome, type ProbeOutcome, type SearchResult } from "./search.ts";
+import { describeStep, findFirstChange, maxSteps, type PassOrFail, type ProbeOutcome, type SearchResult } from "./search.ts";
 
 class ProbeFailed extends Data.TaggedError("ProbeFailed")<{ readonly sha: string }> {}
 
@@ -15,7 +15,7 @@ interface Table {
   readonly n: number;
   /** Index of the first commit with the new outcome. */
   readonly first: number;
-  readonly old?: Outcome;
+  readonly old?: PassOrFail;
   readonly skip?: ReadonlyArray<number>;
 }
 
@@ -27,7 +27,7 @@ interface Table {
 async function search(table: Table): Promise<{ readonly result: SearchResult; readonly probed: ReadonlyArray<string> }> {
   const commits = commitsOf(table.n);
   const oldOutcome = table.old ?? "pass";
-  const newOutcome: Outcome = oldOutcome === "pass" ? "fail" : "pass";
+  const newOutcome: PassOrFail = oldOutcome === "pass" ? "fail" : "pass";
   const probed: string[] = [];
   const probe = (sha: string, index: number) =>
     Effect.suspend(() => {
@@ -44,7 +44,7 @@ async function search(table: Table): Promise<{ readonly result: SearchResult; re
 }
 
 const sizes = [1, 2, 3, 7, 31, 32];
-const directions: ReadonlyArray<Outcome> = ["pass", "fail"];
+const directions: ReadonlyArray<PassOrFail> = ["pass", "fail"];
 
 describe("the search for the first commit with the new outcome", () => {
   it.each(sizes.flatMap((n) => directions.map((old) => [n, old] as const)))(

@@ -1,10 +1,10 @@
 import * as Effect from "effect/Effect";
 
 /** What the scenario does at a commit. */
-export type Outcome = "pass" | "fail";
+export type PassOrFail = "pass" | "fail";
 
 /** A probe's answer; "skip" when the commit could not run, like `git bisect run`'s exit 125. */
-export type ProbeOutcome = Outcome | "skip";
+export type ProbeOutcome = PassOrFail | "skip";
 
 export interface Step {
   readonly sha: string;
@@ -28,9 +28,9 @@ export interface SearchInput<E, R, E2, R2> {
   readonly old: string;
   /** The commits after `old`, oldest first, up to and including the one whose outcome is `newOutcome` (last; never probed). */
   readonly commits: ReadonlyArray<string>;
-  readonly oldOutcome: Outcome;
+  readonly oldOutcome: PassOrFail;
   /** Differs from `oldOutcome`. */
-  readonly newOutcome: Outcome;
+  readonly newOutcome: PassOrFail;
   readonly probe: (sha: string, index: number) => Effect.Effect<ProbeOutcome, E, R>;
   readonly onStep?: (progress: StepProgress) => Effect.Effect<void, E2, R2>;
 }

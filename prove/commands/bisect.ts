@@ -13,7 +13,6 @@ import { secrets as envSecrets } from "../progress/output.ts";
 import { runFolder } from "../engine/steps.ts";
 import { Interrupted, ReportWriteFailed, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";
-import { checkOut } from "../pipeline/out-folder.ts";
 import { proverCommand } from "../pipeline/paths.ts";
 import { findWorkplace, loadScenario } from "../pipeline/scenario.ts";
 import { sideContext } from "../pipeline/side.ts";
@@ -37,6 +36,7 @@ export function bisectSpec(options: BisectOptions, cwd: string, secrets: Readonl
     cwd,
     secrets,
     out: options.out,
+    repo: options.repo,
     defaultOut: (known, root) =>
       defaultBisectDir(root, known.scenario?.file ?? options.scenario, options.grep, known.base?.sha ?? "", known.head?.sha ?? ""),
     why: (error) => ({ exitCode: 2, reasonCode: undefined, message: stopMessage(error) }),
@@ -44,7 +44,6 @@ export function bisectSpec(options: BisectOptions, cwd: string, secrets: Readonl
       Effect.gen(function* () {
         const git = yield* Git;
         const progress = yield* Progress;
-        yield* checkOut(options, cwd);
         const place = yield* findWorkplace(options, cwd);
         yield* run.learn({ place });
         const [old, neu] = yield* progress.step(

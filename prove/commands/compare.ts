@@ -73,6 +73,7 @@ export function compareSpec(options: CompareOptions, cwd: string, secrets: Reado
     cwd,
     secrets,
     out: options.out,
+    repo: options.repo,
     defaultOut: (known, root) => {
       const scenario = known.scenario?.file ?? relative(root, resolve(cwd, options.scenario));
       return `${defaultOutDir(root, scenario, options, known.base?.sha, known.head?.sha)}-compare`;

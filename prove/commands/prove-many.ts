@@ -8,7 +8,6 @@ import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
 import type { Known } from "../engine/known.ts";
 import { bothSides, resolveRefs, runFolder, sideEvidence } from "../engine/steps.ts";
 import { decideScenario } from "../outcome/decide-scenario.ts";
-import { checkOut } from "../pipeline/out-folder.ts";
 import { defaultManyOutDir, proverCommand, reproduceCommand, scenarioFolder } from "../pipeline/paths.ts";
 import { findManyPlace, loadScenarios, shardSlice, type ListedScenario } from "../pipeline/scenarios.ts";
 import { sideContext } from "../pipeline/side.ts";
@@ -112,7 +111,6 @@ const summarize = (options: ProveOptions, run: Run, known: Known, rows: Readonly
 const pipeline = (options: ProveOptions, run: Run) =>
   Effect.gen(function* () {
     const progress = yield* Progress;
-    yield* checkOut(options, run.cwd);
     const place = yield* findManyPlace(options, run.cwd);
     yield* run.learn({ place });
     const [base, head] = yield* resolveRefs(options, place.repo);
@@ -154,6 +152,7 @@ export function manySpec(options: ProveOptions, cwd: string, secrets: ReadonlyAr
     cwd,
     secrets,
     out: options.out,
+    repo: options.repo,
     defaultOut: (known, root) => defaultManyOutDir(root, options, known.base?.sha, known.head?.sha),
     pipeline: (run) => pipeline(options, run),
     why: couldNotRun,

@@ -77,6 +77,7 @@ export function proofSpec(
     cwd,
     secrets,
     out: options.out,
+    repo: options.repo,
     defaultOut: (known, root) =>
       defaultOutDir(
         root,

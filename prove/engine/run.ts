@@ -8,6 +8,7 @@ import * as Scope from "effect/Scope";
 import { type CouldNotRun, type Interrupted, type ReportWriteFailed, type StopError } from "../errors.ts";
 import type { Git } from "../git/git.ts";
 import type { ReasonCode } from "../outcome/types.ts";
+import { validateOut } from "../pipeline/out-folder.ts";
 import { claimOnce } from "../pipeline/report-claim.ts";
 import type { Progress } from "../progress/progress.ts";
 import { pathsFrom, type Replacement } from "../report/redact.ts";
@@ -58,11 +59,13 @@ export interface Spec<R extends Written, E> {
   readonly secrets: ReadonlyArray<Replacement>;
   /** --out as typed. */
   readonly out: string | undefined;
+  /** --repo as typed: --out must not be inside it. */
+  readonly repo: string | undefined;
   /** The report folder when --out is not given, from what is known (base and head may not be yet). */
   readonly defaultOut: (known: Known, root: string) => string;
   readonly pipeline: (run: Run) => Effect.Effect<R, E, Git | Progress | Scope.Scope>;
   /** Why the command stopped; `couldNotRun` for the errors every command shares. */
-  readonly why: (error: E | Interrupted) => CouldNotRun;
+  readonly why: (error: E | StopError) => CouldNotRun;
   /** The report of a run stopped early, when the command writes one for this stop. */
   readonly stopped?: (why: Stopped) => ((run: Run, known: Known) => Effect.Effect<R, ReportWriteFailed, Git | Progress>) | undefined;
 }
@@ -94,7 +97,10 @@ const nothing = (message: string) => ({ exitCode: 2, report: undefined, reportFi
  * for what it knew. The report folder's claim outlives the pipeline's scope, so that report
  * lands in the same folder.
  */
-export const runSpec = <R extends Written, E>(spec: Spec<R, E>, interrupt: Effect.Effect<never, Interrupted>) =>
+export const runSpec = <R extends Written, E>(
+  spec: Spec<R, E>,
+  interrupt: Effect.Effect<never, Interrupted>,
+): Effect.Effect<Ran<R>, never, Git | Progress> =>
   Effect.gen(function* () {
     const startedAt = yield* Clock.currentTimeMillis;
     const facts = yield* Ref.make<Known>({});
@@ -115,7 +121,7 @@ export const runSpec = <R extends Written, E>(spec: Spec<R, E>, interrupt: Effec
     };
     const reportFile = (known: Known, report: R) => join(outDir(known), report.markdown);
 
-    const stoppedEarly = (error: E | Interrupted) =>
+    const stoppedEarly = (error: E | StopError) =>
       Effect.gen(function* () {
         const why = spec.why(error);
         const write = why.reasonCode === undefined ? undefined : spec.stopped?.({ ...why, reasonCode: why.reasonCode });
@@ -134,7 +140,12 @@ export const runSpec = <R extends Written, E>(spec: Spec<R, E>, interrupt: Effec
         } satisfies Ran<R>;
       });
 
-    return yield* Effect.raceFirst(Effect.scoped(spec.pipeline(run)), interrupt).pipe(
+    // --out first of all: even a run that stops at once writes its report there.
+    const pipeline: Effect.Effect<R, E | StopError, Git | Progress | Scope.Scope> = Effect.andThen(
+      validateOut({ out: spec.out, repo: spec.repo }, spec.cwd),
+      spec.pipeline(run),
+    );
+    return yield* Effect.raceFirst(Effect.scoped(pipeline), interrupt).pipe(
       Effect.flatMap((report) =>
         Ref.get(facts).pipe(
           Effect.map((known): Ran<R> => ({ exitCode: report.exitCode, report, reportFile: reportFile(known, report), message: undefined })),

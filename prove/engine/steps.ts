@@ -4,7 +4,6 @@ import type { ProveOptions, ScenarioOptions } from "../cli/args.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
-import { checkOut } from "../pipeline/out-folder.ts";
 import { findWorkplace, loadScenario } from "../pipeline/scenario.ts";
 import { makeDecided, runSide, sideContext, type SideContext, type SideResult } from "../pipeline/side.ts";
 import type { SideEvidence } from "../report/evidence.ts";
@@ -86,7 +85,6 @@ export type SidesOptions = ScenarioOptions & Pick<ProveOptions, "base" | "head" 
  * fact is learned as soon as it is known.
  */
 export const oneScenarioSides = Effect.fn("Engine.oneScenario")(function* (run: Run, options: SidesOptions, repeat: number) {
-  yield* checkOut(options, run.cwd);
   const place = yield* findWorkplace(options, run.cwd);
   yield* run.learn({ place });
   const [base, head] = yield* resolveRefs(options, place.repo);

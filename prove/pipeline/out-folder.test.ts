@@ -6,7 +6,7 @@ import * as Exit from "effect/Exit";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GitLive } from "../git/git-live.ts";
-import { checkOutFolder } from "./out-folder.ts";
+import { validateOutFolder } from "./out-folder.ts";
 
 let work: string;
 let repo: string;
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 /** "ok", or the message --out is refused with. */
 async function check(out: string, underTest: { readonly repo: string | undefined } = { repo }): Promise<string> {
-  const exit = await Effect.runPromiseExit(checkOutFolder(out, out, underTest.repo).pipe(Effect.provide(GitLive)));
+  const exit = await Effect.runPromiseExit(validateOutFolder(out, out, underTest.repo).pipe(Effect.provide(GitLive)));
   if (Exit.isSuccess(exit)) return "ok";
   const error = Exit.findErrorOption(exit);
   return error._tag === "Some" ? error.value.message : "no error";

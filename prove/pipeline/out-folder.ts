@@ -37,7 +37,7 @@ async function reachable(dir: string): Promise<{ readonly real: string } | { rea
  * would show as changed (a report there would dirty the repository the proof promises to leave
  * alone). `repo` is undefined when it is not known yet (a wrong --repo, which is said later).
  */
-export const checkOutFolder = Effect.fn("Proof.checkOut")(function* (typed: string, dir: string, repo: string | undefined) {
+export const validateOutFolder = Effect.fn("Proof.validateOutFolder")(function* (typed: string, dir: string, repo: string | undefined) {
   const git = yield* Git;
   const found = yield* Effect.promise(() => reachable(dir));
   if ("problem" in found) return yield* Effect.fail(new ReportWriteFailed({ dir, detail: found.problem }));
@@ -53,11 +53,11 @@ export const checkOutFolder = Effect.fn("Proof.checkOut")(function* (typed: stri
  * --out, when given, checked first of all: even a proof that stops at once writes its report
  * there, so it must not land in the repository under test.
  */
-export const checkOut = Effect.fn("Proof.checkOutFirst")(function* (
-  options: ScenarioOptions & { readonly out: string | undefined },
+export const validateOut = Effect.fn("Proof.validateOut")(function* (
+  options: Pick<ScenarioOptions, "repo"> & { readonly out: string | undefined },
   cwd: string,
 ) {
   if (options.out === undefined) return;
   const repo = yield* repositoryUnderTest(options, cwd).pipe(Effect.orElseSucceed(() => undefined));
-  yield* checkOutFolder(options.out, resolve(cwd, options.out), repo);
+  yield* validateOutFolder(options.out, resolve(cwd, options.out), repo);
 });

@@ -66,7 +66,7 @@ export function findConfig(options: ScenarioOptions, cwd: string, root: string) 
 }
 
 /** The repository under test: the checkout holding cwd, or --repo. */
-export const repositoryUnderTest = Effect.fn("Proof.repository")(function* (options: ScenarioOptions, cwd: string) {
+export const repositoryUnderTest = Effect.fn("Proof.repository")(function* (options: Pick<ScenarioOptions, "repo">, cwd: string) {
   const git = yield* Git;
   if (options.repo === undefined) return yield* git.toplevel(cwd);
   const dir = resolve(cwd, options.repo);
