@@ -61,7 +61,7 @@ function repositoryRoot(dir: string): string {
 }
 
 /**
- * The app's folder: $SCENARIO_APP_ROOT (set by the prover per side, in its worktree), else
+ * The app's folder: the one appRootEnv names (set by the prover per side, in its worktree), else
  * `app.root` relative to the root of the repository holding the config.
  */
 export function appRoot(app: ScenarioAppConfig, configFile: string | undefined): string {

@@ -14,7 +14,7 @@ export interface ReservedPort {
 
 /**
  * Where ports are reserved: one folder for every harness of this user on the machine, in the
- * prover's temporary folder (SCENARIO_APP_TMPDIR) rather than the Playwright run's own.
+ * prover's temporary folder (appTempEnv) rather than the Playwright run's own.
  */
 const reservations = () => join(process.env[appTempEnv] ?? tmpdir(), `scenario-harness-ports-${process.getuid?.() ?? "user"}`);
 

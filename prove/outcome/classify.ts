@@ -1,4 +1,14 @@
 import { isAbsolute, relative } from "node:path";
+import {
+  bootMsAnnotation,
+  failureScreenshotAttachment,
+  harnessErrorKind,
+  mismatchAfterFailureAnnotation,
+  screenshotLabel,
+  serverLogAttachment,
+  serverLogExcerptAnnotation,
+  type HarnessErrorKind,
+} from "../../common/contract.ts";
 import type { JsonAttachment, JsonError, JsonReport, JsonResult } from "../playwright/json-report.ts";
 import { cleanMessage, stripAnsi } from "./error-text.ts";
 import type { Attempt, AttemptError, AttemptErrorKind, Outcome } from "./types.ts";
@@ -7,7 +17,7 @@ import type { Attempt, AttemptError, AttemptErrorKind, Outcome } from "./types.t
 export type AttachmentSource = { readonly path: string } | { readonly base64: string };
 
 export interface AttemptArtifacts {
-  /** `screenshot:<label>` attachments, in the order the scenario took them. */
+  /** The scenario's labelled screenshots (screenshotAttachment), in the order it took them. */
   readonly screenshots: ReadonlyArray<{ readonly label: string; readonly source: AttachmentSource }>;
   /** Playwright's `screenshot: "only-on-failure"` picture. */
   readonly failureScreenshot?: AttachmentSource;
@@ -31,10 +41,8 @@ export interface ClassifyContext {
   readonly wallMs: number;
 }
 
-const harnessTag = /\[scenario-harness:([a-z-]+)\]/;
-
-/** Harness tags and what they mean: an error (no running app) or a failure (the app misbehaved). */
-const harnessKinds: Readonly<Record<string, { readonly outcome: Outcome; readonly kind: AttemptErrorKind }>> = {
+/** Harness error kinds and what they mean: an error (no running app) or a failure (the app misbehaved). */
+const harnessKinds: Readonly<Record<HarnessErrorKind, { readonly outcome: Outcome; readonly kind: AttemptErrorKind }>> = {
   boot: { outcome: "error", kind: "boot" },
   browser: { outcome: "error", kind: "browser" },
   transcript: { outcome: "error", kind: "transcript" },
@@ -52,17 +60,14 @@ const expectFailureWithMessage = /^Error: ([^\n]*)\n\n(?:\1\n\n)?(?:Timed out \d
 /** The test's timeout, and the step it stopped (`Error: locator.click: Test timeout of 3000ms exceeded.`). */
 const testTimeout = /^(?:Error: [\w.]+: )?Test timeout of \d+ms exceeded/;
 
-/** The harness's note that the test had failed before the app sent its first unexpected request. */
-const mismatchAfterFailure = "scenario-harness:replay-mismatch-after-failure";
-
-function tagOf(error: JsonError): string | undefined {
-  return harnessTag.exec(stripAnsi(error.message))?.[1];
+function tagOf(error: JsonError): HarnessErrorKind | undefined {
+  return harnessErrorKind(stripAnsi(error.message));
 }
 
 /** What one of the result's errors is, on its own. */
 function kindOf(error: JsonError): AttemptErrorKind {
-  const known = harnessKinds[tagOf(error) ?? ""];
-  if (known !== undefined) return known.kind;
+  const tag = tagOf(error);
+  if (tag !== undefined) return harnessKinds[tag].kind;
   const text = stripAnsi(error.message).trimStart();
   if (testTimeout.test(text)) return "timeout";
   return expectFailure.test(text) || expectFailureWithMessage.test(text) ? "assertion" : "app-error";
@@ -75,7 +80,9 @@ function kindOf(error: JsonError): AttemptErrorKind {
  */
 function inOrder(result: JsonResult): ReadonlyArray<JsonError> {
   const mismatch = result.errors.find((error) => tagOf(error) === "replay-mismatch");
-  if (mismatch === undefined || result.annotations.some((annotation) => annotation.type === mismatchAfterFailure)) return result.errors;
+  if (mismatch === undefined || result.annotations.some((annotation) => annotation.type === mismatchAfterFailureAnnotation)) {
+    return result.errors;
+  }
   return [mismatch, ...result.errors.filter((error) => error !== mismatch)];
 }
 
@@ -105,7 +112,10 @@ function attemptError(kind: AttemptErrorKind, error: JsonError, context: Classif
 /** Picks the error that explains a failed result (of its errors in order) and says what kind it is. */
 function explain(result: JsonResult, errors: ReadonlyArray<JsonError>): { outcome: Outcome; kind: AttemptErrorKind; cause: JsonError } {
   // A harness error means there was no running app: whatever failed after it is moot.
-  const harnessError = errors.find((error) => harnessKinds[tagOf(error) ?? ""]?.outcome === "error");
+  const harnessError = errors.find((error) => {
+    const tag = tagOf(error);
+    return tag !== undefined && harnessKinds[tag].outcome === "error";
+  });
   if (harnessError !== undefined) return { outcome: "error", kind: kindOf(harnessError), cause: harnessError };
   const first = errors[0] ?? { message: `The test ended with status ${result.status}.` };
   // An unexpected request that came first explains the assertions that failed because of its 400 answer.
@@ -154,16 +164,15 @@ function artifactsOf(result: JsonResult): AttemptArtifacts {
     return found === undefined ? undefined : source(found);
   };
   const screenshots = result.attachments.flatMap((attachment) => {
+    const label = screenshotLabel(attachment.name);
     const from = source(attachment);
-    return attachment.name.startsWith("screenshot:") && from !== undefined
-      ? [{ label: attachment.name.slice("screenshot:".length), source: from }]
-      : [];
+    return label !== undefined && from !== undefined ? [{ label, source: from }] : [];
   });
   // The harness's own (without dev tool launchers) over Playwright's, which a test that failed before the app started has alone.
-  const failureScreenshot = find("scenario-harness:failure-screenshot") ?? find("screenshot");
+  const failureScreenshot = find(failureScreenshotAttachment) ?? find("screenshot");
   const trace = find("trace");
-  const serverLog = find("server.log");
-  const boot = Number(result.annotations.find((annotation) => annotation.type === "scenario-harness:boot-ms")?.description);
+  const serverLog = find(serverLogAttachment);
+  const boot = Number(result.annotations.find((annotation) => annotation.type === bootMsAnnotation)?.description);
   return {
     screenshots,
     ...(failureScreenshot === undefined ? {} : { failureScreenshot }),
@@ -185,8 +194,8 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
     const loadError = report.errors[0] ?? {
       message: "Playwright ran no test: check that the scenario file is matched by the config's testDir and testMatch.",
     };
-    const known = harnessKinds[tagOf(loadError) ?? ""];
-    const kind = known?.kind ?? "scenario-load";
+    const tag = tagOf(loadError);
+    const kind = tag === undefined ? "scenario-load" : harnessKinds[tag].kind;
     const wallMs = Math.round(context.wallMs);
     return {
       attempt: { outcome: "error", durationMs: wallMs, runMs: wallMs, error: attemptError(kind, loadError, context) },
@@ -202,7 +211,7 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
     return { attempt: { outcome: "error", durationMs, runMs, error: attemptError("skipped", error, context) }, artifacts };
   }
   const explained = explainAll(result, context);
-  const excerpt = result.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description;
+  const excerpt = result.annotations.find((annotation) => annotation.type === serverLogExcerptAnnotation)?.description;
   const { outcome, error, errors } = excerpt === undefined || !saysWhy(excerpt) ? explained : withServerLog(explained, excerpt);
   return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }) }, artifacts };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
+import { appRootEnv, appTempEnv, expectTimeoutEnv, keepEnv } from "../../common/contract.ts";
 import { RunnerFailed } from "../errors.ts";
 import { classify } from "../outcome/classify.ts";
 import { tail } from "../outcome/error-text.ts";
@@ -22,13 +23,13 @@ export interface AttemptInput {
   readonly configFile: string;
   readonly scenarioFile: string;
   readonly test: { readonly title: string; readonly line: number };
-  /** The side's app folder, handed to the harness as SCENARIO_APP_ROOT. */
+  /** The side's app folder, handed to the harness in appRootEnv. */
   readonly appRoot: string;
   /** A fresh folder for this attempt's report, output and temporary files. */
   readonly dir: string;
-  /** --keep: the harness is asked (SCENARIO_KEEP=1) to leave the app's home in place. */
+  /** --keep: the harness is asked (keepEnv) to leave the app's home in place. */
   readonly keep: boolean;
-  /** The expect timeout the harness's config is asked to use (SCENARIO_EXPECT_TIMEOUT); undefined for the config's own. */
+  /** The expect timeout the harness's config is asked to use (expectTimeoutEnv); undefined for the config's own. */
   readonly expectTimeout: number | undefined;
 }
 
@@ -89,17 +90,17 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     // Playwright keeps its TypeScript transform cache under TMPDIR: keep it where it would be
     // without the attempt's own TMPDIR, so every run reuses what the listing compiled.
     PLAYWRIGHT_TRANSFORM_CACHE_DIR: process.env.PLAYWRIGHT_TRANSFORM_CACHE_DIR ?? transformCache,
-    SCENARIO_APP_ROOT: input.appRoot,
+    [appRootEnv]: input.appRoot,
     // The app's own temporary folder is the prover's, as in a direct run, not the attempt's.
-    SCENARIO_APP_TMPDIR: process.env.SCENARIO_APP_TMPDIR ?? tmpdir(),
+    [appTempEnv]: process.env[appTempEnv] ?? tmpdir(),
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     TMPDIR: temp,
     // Names the attempt's folder in the environment of the runner, its browser and the app, so a
     // process left by a killed proof is found and stopped by the next (see killProcessesUnder).
     SCENARIO_ATTEMPT_DIR: input.dir,
     FORCE_COLOR: "0",
-    ...(input.keep ? { SCENARIO_KEEP: "1" } : {}),
-    ...(input.expectTimeout === undefined ? {} : { SCENARIO_EXPECT_TIMEOUT: String(input.expectTimeout) }),
+    ...(input.keep ? { [keepEnv]: "1" } : {}),
+    ...(input.expectTimeout === undefined ? {} : { [expectTimeoutEnv]: String(input.expectTimeout) }),
   });
   const args = [
     input.cli,

@@ -1,6 +1,7 @@
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import { describe, expect, it } from "vitest";
+import { defineScenarioConfig } from "../../harness/index.ts";
 import { readAppConfig, readProofExpectTimeout } from "./app-config.ts";
 
 const repo = "/work/shop";
@@ -92,5 +93,24 @@ describe("the config's proof settings, as the prover reads them", () => {
         `Scenario config /elsewhere/scenarios.config.ts: proof.expectTimeout is ${JSON.stringify(bad)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.`,
       );
     }
+  });
+});
+
+describe("the metadata defineScenarioConfig writes", () => {
+  it("is what the prover reads, as JSON, beside the config's own metadata", () => {
+    const config = defineScenarioConfig({
+      metadata: { team: "shop" },
+      app: { root: "apps/web", install: false, build: "pnpm build", submodules: true, start: "pnpm start", ready: { log: /ready/ } },
+      proof: { expectTimeout: 4000 },
+    });
+    const metadata = JSON.parse(JSON.stringify(config.metadata)) as Record<string, unknown>;
+    expect(metadata.team).toBe("shop");
+    expect(Effect.runSync(readAppConfig(metadata, "/elsewhere/scenarios.config.ts", repo))).toEqual({
+      root: "apps/web",
+      install: false,
+      build: "pnpm build",
+      submodules: true,
+    });
+    expect(Effect.runSync(readProofExpectTimeout(metadata, "/elsewhere/scenarios.config.ts"))).toBe(4000);
   });
 });

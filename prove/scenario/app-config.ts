@@ -1,8 +1,9 @@
 import { isAbsolute, normalize, relative, resolve } from "node:path";
 import * as Effect from "effect/Effect";
+import { appMetadataKey, proofMetadataKey } from "../../common/contract.ts";
 import { ConfigError } from "../errors.ts";
 
-/** What the prover needs of the config's `app` (stored by defineScenarioConfig in `metadata.scenarioApp`). */
+/** What the prover needs of the config's `app` (stored by defineScenarioConfig in its metadata as the contract's AppMetadata). */
 export interface AppConfig {
   /** The app's folder relative to the root of the repository under test ("" for the root). */
   readonly root: string;
@@ -96,7 +97,7 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
   configFile: string,
   repoRoot: string,
 ) {
-  const app = metadata.scenarioApp;
+  const app = metadata[appMetadataKey];
   if (typeof app !== "object" || app === null) {
     return yield* Effect.fail(
       new ConfigError({
@@ -134,14 +135,14 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
 });
 
 /**
- * The config's `proof.expectTimeout` (stored by defineScenarioConfig in `metadata.scenarioProof`):
- * the expect timeout of a proof's runs, in ms; undefined when the config sets none.
+ * The config's `proof.expectTimeout` (stored by defineScenarioConfig in its metadata as the
+ * contract's ProofMetadata): the expect timeout of a proof's runs, in ms; undefined when the config sets none.
  */
 export const readProofExpectTimeout = Effect.fn("readProofExpectTimeout")(function* (
   metadata: Readonly<Record<string, unknown>>,
   configFile: string,
 ) {
-  const proof = metadata.scenarioProof;
+  const proof = metadata[proofMetadataKey];
   const value = typeof proof === "object" && proof !== null ? (proof as Record<string, unknown>).expectTimeout : undefined;
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
