@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseCommand, usage, type Command } from "./cli/args.ts";
+import { parseCommand, usage, type Command } from "./options/index.ts";
 import { writeErr, writeOut } from "./progress/output.ts";
 import { UsageError } from "./errors.ts";
 

@@ -7,7 +7,7 @@ export {
   type ProveOptions,
   type RunOptions,
   type ScenarioOptions,
-} from "./cli/args.ts";
+} from "./options/index.ts";
 export type {
   ProofReport,
   ReportDifference,

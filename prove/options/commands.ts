@@ -1,0 +1,151 @@
+// Every command of prove-scenario: what it does, its arguments, the options it takes, and its exit codes.
+import { defineCommand, describedAs, type CommandSpec } from "./declaration.ts";
+import {
+  at,
+  base,
+  branch,
+  config,
+  expectTimeout,
+  grep,
+  head,
+  imageUrl,
+  json,
+  keep,
+  newEnd,
+  oldEnd,
+  out,
+  publish,
+  remote,
+  repeat,
+  repo,
+  sequential,
+  shard,
+  threshold,
+} from "./declarations.ts";
+import { bugId, compareScenario, noArguments, oneScenario, reportDir, scenarioList, shardDirs } from "./positionals.ts";
+
+/** --grep for a command of one scenario file. */
+const grepOne = describedAs(grep, { help: "pick one test when the file holds several" });
+
+const prove = defineCommand({
+  name: "prove",
+  does: "Prove a fix: the scenario fails on base and passes on head.",
+  positionals: scenarioList,
+  options: [base, head, repo, config, grep, repeat, expectTimeout, out, shard, json, sequential, keep, publish],
+  exitCodes:
+    "0 proved (fails on base, passes on head); 1 ran but did not prove the fix; 2 could not run. " +
+    "With several scenarios: 0 only when every one is proved; 2 when any could not run, else 1 when any was not proved.",
+  build: (options) => ({ kind: "prove", options }),
+});
+
+const init = defineCommand({
+  name: "init",
+  does: "Write scenarios.config.ts and scenarios/example.e2e.ts for the app in cwd.",
+  positionals: noArguments,
+  options: [],
+  exitCodes: "0 written; 2 when it could not write them, saying why.",
+  build: () => ({ kind: "init" }),
+});
+
+const run = defineCommand({
+  name: "run",
+  does: "Run the scenario on one side, at one commit, for `git bisect run`.",
+  positionals: oneScenario("run"),
+  options: [at, repo, config, grepOne, keep, expectTimeout],
+  exitCodes: "0 pass, 1 fail, 125 could not run (git bisect run skips the commit).",
+  build: (options) => ({ kind: "run", options }),
+});
+
+const publishCommand = defineCommand({
+  name: "publish",
+  does: "Push the report's images to a branch of the remote and write pr.md beside the report with every image by absolute URL.",
+  positionals: reportDir,
+  options: [remote, branch, imageUrl],
+  shown: [remote, branch, imageUrl],
+  exitCodes: "0 published; 2 when it could not publish.",
+  build: (options) => ({ kind: "publish", options }),
+});
+
+const merge = defineCommand({
+  name: "merge",
+  does: "One summary from the folders of a proof's shards, then with --publish published as `publish` does.",
+  positionals: shardDirs,
+  options: [
+    describedAs(out, { help: "folder of the merged summary", default: "reports/<base7>-<head7>", example: "reports/all" }),
+    describedAs(json, { help: "print summary.json to stdout" }),
+    describedAs(publish, { help: "then publish the merged folder, as `publish` does" }),
+  ],
+  shown: [out, json, publish],
+  exitCodes: "as for a proof of all the shards' scenarios; 2 when the folders cannot be merged.",
+  build: (options) => ({ kind: "merge", options }),
+});
+
+const demo = defineCommand({
+  name: "demo",
+  does: "Prove a seeded fix of the bundled app (in a clone of scenario-prover), as any proof.",
+  positionals: bugId,
+  options: [
+    repeat,
+    expectTimeout,
+    describedAs(out, { default: "as for a proof; for all, one folder per bug inside it" }),
+    describedAs(json, { help: "print report.json to stdout (for all: the array of reports, and the table on stderr)" }),
+    sequential,
+    keep,
+    publish,
+  ],
+  exitCodes: "as for a proof; for all, 0 only when every fix was proved, else the worst exit code.",
+  build: (options) => ({ kind: "demo", options }),
+});
+
+const bisect = defineCommand({
+  name: "bisect",
+  does:
+    "The first commit after --old whose outcome differs from --old's (the one that introduced or fixed the bug), " +
+    "in temporary worktrees; commits that cannot run are skipped.",
+  positionals: oneScenario("bisect"),
+  options: [
+    oldEnd,
+    newEnd,
+    repo,
+    config,
+    grepOne,
+    describedAs(repeat, { help: "run each commit n times; an outcome counts only when every run agrees" }),
+    expectTimeout,
+    describedAs(out, { default: "reports/<scenario path>/bisect-<old7>-<new7>" }),
+    describedAs(json, { help: "print bisect.json to stdout" }),
+    keep,
+    describedAs(publish, { help: "then publish the images and write pr.md, as `publish` does, once bisect.md is written" }),
+  ],
+  exitCodes: "0 one commit found; 1 both ends have the same outcome; 2 could not run, or skipped commits left a range of candidates.",
+  build: (options) => ({ kind: "bisect", options }),
+});
+
+const compare = defineCommand({
+  name: "compare",
+  does:
+    "For a visual change: both sides' screenshot of each label and a difference image (changed pixels in magenta), " +
+    "each label changed or unchanged.",
+  positionals: compareScenario,
+  options: [
+    describedAs(base, { help: "the commit before the change" }),
+    describedAs(head, { help: "the commit with the change" }),
+    repo,
+    config,
+    grepOne,
+    threshold,
+    expectTimeout,
+    describedAs(out, { default: "reports/<scenario path>/<base7>-<head7>-compare" }),
+    describedAs(json, { help: "print compare.json to stdout" }),
+    sequential,
+    keep,
+    describedAs(publish, { help: "then publish the images and write pr.md, as `publish` does, once compare.md is written" }),
+  ],
+  shown: [threshold],
+  exitCodes: "0 when it ran, whatever changed; 2 when it could not run.",
+  build: (options) => ({ kind: "compare", options }),
+});
+
+/** The commands, a proof first; the others in the order an unknown command's message lists them. */
+export const commands = { prove, init, run, publish: publishCommand, merge, demo, bisect, compare } as const;
+
+export const commandList: ReadonlyArray<CommandSpec> = Object.values(commands);

@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../errors.ts";
+import { commandList } from "./commands.ts";
+import { wordOf } from "./declaration.ts";
+import { flagsOf, parseCommand } from "./parse.ts";
+
+/** The UsageError's detail of a command line that does not fit. */
+function refusal(argv: ReadonlyArray<string>): string {
+  try {
+    parseCommand(argv, () => false);
+  } catch (error) {
+    if (error instanceof UsageError) return error.detail;
+    throw error;
+  }
+  throw new Error(`${argv.join(" ")} was read without a complaint`);
+}
+
+const words = (spec: (typeof commandList)[number]) => (wordOf(spec) === undefined ? [] : [wordOf(spec) ?? ""]);
+const everyFlag = [...new Set(commandList.flatMap((spec) => flagsOf(spec).map((option) => option.flag)))];
+
+describe("reading a command line by the declarations", () => {
+  it.each(commandList.map((spec) => [spec.name, spec] as const))("%s refuses every option it does not declare", (_name, spec) => {
+    const own = flagsOf(spec).map((option) => option.flag);
+    const others = everyFlag.filter((flag) => !own.includes(flag));
+    for (const flag of others) expect(refusal([...words(spec), `--${flag}`])).toContain(`Unknown option '--${flag}'`);
+  });
+
+  it.each(commandList.map((spec) => [spec.name, spec] as const))(
+    "%s answers --help and -h with the help, before anything is missing",
+    (_name, spec) => {
+      expect(parseCommand([...words(spec), "--help"])).toEqual({ kind: "help" });
+      expect(parseCommand([...words(spec), "-h"])).toEqual({ kind: "help" });
+    },
+  );
+
+  it("reads a command's required options before its positional arguments, and its other options after them", () => {
+    expect(refusal(["run", "one.e2e.ts", "two.e2e.ts"])).toBe("--at is required, e.g. --at HEAD.");
+    expect(refusal(["bisect", "--old", "v1", "--new", "HEAD", "--repeat", "0"])).toBe(
+      "Name the scenario file, e.g. scenarios/my-bug.e2e.ts.",
+    );
+    expect(refusal(["demo", "a", "b", "--repeat", "0"])).toBe('demo takes one bug id or "all"; got a b.');
+  });
+
+  it("gives merge's --out its own example, and publish's --remote and --branch their defaults", () => {
+    expect(refusal(["merge", "shard-1", "--out", ""])).toBe("--out needs a value, e.g. --out reports/all.");
+    expect(refusal(["publish", "reports/x", "--remote="])).toBe("--remote needs a value, e.g. --remote origin.");
+    expect(parseCommand(["publish", "reports/x", "--branch", "proofs", "--image-url", "https://img.example/p"])).toEqual({
+      kind: "publish",
+      options: { dir: "reports/x", remote: "origin", branch: "proofs", imageUrl: "https://img.example/p" },
+    });
+  });
+
+  it("names an empty --branch as such even without --publish", () => {
+    expect(refusal(["merge", "shard-1", "--branch="])).toBe("--branch needs a value, e.g. --branch scenario-proofs.");
+  });
+});
