@@ -1,5 +1,7 @@
 import { join } from "node:path";
-import type { BisectOptions } from "../cli/args.ts";
+import { commands } from "../options/commands.ts";
+import { reproduceArguments } from "../options/reproduce.ts";
+import type { BisectOptions } from "../options/types.ts";
 import { configArgument, fromRoot, quote, scenarioFolder, type CommandPlace } from "../pipeline/paths.ts";
 
 /** `reports/<scenario path>/bisect-<old7>-<new7>` under the invoking checkout; `scenario` is relative to it. */
@@ -17,12 +19,12 @@ export function bisectCommand(
   resolved: { readonly old: string; readonly new: string; readonly repo: string },
 ): string {
   const path = (typed: string) => fromRoot(place, typed);
-  const config = configArgument(options.config, place);
-  const args = ["bisect", "--old", resolved.old.slice(0, 12), "--new", resolved.new.slice(0, 12), path(options.scenario)];
-  if (options.repo !== undefined) args.push("--repo", path(resolved.repo));
-  if (config !== undefined) args.push("--config", config);
-  if (options.grep !== undefined) args.push("--grep", options.grep);
-  if (options.repeat > 1) args.push("--repeat", String(options.repeat));
-  if (options.expectTimeout !== undefined) args.push("--expect-timeout", String(options.expectTimeout));
-  return [place.prover, ...args.map(quote)].join(" ");
+  const values = {
+    ...options,
+    old: resolved.old.slice(0, 12),
+    new: resolved.new.slice(0, 12),
+    repo: options.repo === undefined ? undefined : path(resolved.repo),
+    config: configArgument(options.config, place),
+  };
+  return [place.prover, ...reproduceArguments(commands.bisect, values, [path(options.scenario)]).map(quote)].join(" ");
 }

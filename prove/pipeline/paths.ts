@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { ProveOptions } from "../cli/args.ts";
 import { machineVersions, proverBin, proverBins, resolvePackageManager, type MachineVersions } from "../install/package-manager.ts";
+import { commands } from "../options/commands.ts";
+import { reproduceArguments } from "../options/reproduce.ts";
 
 const slug = (text: string) =>
   text
@@ -97,18 +99,12 @@ export function reproduceCommand(
   resolved: { readonly base: string | undefined; readonly head: string | undefined; readonly repo: string | undefined },
 ): string {
   const path = (typed: string) => fromRoot(place, typed);
-  const config = configArgument(options.config, place);
-  const args = [
-    "--base",
-    resolved.base?.slice(0, 12) ?? options.base,
-    "--head",
-    resolved.head?.slice(0, 12) ?? options.head,
-    ...options.scenarios.map(path),
-  ];
-  if (options.repo !== undefined && resolved.repo !== undefined) args.push("--repo", path(resolved.repo));
-  if (config !== undefined) args.push("--config", config);
-  if (options.grep !== undefined) args.push("--grep", options.grep);
-  if (options.repeat > 1) args.push("--repeat", String(options.repeat));
-  if (options.expectTimeout !== undefined) args.push("--expect-timeout", String(options.expectTimeout));
-  return [place.prover, ...args.map(quote)].join(" ");
+  const values = {
+    ...options,
+    base: resolved.base?.slice(0, 12) ?? options.base,
+    head: resolved.head?.slice(0, 12) ?? options.head,
+    repo: options.repo !== undefined && resolved.repo !== undefined ? path(resolved.repo) : undefined,
+    config: configArgument(options.config, place),
+  };
+  return [place.prover, ...reproduceArguments(commands.prove, values, options.scenarios.map(path)).map(quote)].join(" ");
 }
