@@ -16,6 +16,7 @@ const text = (value: string | undefined, self: { readonly flag: string; readonly
 /** The reproduce form of a value repeated as given. */
 const same = (value: string) => value;
 
+/** A boolean option's value: whether it was given. */
 const on = (value: boolean) => value;
 
 export const help = booleanOption({ flag: "help", short: "h", key: "help", type: "boolean", help: "print this help", read: on });
