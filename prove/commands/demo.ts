@@ -18,7 +18,7 @@ import {
 } from "../demo/index.ts";
 import type { Interrupted } from "../errors.ts";
 import { Progress } from "../progress/progress.ts";
-import { afterReport, layer, printRan, printUnexpected, watchSignals } from "../engine/terminal.ts";
+import { afterReport, printRan, runWithServices, withSignals } from "../engine/terminal.ts";
 import { secrets, writeErr, writeOut } from "../progress/output.ts";
 import { packageRoot } from "../package-root.ts";
 import { demoTable, type DemoRow } from "./demo-table.ts";
@@ -125,17 +125,14 @@ export async function demo(options: DemoOptions, cwd: string): Promise<number> {
   const bugs = await demoBugs(options.bugId);
   if (bugs === undefined) return 2;
   const all = options.bugId === "all";
-  const signals = watchSignals();
   const rows: DemoRow[] = [];
-  try {
+  const ran = await withSignals(async (signals) => {
     for (const bug of bugs) {
       if (all) writeErr(`demo ${bug.id}: ${bug.title}`);
       const out = options.out === undefined ? undefined : all ? join(options.out, bug.id) : options.out;
       const started = performance.now();
       const output = { ...options, out };
-      const result = await Effect.runPromise(
-        proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }).pipe(Effect.provide(layer)),
-      );
+      const result = await runWithServices(proveDemo(bug, { zooRoot, cwd, output, secrets, interrupt: signals.interrupt }));
       printRan(result, proofPresenter);
       const exitCode =
         options.publish === undefined
@@ -148,12 +145,9 @@ export async function demo(options: DemoOptions, cwd: string): Promise<number> {
       });
       if (signals.interrupted()) break;
     }
-  } catch (error) {
-    printUnexpected(error);
-    return 2;
-  } finally {
-    signals.dispose();
-  }
+    return 0;
+  });
+  if (ran !== 0) return ran;
   if (all && options.json) writeErr(demoTable(rows));
   else if (all) await writeOut(`${demoTable(rows)}\n`);
   if (options.json) {

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import type { MergeOptions } from "../cli/args.ts";
 import type { Ran } from "../engine/run.ts";
-import { afterReport, layer, printRan } from "../engine/terminal.ts";
+import { afterReport, printRan, runWithServices } from "../engine/terminal.ts";
 import { OutBusy, ReportWriteFailed } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { claimReportFolder } from "../pipeline/report-claim.ts";
@@ -22,12 +22,7 @@ export async function merge(options: MergeOptions, cwd: string): Promise<number>
       const git = yield* Git;
       return yield* git.toplevel(cwd);
     });
-    const root = await Effect.runPromise(
-      toplevel.pipe(
-        Effect.orElseSucceed(() => cwd),
-        Effect.provide(layer),
-      ),
-    );
+    const root = await runWithServices(toplevel.pipe(Effect.orElseSucceed(() => cwd)));
     const out =
       options.out === undefined
         ? join(root, "reports", `${first?.base.sha?.slice(0, 7) ?? "base"}-${first?.head.sha?.slice(0, 7) ?? "head"}`)
@@ -41,7 +36,7 @@ export async function merge(options: MergeOptions, cwd: string): Promise<number>
         return { summary, dir };
       }),
     );
-    const result = await Effect.runPromise(Effect.result(merged).pipe(Effect.provide(layer)));
+    const result = await runWithServices(Effect.result(merged));
     if (Result.isFailure(result)) throw result.failure;
     const { summary, dir } = result.success;
     const ran: Ran<typeof summary> = {

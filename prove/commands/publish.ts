@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { PublishOptions } from "../cli/args.ts";
 import { readFinished } from "../engine/finish.ts";
-import { finish, watchSignals } from "../engine/terminal.ts";
+import { finish, withSignals } from "../engine/terminal.ts";
 import { writeErr } from "../progress/output.ts";
 
 /** `publish <dir>`: publishes a report folder a proof wrote and writes its pr.md. */
@@ -14,10 +14,5 @@ export async function publish(options: PublishOptions, cwd: string): Promise<num
     );
     return 2;
   }
-  const signals = watchSignals();
-  try {
-    return await finish(finished, options, cwd, false, signals.interrupt);
-  } finally {
-    signals.dispose();
-  }
+  return withSignals((signals) => finish(finished, options, cwd, false, signals.interrupt));
 }

@@ -1,6 +1,6 @@
 import * as Effect from "effect/Effect";
 import type { RunOptions } from "../cli/args.ts";
-import { layer, printUnexpected, watchSignals } from "../engine/terminal.ts";
+import { runWithServices, withSignals } from "../engine/terminal.ts";
 import { couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { describeError } from "../outcome/verdict.ts";
@@ -41,14 +41,5 @@ export const runAt = Effect.fn("RunAt.run")(function* (options: RunOptions, cwd:
 });
 
 /** `run --at`: one side for `git bisect run`; 125 when it could not run. */
-export async function runOneSideAt(options: RunOptions, cwd: string): Promise<number> {
-  const signals = watchSignals();
-  try {
-    return await Effect.runPromise(runAt(options, cwd, signals.interrupt).pipe(Effect.provide(layer)));
-  } catch (error) {
-    printUnexpected(error);
-    return 125;
-  } finally {
-    signals.dispose();
-  }
-}
+export const runOneSideAt = (options: RunOptions, cwd: string): Promise<number> =>
+  withSignals((signals) => runWithServices(runAt(options, cwd, signals.interrupt)), 125);

@@ -39,7 +39,26 @@ export function watchSignals() {
 }
 
 /** The services every command runs with: git, and progress on stderr. */
-export const layer = Layer.mergeAll(GitLive, progressLayer(writeErr));
+const layer = Layer.mergeAll(GitLive, progressLayer(writeErr));
+
+/** Runs an effect of the pipeline with the services every command has. */
+export const runWithServices = <A>(effect: Effect.Effect<A, never, Git | Progress>): Promise<A> =>
+  Effect.runPromise(effect.pipe(Effect.provide(layer)));
+
+export type Signals = ReturnType<typeof watchSignals>;
+
+/** Runs a command's body with SIGINT and SIGTERM watched; a bug in the prover is printed and exits with `unexpected`. */
+export async function withSignals(body: (signals: Signals) => Promise<number>, unexpected = 2): Promise<number> {
+  const signals = watchSignals();
+  try {
+    return await body(signals);
+  } catch (error) {
+    printUnexpected(error);
+    return unexpected;
+  } finally {
+    signals.dispose();
+  }
+}
 
 // A bug in the prover, not a verdict: never let it read as exit 1 (not proved).
 export function printUnexpected(error: unknown): void {
@@ -71,9 +90,7 @@ export async function finish(
   let exitCode: 0 | 2 = 0;
   if (publish !== undefined) {
     // A stop while publishing stops git and removes publishing's own files; the report stays as it is.
-    const published = await Effect.runPromise(
-      Effect.result(Effect.raceFirst(publishFolder(finished.dir, publish, cwd), interrupt)).pipe(Effect.provide(layer)),
-    );
+    const published = await runWithServices(Effect.result(Effect.raceFirst(publishFolder(finished.dir, publish, cwd), interrupt)));
     if (Result.isSuccess(published)) {
       prFile = published.success;
       writeErr(`pr.md: ${prFile}`);
@@ -122,16 +139,10 @@ export async function reported<R>(
   present: Presenter<R>,
   cwd: string,
 ): Promise<number> {
-  const signals = watchSignals();
-  try {
-    const result = await Effect.runPromise(run(signals.interrupt).pipe(Effect.provide(layer)));
+  return withSignals(async (signals) => {
+    const result = await runWithServices(run(signals.interrupt));
     printRan(result, present);
     if (options.json && result.report !== undefined) await writeOut(`${JSON.stringify(result.report, null, 2)}\n`);
-    return await afterReport(result, present, options.publish, cwd, signals.interrupt);
-  } catch (error) {
-    printUnexpected(error);
-    return 2;
-  } finally {
-    signals.dispose();
-  }
+    return afterReport(result, present, options.publish, cwd, signals.interrupt);
+  });
 }
