@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCommand } from "../cli/args.ts";
+import { parseCommand } from "../options/index.ts";
 import { UsageError } from "../errors.ts";
 
 const defaults = {

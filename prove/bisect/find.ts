@@ -1,6 +1,6 @@
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
-import type { BisectOptions } from "../cli/args.ts";
+import type { BisectOptions } from "../options/index.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { isShaOf } from "../outcome/ref-label.ts";
 import type { Scenario, Workplace } from "../pipeline/scenario.ts";

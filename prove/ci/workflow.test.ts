@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type Command, parseCommand } from "../cli/args.ts";
+import { type Command, parseCommand } from "../options/index.ts";
 
 /** The GitHub Actions workflows docs/ci.md offers, read as GitHub reads them, and their prove-scenario commands as the CLI reads them. */
 

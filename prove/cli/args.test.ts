@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../errors.ts";
-import { parseCommand } from "./args.ts";
+import { parseCommand } from "../options/index.ts";
 
 describe("the command line", () => {
   it("reads a proof with every option", () => {

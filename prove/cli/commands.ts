@@ -1,6 +1,6 @@
 // The commands past parsing: loaded by cli.ts only once the command line is valid, so a usage
 // error or --help does not wait for the whole pipeline to load.
-import type { Command } from "./args.ts";
+import type { Command } from "../options/index.ts";
 import { bisect } from "../commands/bisect.ts";
 import { compare } from "../commands/compare.ts";
 import { demo } from "../commands/demo.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../errors.ts";
-import { parseCommand, usage } from "./args.ts";
+import { parseCommand, usage } from "../options/index.ts";
 
 describe("the compare command line", () => {
   it("reads every option, and leaves the threshold to the default when none is given", () => {

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect";
-import type { BisectOptions } from "../cli/args.ts";
+import type { BisectOptions } from "../options/index.ts";
 import { candidateCommits, type CommitsError } from "../bisect/commits.ts";
 import { bisection } from "../bisect/find.ts";
 import { settledSkip } from "../bisect/outcome.ts";

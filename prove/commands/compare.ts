@@ -1,7 +1,7 @@
 import { relative, resolve } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Ref from "effect/Ref";
-import type { CompareOptions } from "../cli/args.ts";
+import type { CompareOptions } from "../options/index.ts";
 import { compareReasonCodes, type CompareReport } from "../compare/schema.ts";
 import type { CompareOutcome } from "../compare/outcome.ts";
 import { writeCompare } from "../compare/write-compare.ts";
@@ -12,7 +12,8 @@ import { reported } from "../engine/terminal.ts";
 import { secrets as envSecrets } from "../progress/output.ts";
 import type { Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
-import { defaultOutDir, proverCommand, quote, reproduceCommand } from "../pipeline/paths.ts";
+import { proverCommand, quote, reproduceCommand } from "../pipeline/paths.ts";
+import { defaultOutDir } from "../report/folders.ts";
 import { Progress } from "../progress/progress.ts";
 import type { SideEvidence } from "../report/evidence.ts";
 import type { Replacement } from "../report/redact.ts";

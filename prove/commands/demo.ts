@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
-import { parseCommand, type DemoOptions, type OutputOptions } from "../cli/args.ts";
+import { parseCommand, type DemoOptions, type OutputOptions } from "../options/index.ts";
 import {
   BrokenBug,
   createDemoSandbox,

@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
-import type { MergeOptions } from "../cli/args.ts";
+import type { MergeOptions } from "../options/index.ts";
 import type { Ran } from "../engine/run.ts";
 import { afterReport, printRan, runWithServices } from "../engine/terminal.ts";
 import { OutBusy, ReportWriteFailed } from "../errors.ts";

@@ -1,14 +1,15 @@
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Ref from "effect/Ref";
-import type { ProveOptions } from "../cli/args.ts";
+import type { ProveOptions } from "../options/index.ts";
 import { ReportWriteFailed, couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import type { Commit } from "../git/git.ts";
 import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
 import type { Known } from "../engine/known.ts";
 import { bothSides, resolveRefs, runFolder, sideEvidence } from "../engine/steps.ts";
 import { decideScenario } from "../outcome/decide-scenario.ts";
-import { defaultManyOutDir, proverCommand, reproduceCommand, scenarioFolder } from "../pipeline/paths.ts";
+import { proverCommand, reproduceCommand } from "../pipeline/paths.ts";
+import { defaultManyOutDir, scenarioFolder } from "../report/folders.ts";
 import { findManyPlace, loadScenarios, shardSlice, type ListedScenario } from "../pipeline/scenarios.ts";
 import { sideContext } from "../pipeline/side.ts";
 import { Progress } from "../progress/progress.ts";

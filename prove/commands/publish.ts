@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { PublishOptions } from "../cli/args.ts";
+import type { PublishOptions } from "../options/index.ts";
 import { readFinished } from "../engine/finish.ts";
 import { finish, withSignals } from "../engine/terminal.ts";
 import { writeErr } from "../progress/output.ts";

@@ -1,5 +1,5 @@
 import * as Effect from "effect/Effect";
-import type { RunOptions } from "../cli/args.ts";
+import type { RunOptions } from "../options/index.ts";
 import { runWithServices, withSignals } from "../engine/terminal.ts";
 import { couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";

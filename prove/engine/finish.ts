@@ -5,7 +5,7 @@ import { writeGithubFiles } from "../ci/github.ts";
 import { Git } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { publishReport } from "../publish/index.ts";
-import type { PublishTarget } from "../cli/args.ts";
+import type { PublishTarget } from "../options/index.ts";
 
 /** What a finished proof or merge hands on: its verdict and the folder holding report.md or summary.md. */
 export interface Finished {

@@ -1,6 +1,6 @@
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
-import type { ProveOptions, ScenarioOptions } from "../cli/args.ts";
+import type { ProveOptions, ScenarioOptions } from "../options/index.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";

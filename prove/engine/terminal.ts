@@ -3,7 +3,7 @@ import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
-import type { PublishTarget } from "../cli/args.ts";
+import type { PublishTarget } from "../options/index.ts";
 import { Interrupted } from "../errors.ts";
 import type { Git } from "../git/git.ts";
 import { GitLive } from "../git/git-live.ts";

@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { access, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import * as Effect from "effect/Effect";
-import type { ScenarioOptions } from "../cli/args.ts";
+import type { ScenarioOptions } from "../options/index.ts";
 import { OutInsideRepo, ReportWriteFailed } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { repositoryUnderTest } from "./scenario.ts";

@@ -2,8 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ProveOptions } from "../cli/args.ts";
-import { defaultOutDir, proverCommand, reproduceCommand, scenarioFolder } from "./paths.ts";
+import type { ProveOptions } from "../options/index.ts";
+import { proverCommand, reproduceCommand } from "./paths.ts";
+import { defaultOutDir, scenarioFolder } from "../report/folders.ts";
 
 const options: ProveOptions = {
   base: "main",

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import * as Effect from "effect/Effect";
-import type { ScenarioOptions } from "../cli/args.ts";
+import type { ScenarioOptions } from "../options/index.ts";
 import { BadRepo, ConfigError, ScenarioNotFound } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { fileFilter } from "../playwright/cli-path.ts";

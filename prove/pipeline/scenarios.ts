@@ -3,7 +3,7 @@ import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
 import * as Effect from "effect/Effect";
-import type { ProveOptions, Shard } from "../cli/args.ts";
+import type { ProveOptions, Shard } from "../options/index.ts";
 import { ScenarioNotFound } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { fileFilter, folderFilter } from "../playwright/cli-path.ts";

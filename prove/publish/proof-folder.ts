@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, posix, relative, sep } from "node:path";
 import * as Effect from "effect/Effect";
-import { scenarioFolder } from "../pipeline/paths.ts";
+import { scenarioFolder } from "../report/folders.ts";
 import type { ProofReport } from "../report/schema.ts";
 import type { ProofSummary, SummaryRow } from "../summary/schema.ts";
 import type { BranchFile } from "./branch.ts";
