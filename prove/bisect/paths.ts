@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { commands } from "../options/commands.ts";
 import { reproduceArguments } from "../options/reproduce.ts";
 import type { BisectOptions } from "../options/types.ts";
-import { configArgument, fromRoot, quote, type CommandPlace } from "../pipeline/paths.ts";
+import { configArgument, fromRoot, quote, type CommandPlace } from "../engine/paths.ts";
 import { scenarioFolder } from "../report/folders.ts";
 
 /** `reports/<scenario path>/bisect-<old7>-<new7>` under the invoking checkout; `scenario` is relative to it. */

@@ -6,7 +6,7 @@ import * as Ref from "effect/Ref";
 import * as Scope from "effect/Scope";
 import { Git, type Commit } from "../git/git.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
-import { runSide, type SharedInstall, type SideContext, type SideResult } from "../pipeline/side.ts";
+import { runSide, type SharedInstall, type SideContext, type SideResult } from "../engine/side.ts";
 import { Progress } from "../progress/progress.ts";
 import { judgeAttempts, type Judged } from "./outcome.ts";
 

@@ -13,9 +13,9 @@ import { secrets as envSecrets } from "../progress/output.ts";
 import { runFolder } from "../engine/steps.ts";
 import { Interrupted, ReportWriteFailed, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";
-import { proverCommand } from "../pipeline/paths.ts";
-import { findWorkplace, loadScenario } from "../pipeline/scenario.ts";
-import { sideContext } from "../pipeline/side.ts";
+import { proverCommand } from "../engine/paths.ts";
+import { findWorkplace, loadScenario } from "../engine/scenario.ts";
+import { sideContext } from "../engine/side.ts";
 import { Progress } from "../progress/progress.ts";
 import type { Replacement } from "../report/redact.ts";
 

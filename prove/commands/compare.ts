@@ -12,7 +12,7 @@ import { reported } from "../engine/terminal.ts";
 import { secrets as envSecrets } from "../progress/output.ts";
 import type { Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
-import { proverCommand, quote, reproduceCommand } from "../pipeline/paths.ts";
+import { proverCommand, quote, reproduceCommand } from "../engine/paths.ts";
 import { defaultOutDir } from "../report/folders.ts";
 import { Progress } from "../progress/progress.ts";
 import type { SideEvidence } from "../report/evidence.ts";

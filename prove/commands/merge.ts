@@ -6,7 +6,7 @@ import type { Ran } from "../engine/run.ts";
 import { afterReport, printRan, runWithServices } from "../engine/terminal.ts";
 import { OutBusy, ReportWriteFailed } from "../errors.ts";
 import { Git } from "../git/git.ts";
-import { claimReportFolder } from "../pipeline/report-claim.ts";
+import { claimReportFolder } from "../engine/report-claim.ts";
 import { writeErr, writeOut } from "../progress/output.ts";
 import { MergeRefused } from "../summary/errors.ts";
 import { mergeSummaries } from "../summary/merge.ts";

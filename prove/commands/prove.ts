@@ -13,7 +13,7 @@ import type { Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
 import { decideScenario } from "../outcome/decide-scenario.ts";
 import type { Decision } from "../outcome/verdict.ts";
-import { proverCommand, reproduceCommand } from "../pipeline/paths.ts";
+import { proverCommand, reproduceCommand } from "../engine/paths.ts";
 import { defaultOutDir } from "../report/folders.ts";
 import { Progress } from "../progress/progress.ts";
 import type { SideEvidence } from "../report/evidence.ts";

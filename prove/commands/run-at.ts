@@ -5,8 +5,8 @@ import { couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";
 import { describeError } from "../outcome/verdict.ts";
 import { Progress } from "../progress/progress.ts";
-import { findWorkplace, loadScenario } from "../pipeline/scenario.ts";
-import { runSide, sideContext } from "../pipeline/side.ts";
+import { findWorkplace, loadScenario } from "../engine/scenario.ts";
+import { runSide, sideContext } from "../engine/side.ts";
 import { runFolder } from "../engine/steps.ts";
 
 /** `git bisect run` exit codes: good, bad, and skip this commit. */

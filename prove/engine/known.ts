@@ -1,5 +1,5 @@
 import type { Commit } from "../git/git.ts";
-import type { Scenario } from "../pipeline/scenario.ts";
+import type { Scenario } from "./scenario.ts";
 
 /** Where a command runs: the invoking checkout, the repository under test and the scenario config. */
 export interface Place {

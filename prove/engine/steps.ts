@@ -4,8 +4,8 @@ import type { ProveOptions, ScenarioOptions } from "../options/index.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
-import { findWorkplace, loadScenario } from "../pipeline/scenario.ts";
-import { makeDecided, runSide, sideContext, type SideContext, type SideResult } from "../pipeline/side.ts";
+import { findWorkplace, loadScenario } from "./scenario.ts";
+import { makeDecided, runSide, sideContext, type SideContext, type SideResult } from "./side.ts";
 import type { SideEvidence } from "../report/evidence.ts";
 import type { Run } from "./run.ts";
 
