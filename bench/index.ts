@@ -1,4 +1,4 @@
-// `pnpm bench [group...]`: measures the figures issue 9 sets goals for and prints each as one
+// `pnpm bench [group...]`: measures the speed figures docs/performance.md reports and prints each as one
 // JSON line, {"figure", "value", "unit", "goal"} (goal null when there is none), so a script
 // can check them. Groups: replay, readiness, scenario, prove; all of them by default. Ratios are
 // measured side by side in one run; absolute times vary with the machine.

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
+import { readyAtAnnotation } from "../common/contract.ts";
 import { median, rounded, type Figure } from "./figure.ts";
 
 interface Result {
@@ -28,7 +29,7 @@ function annotation(result: Result, type: string): number {
 /**
  * How late the harness notices an app is up: the harness's readiness test app, which prints
  * nothing and listens after start delays spread over a second or so, booted through the real
- * Playwright fixtures; per boot, the harness's `scenario-harness:ready-at` minus the app's own
+ * Playwright fixtures; per boot, the harness's ready-at annotation minus the app's own
  * `readiness-app:listening-at`; the median over `runs` rounds of every delay. Beside it, when the
  * app had finished answering the harness's GET of its ready path: the part of the figure spent
  * before the answer was written, which includes the app's own first request (slow in a fresh
@@ -59,7 +60,7 @@ export async function readinessFigures(runs = 3): Promise<Figure[]> {
     if (all.length === 0 || failed.length > 0)
       throw new Error(`bench: ${failed.length} of ${all.length} boots of the readiness app did not pass; fix them first.`);
     const since = (type: string) => all.map((result) => annotation(result, type) - annotation(result, "readiness-app:listening-at"));
-    const noticed = since("scenario-harness:ready-at");
+    const noticed = since(readyAtAnnotation);
     const answered = since("readiness-app:answered-at");
     if ([...noticed, ...answered].some((lag) => !Number.isFinite(lag))) {
       throw new Error("bench: a boot of the readiness app lacks its ready-at, listening-at or answered-at annotation.");
