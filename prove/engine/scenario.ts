@@ -94,6 +94,17 @@ export const findWorkplace = Effect.fn("Proof.workplace")(function* (options: Sc
   return { cwd, root, repo, configFile, scenarioFile } satisfies Workplace;
 });
 
+/** What the listed config says every scenario runs with: the app, and the expect timeout (--expect-timeout over the config's proof.expectTimeout). */
+export const configOfListing = Effect.fn("Proof.configOfListing")(function* (
+  options: Pick<ScenarioOptions, "expectTimeout">,
+  metadata: Parameters<typeof readAppConfig>[0],
+  place: Pick<Workplace, "configFile" | "repo">,
+) {
+  const app = yield* readAppConfig(metadata, place.configFile, place.repo);
+  const expectTimeout = options.expectTimeout ?? (yield* readProofExpectTimeout(metadata, place.configFile));
+  return { app, expectTimeout };
+});
+
 /** Lists the scenario's tests with Playwright, picks the one to run, and reads the app config. */
 export const loadScenario = Effect.fn("Proof.scenario")(function* (options: ScenarioOptions, place: Workplace) {
   const progress = yield* Progress;
@@ -102,8 +113,7 @@ export const loadScenario = Effect.fn("Proof.scenario")(function* (options: Scen
     listScenario({ cwd: place.cwd, configFile: place.configFile, filters: [fileFilter(place.scenarioFile)], shownFile: options.scenario }),
   );
   const test = yield* selectTest(report.specs, options.scenario, options.grep);
-  const app = yield* readAppConfig(report.metadata, place.configFile, place.repo);
-  const expectTimeout = options.expectTimeout ?? (yield* readProofExpectTimeout(report.metadata, place.configFile));
+  const { app, expectTimeout } = yield* configOfListing(options, report.metadata, place);
   const bytes = yield* Effect.promise(() => readFile(place.scenarioFile));
   return {
     file: relative(place.root, place.scenarioFile).split(sep).join("/"),

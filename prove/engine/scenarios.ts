@@ -10,8 +10,7 @@ import { fileFilter, folderFilter } from "../playwright/cli-path.ts";
 import { fullTitle, type JsonSpec } from "../playwright/json-report.ts";
 import { listScenario } from "../playwright/list.ts";
 import { Progress } from "../progress/progress.ts";
-import { readAppConfig, readProofExpectTimeout } from "../scenario/app-config.ts";
-import { findConfig, repositoryUnderTest, type Scenario } from "./scenario.ts";
+import { configOfListing, findConfig, repositoryUnderTest, type Scenario } from "./scenario.ts";
 
 /** Where a proof of several scenarios runs: as for one, with every file or folder named. */
 export interface ManyPlace {
@@ -104,8 +103,7 @@ export const loadScenarios = Effect.fn("Proof.scenarios")(function* (options: Pr
       }),
     );
   }
-  const app = yield* readAppConfig(report.metadata, place.configFile, place.repo);
-  const expectTimeout = options.expectTimeout ?? (yield* readProofExpectTimeout(report.metadata, place.configFile));
+  const { app, expectTimeout } = yield* configOfListing(options, report.metadata, place);
   const hashes = new Map<string, string>();
   for (const path of new Set(tests.map((test) => test.path))) {
     const bytes = yield* Effect.promise(() => readFile(path));

@@ -17,6 +17,12 @@ export interface TimedOut {
 
 const testTimeout = /Test timeout of (\d+)ms exceeded/;
 const expectTimeout = /^Timeout:\s+(\d+)ms$/m;
+
+/** The expect timeout in ms an assertion's message says it waited out, as Playwright prints it (`Timeout: 5000ms`). */
+export const expectTimeoutOfMessage = (message: string): number | undefined => {
+  const ms = expectTimeout.exec(message)?.[1];
+  return ms === undefined ? undefined : Number(ms);
+};
 const notFound = /^(?:Error: element\(s\) not found|Received: <element\(s\) not found>|Received string: <element\(s\) not found>)$/m;
 /**
  * The step's name from its error's first line: `Error: locator.click: Test timeout …`, `Error:
@@ -53,9 +59,9 @@ export function timedOut(attempt: Attempt): TimedOut | undefined {
       step: stoppedStep(error, attempt.errors ?? []),
     };
   }
-  const ms = expectTimeout.exec(error.message)?.[1];
+  const ms = expectTimeoutOfMessage(error.message);
   if (error.kind !== "assertion" || ms === undefined || !notFound.test(error.message)) return undefined;
-  return { by: "expect", ms: Number(ms), location: error.location, step: stepName.exec(firstLine(error))?.[2] };
+  return { by: "expect", ms, location: error.location, step: stepName.exec(firstLine(error))?.[2] };
 }
 
 /** "reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14" */

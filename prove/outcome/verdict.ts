@@ -1,4 +1,4 @@
-import { describeTimeout, timedOut, timeoutKeys, type TimedOut } from "./timed-out.ts";
+import { describeTimeout, expectTimeoutOfMessage, timedOut, timeoutKeys, type TimedOut } from "./timed-out.ts";
 import type { Attempt, AttemptError, ExitCode, Outcome, ReasonCode, Verdict } from "./types.ts";
 
 export interface SideAttempts {
@@ -133,7 +133,7 @@ function everyTimeout(attempts: ReadonlyArray<Attempt>): TimedOut | undefined {
 function waitedOut(error: AttemptError | undefined): string {
   if (error === undefined) return "";
   if (error.kind === "timeout") return " Base failed by reaching the test timeout.";
-  const expectTimeout = /^Timeout:\s+(\d+)ms$/m.exec(error.message)?.[1];
+  const expectTimeout = expectTimeoutOfMessage(error.message);
   return error.kind === "assertion" && expectTimeout !== undefined
     ? ` Base failed by waiting out the expect timeout (${expectTimeout} ms); a proof can wait less with --expect-timeout or the config's proof.expectTimeout.`
     : "";
