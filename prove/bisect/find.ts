@@ -4,7 +4,7 @@ import type { BisectOptions } from "../options/index.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { isShaOf } from "../outcome/ref-label.ts";
 import type { Scenario, Workplace } from "../engine/scenario.ts";
-import type { SideContext } from "../engine/side.ts";
+import type { SharedInstall, SideContext } from "../engine/side.ts";
 import { Progress } from "../progress/progress.ts";
 import { commitDetails, type CommitDetails } from "./commits.ts";
 import { type BisectFacts, type RunEvidence } from "./report.ts";
@@ -46,7 +46,7 @@ const runEnds = Effect.fn("Bisect.ends")(function* (setting: Setting) {
   const git = yield* Git;
   const { context, installs, options } = setting;
   const same = yield* git.sameDependencies(context.repo, setting.old.sha, setting.new.sha);
-  const shared = same ? { by: "old", installed: yield* Deferred.make<string, void>() } : undefined;
+  const shared: SharedInstall | undefined = same ? { by: "old", installed: yield* Deferred.make<string, void>() } : undefined;
   const [old, neu] = yield* Effect.all(
     [
       startRun("old", options.old, setting.old, context, installs, shared),

@@ -6,21 +6,21 @@ import * as Ref from "effect/Ref";
 import * as Scope from "effect/Scope";
 import { Git, type Commit } from "../git/git.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
-import { runSide, type SharedInstall, type SideContext, type SideResult } from "../engine/side.ts";
+import { runSide, type RunName, type SharedInstall, type SideContext, type SideResult } from "../engine/side.ts";
 import { Progress } from "../progress/progress.ts";
 import { judgeAttempts, type Judged } from "./outcome.ts";
 
 /** One commit run by a bisection (an end or a step): the side's runs and the outcome they give. */
 export interface CommitRun {
   /** The side's name in progress and in the run folder: "old", "new", "step3". */
-  readonly name: string;
+  readonly name: RunName;
   readonly result: SideResult;
   readonly judged: Judged;
 }
 
 /** A run's worktree kept, installed, for later runs of commits with the same dependency manifests. */
 interface Donor {
-  readonly name: string;
+  readonly name: RunName;
   readonly sha: string;
   readonly path: string;
 }
@@ -75,7 +75,7 @@ export interface StartedRun {
  * when `shared` is given, installs or waits as that says (both ends at once).
  */
 export const startRun = Effect.fn("Bisect.startRun")(function* (
-  name: string,
+  name: RunName,
   ref: string,
   commit: Commit,
   context: SideContext,

@@ -11,13 +11,16 @@ import { planInstall } from "../install/detect.ts";
 import { copyInstalled } from "../install/reuse.ts";
 import { runStep } from "../install/run-step.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
-import type { Attempt } from "../outcome/types.ts";
+import type { Attempt, SideName } from "../outcome/types.ts";
 import { describeDurations, formatDuration } from "../outcome/durations.ts";
 import { runAttempt, type AttemptInput } from "../playwright/run-attempt.ts";
 import { Progress } from "../progress/progress.ts";
 import type { AppConfig } from "../scenario/app-config.ts";
 import { worktree } from "../workspace/worktree.ts";
 import type { Scenario, Workplace } from "./scenario.ts";
+
+/** What a run of the scenario at one commit is called, in progress and in its folders: a proof's two sides, `run --at`'s one, a bisection's ends and steps. */
+export type RunName = SideName | "at" | "old" | "new" | `step${number}`;
 
 /** One scenario a side runs: its file and the test in it. */
 export type SideScenario = Pick<AttemptInput, "scenarioFile" | "test">;
@@ -29,7 +32,7 @@ export type SideScenario = Pick<AttemptInput, "scenarioFile" | "test">;
  * install. A bisection hands an earlier step's worktree on this way, already succeeded.
  */
 export interface SharedInstall {
-  readonly by: string;
+  readonly by: RunName;
   /** The worktree of `by`, once installed. */
   readonly installed: Deferred.Deferred<string, void>;
 }
@@ -119,7 +122,7 @@ const describeAttempt = ({ attempt }: ClassifiedAttempt) =>
  * was reused. The other side's install is reused only when it ran the same command, the same
  * package manager version included (`label`).
  */
-const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: string, path: string, context: SideContext, label: string) {
+const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: RunName, path: string, context: SideContext, label: string) {
   const progress = yield* Progress;
   const shared = context.shared;
   if (shared === undefined || name === shared.by) return false;
@@ -139,7 +142,7 @@ const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: strin
 });
 
 /** Checks the side's commit out, installs and builds it; returns the app's folder in the worktree. */
-const prepare = Effect.fn("Side.prepare")(function* (name: string, commit: Commit, context: SideContext, out: string) {
+const prepare = Effect.fn("Side.prepare")(function* (name: RunName, commit: Commit, context: SideContext, out: string) {
   const progress = yield* Progress;
   const path = yield* progress.step(
     { side: name, step: "worktree", detail: commit.sha.slice(0, 7) },
@@ -183,7 +186,7 @@ function runDetail(context: SideContext, scenario: number, index: number): strin
 
 /** One run of a scenario, printed with its outcome; a run that gives no report is an `error` attempt. */
 const attemptOnce = Effect.fn("Side.attempt")(function* (
-  name: string,
+  name: RunName,
   scenario: number,
   index: number,
   appRoot: string,
@@ -209,7 +212,7 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (
 });
 
 /** Marks scenarios base could not run; completes `all` when base could run none. Head's errors decide nothing. */
-const markDecided = (name: string, context: SideContext, scenarios: ReadonlyArray<number>) => {
+const markDecided = (name: RunName, context: SideContext, scenarios: ReadonlyArray<number>) => {
   const decided = context.decided;
   if (decided === undefined || name !== "base") return Effect.void;
   return Ref.updateAndGet(decided.scenarios, (known) => new Set([...known, ...scenarios])).pipe(
@@ -229,7 +232,7 @@ const isDecided = (context: SideContext, scenario: number) =>
  * scenario's one `error` attempt. A scenario base could not run is not run again (on either side),
  * and head stops (keeping what it ran) when base could run none.
  */
-export const runSide = Effect.fn("Side.run")(function* (name: string, ref: string, commit: Commit, context: SideContext) {
+export const runSide = Effect.fn("Side.run")(function* (name: RunName, ref: string, commit: Commit, context: SideContext) {
   const progress = yield* Progress;
   const out = join(context.runDir, `${name}.out`);
   yield* Effect.promise(() => mkdir(out, { recursive: true }));

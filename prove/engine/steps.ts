@@ -5,7 +5,7 @@ import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { findWorkplace, loadScenario } from "./scenario.ts";
-import { makeDecided, runSide, sideContext, type SideContext, type SideResult } from "./side.ts";
+import { makeDecided, runSide, sideContext, type SharedInstall, type SideContext, type SideResult } from "./side.ts";
 import type { SideEvidence } from "../report/evidence.ts";
 import type { Run } from "./run.ts";
 
@@ -59,7 +59,7 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
 ) {
   const git = yield* Git;
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
-  const shared = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
+  const shared: SharedInstall | undefined = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
   const sides = { ...context, shared, decided: yield* makeDecided };
   return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
     concurrency: options.sequential ? 1 : 2,
