@@ -44,7 +44,7 @@ export interface ScenarioAgent {
   readonly command: string | undefined;
   /** Resolves when the transcript is held at the pause called `name`. */
   paused(name: string): Promise<void>;
-  /** Lets a held transcript go on (the pause called `name` when several are held); resolves once the agent has it (await it for a stdio peer). */
+  /** Releases a held pause (the one called `name` when several are held); resolves once the agent has it (a stdio peer takes a moment). */
   resume(name?: string): Promise<void>;
   /** Every request the app sent, in order. */
   requests(): ReadonlyArray<AgentRequest>;
@@ -93,9 +93,8 @@ function transcriptError(file: string, error: unknown): HarnessError {
 }
 
 /**
- * Starts a replay agent on `transcript`: an HTTP server for the HTTP providers, or a stdio
- * peer (a command for the app to spawn) for `jsonrpc-stdio`. When a test names no
- * transcript it serves an empty one: any request the app then sends fails the test.
+ * Starts a replay agent on `transcript`: an HTTP server, or a stdio peer for `jsonrpc-stdio`.
+ * With no transcript it serves an empty one, so any request the app sends fails the test.
  */
 export async function startAgent(transcript: string | undefined): Promise<{ agent: ScenarioAgent; dispose: () => Promise<void> }> {
   const scratch = transcript === undefined ? await mkdtemp(join(tmpdir(), "scenario-transcript-")) : undefined;
@@ -159,19 +158,14 @@ export interface TestEnd {
 }
 
 /**
- * Whether the mismatch at `index` came after the test had already failed: the test had failed
- * when its steps ended, the agent had not reported the mismatch by then, and the agent's clock
- * puts it after (a stdio peer reports a moment late, which its clock corrects).
+ * Whether the mismatch at `index` came after the test had already failed: not yet reported when
+ * its steps ended, and later by the agent's clock (a stdio peer reports a moment late).
  */
 export function afterFailure(mismatch: AgentMismatch, index: number, end: TestEnd): boolean {
   return end.failed && index >= end.mismatches && mismatch.at >= end.at;
 }
 
-/**
- * The teardown verdict: mismatches always fail, each named by its request and what it said, and
- * whether it came after the test had already failed; an unplayed transcript fails a test that
- * otherwise passed.
- */
+/** The teardown verdict: any mismatch fails the test; an unplayed transcript fails a test that otherwise passed. */
 export function agentProblems(status: AgentStatus, testPassed: boolean, end: TestEnd): HarnessError | undefined {
   if (status.mismatches.length > 0) {
     const details = status.mismatches

@@ -33,10 +33,7 @@ const logHalf = 512 * 1024;
 /** How much of the latest output a ready line, or a port in use, is looked for in. */
 const readyWindow = 64 * 1024;
 
-/**
- * The app's last line of output, for the first line of a boot error (the one a verdict shows):
- * usually what killed it. Whole, unless it is a very long one (see shownLine).
- */
+/** The app's last line of output (usually what killed it), for the first line of a boot error. */
 function lastWords(output: string): string {
   const last = output.trimEnd().split("\n").at(-1)?.trim() ?? "";
   if (last === "") return "printing nothing";
@@ -54,11 +51,9 @@ function portWasInUse(output: string, port: number): boolean {
 }
 
 /**
- * Starts the app's server in its own process group on a free port and resolves once it is ready:
- * its ready path answers (its port is tried every few ms, so a quiet server is seen at once
- * however slow its start), or, with a log check, a line of its output matches. An app that fails
- * because its port was taken in the moment between the port's choice and its own start (another
- * program on the machine binding it) is started again once on another port, which its log says.
+ * Starts the app in its own process group on a free port; resolves once its ready path answers or
+ * a ready line appears. If another program took the port before the app bound it, starts it once
+ * more on another port.
  */
 export async function startAppServer(options: AppServerOptions): Promise<AppServer> {
   const output = new BoundedLog(logHalf);
@@ -161,9 +156,8 @@ function processGroup(stat: string): number | undefined {
 }
 
 /**
- * Signals every process whose environment marks it as of run `runId`: the app's processes that
- * left its process group (`signalledGroup`, already signalled, is passed over). Linux's /proc
- * only; elsewhere the process group is all there is.
+ * Signals every process marked as of run `runId`, skipping those in `signalledGroup` (already
+ * signalled). Reads Linux's /proc; elsewhere the process group is all there is.
  */
 async function killMarked(runId: string, signal: NodeJS.Signals, signalledGroup?: number): Promise<ReadonlyArray<number>> {
   const marker = `${runMarkerEnv}=${runId}`;
@@ -194,10 +188,9 @@ async function running(pid: number): Promise<boolean> {
 }
 
 /**
- * Waits (at most a second) until the processes sent SIGKILL have died: a signal is only delivered
- * once the process is next scheduled, which on a busy machine is after kill() returns, and a
- * stopped app must not still be running when stop() resolves. Processes that are not the
- * harness's children are not its to wait for, so /proc is read until they are gone.
+ * Waits (at most 1 s) until the processes sent SIGKILL are gone, so stop() never resolves while
+ * one still runs: a signal lands only when the process is next scheduled. They are not our
+ * children, so /proc is polled.
  */
 async function untilGone(pids: ReadonlyArray<number>): Promise<void> {
   for (let waited = 0; waited < 1000; waited += 10) {

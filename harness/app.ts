@@ -15,10 +15,7 @@ import { screenshotPng } from "./screenshot.ts";
 
 /** How `app.open()` opens a page. */
 export interface OpenOptions {
-  /**
-   * What to wait for after navigating, over the config's `app.interactive`: a locator to be
-   * visible, or a JavaScript expression to be truthy in the page.
-   */
+  /** What to wait for after navigating, instead of the config's `app.interactive`. */
   readonly until?: InteractiveSignal;
 }
 
@@ -61,8 +58,8 @@ function repositoryRoot(dir: string): string {
 }
 
 /**
- * The app's folder: the one appRootEnv names (set by the prover per side, in its worktree), else
- * `app.root` relative to the root of the repository holding the config.
+ * The app's folder: appRootEnv (set by the prover for each side's worktree), else `app.root`
+ * relative to the root of the repository holding the config.
  */
 export function appRoot(app: ScenarioAppConfig, configFile: string | undefined): string {
   const override = process.env[appRootEnv];
@@ -80,6 +77,7 @@ export interface RunningApp {
   dispose(): Promise<void>;
 }
 
+/** Starts one test's app: a fresh home, its server, and the methods of the `app` fixture. */
 export async function startApp(input: {
   readonly config: ScenarioAppConfig;
   readonly root: string;
@@ -105,7 +103,7 @@ export async function startApp(input: {
   }
   const start = config.start;
   const substitutions = (port: number) => ({ port, home: dirs.appHome, replay: input.replayUrl, replayCommand: input.replayCommand });
-  // The command and environment for a port: the app server picks the port, and may pick another when it was taken.
+  // Per port: the app server picks the port, and may pick another when it was taken.
   const launch = (port: number) => ({
     command: substitute(start, substitutions(port)),
     env: appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl, replayCommand: input.replayCommand }),
@@ -126,7 +124,7 @@ export async function startApp(input: {
   const values = substitutions(server.port);
   // How long the app took to become ready; the prover prints it as the side's "boot" step.
   testInfo.annotations.push({ type: bootMsAnnotation, description: String(Math.round(readyAt - bootStarted)) });
-  // When the harness saw the app ready, in ms since the epoch: the readiness benchmark compares it with when the app listened.
+  // When the harness saw the app ready, in epoch ms, for the readiness benchmark.
   testInfo.annotations.push({ type: readyAtAnnotation, description: (performance.timeOrigin + readyAt).toFixed(3) });
 
   const cli = async (...args: string[]): Promise<CliResult> => {
@@ -148,7 +146,7 @@ export async function startApp(input: {
       await page.goto(new URL(path, url).toString());
       const until = options.until ?? interactive;
       if (until === undefined) return;
-      // Becoming interactive is the app getting ready for use, so the wait has the ready budget, not a proof's short expect timeout.
+      // Becoming interactive is part of getting ready, so it has the ready budget, not the expect timeout.
       await waitInteractive(page, until, options.until === undefined ? "app.interactive" : "until", path, readyMs);
     },
     screenshot: async (label, element) => {

@@ -1,9 +1,6 @@
 /**
- * An app's output kept within a budget: the first `half` characters as they came and the latest
- * `half`, with a line saying how much was left out between them. An app that floods its output
- * costs neither the memory nor a log and report of that size, and what a person reads to see why
- * it failed (how it started, how it ended) stays. Where output was left out, the text is cut at
- * line ends, so no line is shown in part (unless a single line is longer than the half).
+ * An app's output within a budget: its first and its latest `half` characters, with a line saying
+ * how much was left out between them, cut at line ends where there are any.
  */
 export class BoundedLog {
   private head = "";

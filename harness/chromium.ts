@@ -2,10 +2,7 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { BrowserType } from "@playwright/test";
 
-/**
- * Where Playwright's own Chromium would be. Playwright is loaded only when this is asked, so the
- * install check (`prepare`) finds a system or configured browser without loading it.
- */
+/** Where Playwright's own Chromium would be; loads Playwright lazily, so the install check can run without it. */
 function playwrightChromium(): string {
   const { chromium } = createRequire(import.meta.url)("@playwright/test") as { readonly chromium: BrowserType };
   return chromium.executablePath();
@@ -22,18 +19,14 @@ export const chromiumArgs: ReadonlyArray<string> = [
   "--disable-sync",
 ];
 
+/** Names a Chromium or Chrome binary to use instead of the defaults. */
 export const chromiumEnv = "SCENARIO_CHROMIUM";
 const systemChromium = "/usr/bin/chromium";
-/**
- * Debian's old headless shell (`apt-get install chromium-headless-shell`): the same Blink without
- * the browser's window layer, as Playwright itself runs headless tests. A scenario run takes about
- * a quarter less CPU with it than with /usr/bin/chromium; it cannot open a window.
- */
+/** Debian's headless shell (`chromium-headless-shell`): about a quarter less CPU than /usr/bin/chromium, but no window. */
 export const headlessShell = "/usr/bin/chromium-headless-shell";
 /**
- * The binary Debian's headless-shell script runs. The script (`sh -e`, no `exec`) stays as the
- * browser's parent, so a run uses the binary itself where it is: one process less, and the pid
- * Playwright holds and kills is the browser's own.
+ * The binary Debian's headless-shell script runs. The script stays the browser's parent (no
+ * `exec`), so the binary is used directly: the pid Playwright kills is then the browser's own.
  */
 export const headlessShellBinary = "/usr/lib/chromium/chromium-headless-shell";
 

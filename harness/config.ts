@@ -23,16 +23,14 @@ export interface ScenarioAppConfig {
   /** Shell command that starts the server: PORT is in its environment, `{port}` in its text. */
   readonly start: string;
   /**
-   * The host the browser opens the app at (`app.url`, `app.open()`), default "127.0.0.1". Set
-   * "localhost" for a framework whose dev server refuses its dev resources to any other origin
-   * (Next.js). The server is still reached at 127.0.0.1 to see that it is ready.
+   * The host the browser opens the app at, default "127.0.0.1"; "localhost" for a dev server that
+   * refuses its dev resources to other origins (Next.js). Readiness is always checked at 127.0.0.1.
    */
   readonly host?: string;
   readonly ready?: ReadyCheck;
   /**
-   * A JavaScript expression, evaluated in the page, that is truthy once the page is interactive
-   * (its client code has hydrated it), e.g. `"window.useNuxtApp?.().isHydrating === false"`.
-   * `app.open()` waits for it after navigating, for up to the ready timeout.
+   * A JavaScript expression truthy in the page once it is interactive (hydrated), e.g.
+   * `"window.useNuxtApp?.().isHydrating === false"`; `app.open()` waits for it, up to the ready timeout.
    */
   readonly interactive?: string;
   /** Shell command running the app's own CLI, for `app.cli` and `app.project`. */
@@ -53,10 +51,7 @@ export interface ScenarioWorkerOptions {
 
 /** Settings of a proof's runs only; a plain `playwright test` keeps the config's own. */
 export interface ScenarioProofConfig {
-  /**
-   * The expect timeout in a proof's runs, in ms. Base usually fails by waiting one out, so a
-   * shorter one makes proofs faster; `--expect-timeout` on the command line wins over it.
-   */
+  /** The expect timeout in a proof's runs, in ms (base usually fails by waiting one out); `--expect-timeout` wins. */
   readonly expectTimeout?: number;
 }
 
@@ -101,6 +96,7 @@ const scenarioMetadata = (app: ScenarioAppConfig, proof: ScenarioProofConfig | u
   [proofMetadataKey]: proof ?? {},
 });
 
+/** A scenario suite's Playwright config: the app config travels in its metadata, and Chromium is picked for it. */
 export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConfig<object, ScenarioWorkerOptions> {
   const { app, proof, use, metadata, ...rest } = config;
   const browser = resolveChromium(process.env, use?.headless !== false);

@@ -41,13 +41,10 @@ export function substitute(text: string, values: Substitutions): string {
 }
 
 /**
- * The app's whole environment, built from an allowlist rather than by removing what looks
- * secret: a scenario must be free and must not touch the developer's real state, so real
- * provider keys, tokens and config never reach the app. What it gets: the allowlisted
- * basics (PATH, LANG, LC_*, TERM, SHELL, USER, TMPDIR), what the config names (`passEnv`,
- * `provider`, `env`), a fresh HOME and XDG directories, PORT, its own home directory and
- * GIT_CONFIG_NOSYSTEM. No npm_config_* or PNPM_* variable of the runner's reaches it: the
- * package managers' cache and store are shared through files in the fresh HOME (`homeFiles`).
+ * The app's whole environment, from an allowlist so that the developer's keys, tokens and state
+ * never reach it: the basics (PATH, LANG, LC_*, TERM, SHELL, USER, TMPDIR), the config's `passEnv`,
+ * `provider` and `env`, a fresh HOME and XDG directories, PORT, its home and GIT_CONFIG_NOSYSTEM.
+ * No npm_config_* or PNPM_* variable passes: package caches are shared through `homeFiles`.
  */
 export function appEnvironment(input: AppEnvironmentInput): Record<string, string> {
   const developer = input.developer ?? process.env;
@@ -56,9 +53,7 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     if (value === undefined) continue;
     if (allowlisted.includes(name) || name.startsWith("LC_")) env[name] = value;
   }
-  // A proof gives each Playwright run its own TMPDIR (its files leave with the run) and names the
-  // one the app would have had in a direct run: the app's caches there (tsx's compiled files)
-  // stay warm from run to run, as they do outside a proof.
+  // The TMPDIR the app would have outside a proof, so its caches there (tsx's) stay warm across runs.
   const appTemp = developer[appTempEnv];
   if (appTemp !== undefined && appTemp !== "") env.TMPDIR = appTemp;
   for (const name of input.app.passEnv ?? []) {
@@ -106,11 +101,8 @@ function yamlValue(file: string, key: string): string | undefined {
 }
 
 /**
- * Files for the app's fresh HOME, relative to it, that share the developer's package caches
- * without sharing HOME or passing npm_config_* variables: npm's (and npx's) cache in `.npmrc`,
- * so `npx <tool>` downloads once for every side and run, and pnpm's store in its global
- * `config.yaml`, so `pnpm start` never installs into an empty store. Only the locations are
- * copied, never the developer's own .npmrc, which can hold registry tokens.
+ * Files for the fresh HOME (paths relative to it) pointing npm's cache and pnpm's store at the
+ * developer's. Only the locations are copied: the developer's own .npmrc can hold tokens.
  */
 export function homeFiles(developer: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const developerHome = developer.HOME ?? homedir();

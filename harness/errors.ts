@@ -3,9 +3,8 @@ import { harnessErrorTag, type HarnessErrorKind } from "../common/contract.ts";
 export type { HarnessErrorKind };
 
 /**
- * Errors the harness raises when it cannot give a test a running app. Each message starts
- * with a stable tag (see harnessErrorTag), which the prover reads to tell an `error` (could
- * not run) from a `failed` (the app misbehaved).
+ * The harness could not give a test a running app. The message starts with harnessErrorTag(kind),
+ * by which the prover tells an `error` (could not run) from a `failed`.
  */
 export class HarnessError extends Error {
   readonly kind: HarnessErrorKind;

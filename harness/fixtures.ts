@@ -30,10 +30,7 @@ interface InternalWorkerFixtures extends ScenarioWorkerOptions {
   scenarioBrowserCheck: void;
 }
 
-/**
- * Where each running test's own steps ended, noted by the app fixture as its teardown begins (the
- * agent fixture tears down after the app, so its own teardown comes too late to say).
- */
+/** Where each test's own steps ended, noted as the app fixture's teardown begins (the agent's comes later). */
 const testEnds = new WeakMap<TestInfo, TestEnd>();
 
 /** The test's end as first noted: by the app fixture when the test used the app, else by the agent fixture. */
@@ -53,18 +50,16 @@ function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): TestEnd {
 const agentTimeoutMs = 30_000;
 
 /**
- * The replay agent and the app's process code are imported by the fixtures that use them, not
- * here: Playwright's runner loads this module with the config, and loading them there would cost
- * every run (and every listing) a second or more for nothing.
+ * The scenario `test`: Playwright's, with the `app` and `agent` fixtures. Those import their code
+ * lazily: this module loads with the config, and eager imports would slow every run and listing.
  */
 export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   scenarioApp: [{ start: "" } satisfies ScenarioAppConfig, { option: true, scope: "worker" }],
   transcript: [undefined, { option: true }],
   appEnv: [{}, { option: true }],
 
-  // A headed run (--headed, --debug) cannot use the headless shell the config picked for a headless
-  // one: it gets the browser a headed run would. The project's `use` holds the command line's
-  // headless: false, which the config, loaded before, could not see.
+  // A headed run (--headed, --debug) cannot use the headless shell the config picked. Only the
+  // project's `use` holds the command line's headless: false; the config was loaded before it.
   launchOptions: [
     async ({ launchOptions }, use, workerInfo) => {
       if (workerInfo.project.use.headless !== false || !isHeadlessShell(launchOptions.executablePath)) return use(launchOptions);
@@ -85,8 +80,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
     { scope: "worker", auto: true },
   ],
 
-  // The replay agent's start (loading the harness's code, the transcript) is the harness's work, not
-  // the test's: it has a timeout of its own, outside the test's.
+  // Starting the agent is the harness's work, so it has its own timeout, outside the test's.
   agent: [
     async ({ transcript }, use, testInfo) => {
       const { afterFailure, agentProblems, startAgent } = await import("./agent.ts");
@@ -113,9 +107,8 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
     { timeout: agentTimeoutMs },
   ],
 
-  // Boot (and a dev server's first compile, which readiness includes) has its own budget, the
-  // ready timeout, which the harness enforces: this fixture's own timeout slot (0, none) keeps its
-  // setup and teardown out of the test's timeout, which then counts the test's own steps only.
+  // Boot has its own budget (the ready timeout, enforced by the harness); timeout 0 keeps this
+  // fixture's setup and teardown out of the test's timeout.
   app: [
     async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
       const { appRoot, startApp } = await import("./app.ts");
@@ -138,8 +131,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
           const png = await failureScreenshotPng(page);
           if (png !== undefined) await testInfo.attach(failureScreenshotAttachment, { body: png, contentType: "image/png" });
         }
-        // The excerpt is of what the app printed while the test ran: its shutdown (a package
-        // manager's "[ELIFECYCLE] Command failed" once stopped) is not why the test failed.
+        // The excerpt is of the output while the test ran: shutdown noise ("[ELIFECYCLE] Command failed") is not why it failed.
         const whileRunning = running.app.logs();
         await running.dispose();
         if (failed || agent.status().mismatches.length > 0) {

@@ -12,17 +12,12 @@ export interface ReservedPort {
   release(): Promise<void>;
 }
 
-/**
- * Where ports are reserved: one folder for every harness of this user on the machine, in the
- * prover's temporary folder (appTempEnv) rather than the Playwright run's own.
- */
+/** Where ports are reserved: one folder shared by every harness of this user, in the prover's temp folder (appTempEnv). */
 const reservations = () => join(process.env[appTempEnv] ?? tmpdir(), `scenario-harness-ports-${process.getuid?.() ?? "user"}`);
 
 /**
- * Reserves `port` for this process by a link claim on a file named after it (see claimLink).
- * "taken" when a live process holds it; one whose process died (its pid gone, or handed to a
- * process that started later) is taken over. "unavailable" when the folder cannot be written:
- * the port is then used without a reservation, as before there were any.
+ * Reserves `port` for this process by a link claim (see claimLink); a dead holder's claim is taken
+ * over. "unavailable" when the folder cannot be written: the port is then used unreserved.
  */
 export async function reservePortNumber(port: number): Promise<"reserved" | "taken" | "unavailable"> {
   const dir = reservations();
@@ -42,12 +37,9 @@ async function listening(): Promise<Server> {
 }
 
 /**
- * A port on 127.0.0.1 that no socket holds, chosen by the kernel, and reserved until released.
- * The kernel never hands out a port an app listens on, but an app binds its port only once it has
- * started: two harnesses at once (two proofs) could be handed the same port in between, and the
- * loser's ready check would find the winner's app and test it as its own. The reservation closes
- * that gap between harnesses; a port reserved by another live harness is skipped, its socket
- * kept open meanwhile so that the kernel hands out another.
+ * A free port on 127.0.0.1, reserved until released, so two harnesses are not handed the same port
+ * before either app binds it. A port another harness reserved is skipped; its socket stays open
+ * meanwhile so the kernel hands out another.
  */
 export async function freePort(): Promise<ReservedPort> {
   const held: Server[] = [];

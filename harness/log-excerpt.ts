@@ -1,9 +1,6 @@
 /**
- * What of an app's output goes into a message or a report: whole lines, bounded. The last lines
- * (how it ended) and, from before them, its warnings and errors (the line that says why, such as
- * Next.js's "Blocked cross-origin request to Next.js dev resource …", often comes early and is
- * followed by many ordinary ones). A line is kept whole up to `longLine` characters; a longer one
- * (a base64 image, minified source) is shown by its start and how much more it had.
+ * What of an app's output goes into a message or a report: its last lines, and before them its
+ * warnings and errors (the line that says why often comes early). Very long lines are cut.
  */
 
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences start with the ESC control character.

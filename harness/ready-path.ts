@@ -2,11 +2,7 @@ import { get } from "node:http";
 import { connect, type Socket } from "node:net";
 import { setTimeout as pause } from "node:timers/promises";
 
-/**
- * How often a closed port is tried again. It stays this short however long the app takes to
- * start: a refused connect on localhost costs a fraction of a millisecond, so waiting costs
- * about a tenth of one core.
- */
+/** How often a closed port is tried again; a refused connect on localhost is cheap, so this stays short. */
 const connectIntervalMs = 5;
 /** The longest wait between asks of a ready path that does not answer yet although its port accepts (a server warming up). */
 const maxAskIntervalMs = 100;
@@ -33,11 +29,8 @@ function connection(url: URL): Promise<Socket | undefined> {
 }
 
 /**
- * Whether GET `url`, sent over `socket` (the connection that found the port open, so the app
- * serves one connection, not two), answers with a status below 400 and its whole body: a dev
- * server that compiles a page on its first request (Next.js, Astro) may send the headers at once
- * and the page once compiled, and that first render is part of booting. It asks as a browser
- * opening the page does (`accept: text/html`).
+ * Whether GET `url` over `socket` (the connection that found the port open) answers below 400 with
+ * its whole body: a dev server's first compile (Next.js, Astro) is part of booting. Asks as a browser does.
  */
 function answers(url: URL, socket: Socket): Promise<boolean> {
   return new Promise((resolve) => {
@@ -53,11 +46,8 @@ function answers(url: URL, socket: Socket): Promise<boolean> {
 }
 
 /**
- * Resolves once GET `url` (an http: URL) answers with a status below 400 and its whole body;
- * rejects once `signal` has aborted. The port is tried every few ms until it accepts a connection, then the path is
- * asked over it, and asked again after growing intervals while it does not answer yet. One
- * attempt is in flight at a time; none has an abort signal (Node 20's sockets keep a listener on
- * it after they close), so the app's exit or its answer ends the last one.
+ * Resolves once GET `url` (http:) answers below 400 with its whole body; rejects once `signal` has
+ * aborted. Attempts do not get the signal (Node 20's sockets keep a listener on it after closing).
  */
 export async function untilPathAnswers(url: URL, signal: AbortSignal): Promise<void> {
   let askInterval = connectIntervalMs;

@@ -1,11 +1,9 @@
 import type { Locator, Page } from "@playwright/test";
 
 /**
- * Frameworks' dev tool launchers, which a dev server paints over every page and which are no part of
- * the app: Next.js 15.2 and later's dev tools indicator (inside the shadow root of `nextjs-portal`,
- * which Playwright's screenshot style reaches), Next.js's earlier build indicator, Astro's dev
- * toolbar and Nuxt DevTools' container. Error overlays (`nextjs-portal`'s error dialog,
- * `vite-error-overlay`) stay in the shot: they are evidence.
+ * Dev tool launchers a dev server paints over every page (Next.js's indicators, Astro's toolbar,
+ * Nuxt DevTools), hidden in screenshots; the style reaches into `nextjs-portal`'s shadow root.
+ * Error overlays are not listed: they are evidence.
  */
 const devOverlaySelectors: ReadonlyArray<string> = [
   "#devtools-indicator",
@@ -28,19 +26,13 @@ const screenshotOptions = { animations: "disabled", caret: "hide", style: screen
 /** How long a failed test's page may take to give its screenshot: it may be hung. */
 const failureShotTimeoutMs = 5_000;
 
-/**
- * A PNG of the page's viewport, or of `element` alone, once the page has painted, with animations
- * stopped, the caret hidden and dev tool launchers out of the picture.
- */
+/** A PNG of the viewport, or of `element`, once painted, without animations, caret or dev tool launchers. */
 export async function screenshotPng(page: Page, element?: Locator): Promise<Buffer> {
   await painted(page);
   return element === undefined ? page.screenshot(screenshotOptions) : element.screenshot(screenshotOptions);
 }
 
-/**
- * A failed test's page as the harness's screenshots show a page (without dev tool launchers), in
- * place of Playwright's own failure screenshot; undefined when the page cannot give one in time.
- */
+/** A failed test's page, shot like the others; undefined when the page cannot give one in time. */
 export async function failureScreenshotPng(page: Page): Promise<Buffer | undefined> {
   try {
     return await page.screenshot({ ...screenshotOptions, timeout: failureShotTimeoutMs });
