@@ -1,7 +1,6 @@
 /**
- * The boundary between the harness, which runs inside Playwright's runner, and the prover, which
- * starts that runner and reads its JSON reporter's output: the environment the prover sets, the
- * config metadata the harness writes, and what the harness adds to a test's result.
+ * The boundary between the harness (inside Playwright's runner) and the prover (which reads the
+ * runner's JSON): the environment the prover sets, the config metadata, and what a result carries.
  */
 
 /** The side's app folder (in its worktree), which the harness uses over the config's `app.root`. */
@@ -10,7 +9,7 @@ export const appRootEnv = "SCENARIO_APP_ROOT";
 /** Set to "1" (--keep) to leave the app's home and HOME in place for inspection. */
 export const keepEnv = "SCENARIO_KEEP";
 
-/** The expect timeout, in ms, of a proof's runs (--expect-timeout, else the config's `proof.expectTimeout`), over the config's own. */
+/** The expect timeout of a proof's runs, in ms (--expect-timeout, else `proof.expectTimeout`), over the config's own. */
 export const expectTimeoutEnv = "SCENARIO_EXPECT_TIMEOUT";
 
 /** The TMPDIR the app gets instead of the Playwright run's own, where ports are reserved too. */
@@ -63,7 +62,7 @@ export const screenshotAttachment = (label: string) => `${screenshotPrefix}${lab
 export const screenshotLabel = (name: string): string | undefined =>
   name.startsWith(screenshotPrefix) ? name.slice(screenshotPrefix.length) : undefined;
 
-/** A failed test's page as the harness's screenshots show it (a PNG): the prover takes it over Playwright's own failure screenshot. */
+/** A failed test's page as a PNG shot by the harness; the prover prefers it to Playwright's own failure screenshot. */
 export const failureScreenshotAttachment = "scenario-harness:failure-screenshot";
 
 /** Everything the app printed (text/plain), attached when its test failed or it sent an unexpected request. */
@@ -72,13 +71,10 @@ export const serverLogAttachment = "server.log";
 /** How long the app took to become ready, in whole ms: the prover prints it as the side's "boot" step. */
 export const bootMsAnnotation = "scenario-harness:boot-ms";
 
-/** When the harness saw the app ready, in ms since the epoch: the readiness benchmark compares it with when the app listened. */
+/** When the harness saw the app ready, in epoch ms, for the readiness benchmark. */
 export const readyAtAnnotation = "scenario-harness:ready-at";
 
-/**
- * The excerpt of what the app printed while a failed test ran (whole lines, its warnings and
- * errors and its last lines): the line that says why is often not in the test's own error.
- */
+/** An excerpt of the app's output while a failed test ran: the line that says why is often not in the test's error. */
 export const serverLogExcerptAnnotation = "scenario-harness:server-log-excerpt";
 
 /** Says that the test's own error came before the app's first unexpected request, so the prover names that error first. */

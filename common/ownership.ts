@@ -13,10 +13,7 @@ export function alive(pid: number): boolean {
   }
 }
 
-/**
- * When process `pid` started, in clock ticks since boot: field 22 of /proc/<pid>/stat. Undefined
- * where there is no /proc (macOS) or the process is gone.
- */
+/** When process `pid` started, in clock ticks since boot (/proc/<pid>/stat); undefined without /proc or when it is gone. */
 export function startTime(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
@@ -29,10 +26,8 @@ export function startTime(pid: number): string | undefined {
 }
 
 /**
- * A process as the owner of a lock, a claim, a reservation or a folder: `<pid>.<start time>`, or
- * `<pid>` where the start time is unknown. A pid alone does not name a process for long: once it
- * is free the system hands it out again (Linux wraps at pid_max, 32768 by default), and a lock
- * whose dead owner's pid now belongs to another process would look held forever.
+ * A process as the owner of a lock, claim, reservation or folder: `<pid>.<start time>`, or `<pid>`
+ * where the start time is unknown. The start time tells a reused pid from its dead owner.
  */
 export function ownerToken(pid: number = process.pid): string {
   const start = startTime(pid);
@@ -45,7 +40,7 @@ export interface Owner {
   readonly start: string | undefined;
 }
 
-/** The pid and start time in an owner token (a bare pid, as earlier versions wrote, too); undefined when it is not one. */
+/** The pid and start time in an owner token (a bare pid is accepted); undefined when it is not one. */
 export function parseOwner(token: string): Owner | undefined {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(token.trim());
   if (match?.[1] === undefined) return undefined;
@@ -53,11 +48,7 @@ export function parseOwner(token: string): Owner | undefined {
   return pid > 0 ? { pid, start: match[2] } : undefined;
 }
 
-/**
- * Whether the process a token names is running: its pid is alive and, where both are known, it
- * started when the token says (a live pid that started at another time is a newer process that
- * was handed the dead owner's pid).
- */
+/** Whether the process a token names is running: its pid is alive and, where both are known, its start time matches. */
 export function ownerAlive(token: string): boolean {
   const owner = parseOwner(token);
   if (owner === undefined || !alive(owner.pid)) return false;
@@ -78,10 +69,8 @@ export function ownerInName(prefix: string, name: string): string | undefined {
 export type LinkClaim = { readonly kind: "claimed" } | { readonly kind: "held"; readonly owner: Owner } | { readonly kind: "stale" };
 
 /**
- * Claims `file` for this process: the file, holding this process's owner token, is made whole and
- * at once (a hard link to a file already written, which fails when `file` exists), so no one reads
- * a half-made one. A claim whose owner died (its pid gone, or handed to a process that started
- * later) is taken over. Rejects when the folder cannot be written.
+ * Claims `file` for this process, holding its owner token, atomically (a hard link to a file already
+ * written, so no one reads it half-made); a dead owner's claim is taken over. Rejects when the folder cannot be written.
  */
 export async function claimLink(file: string): Promise<LinkClaim> {
   const mine = `${file}.${randomUUID()}`;
@@ -116,19 +105,15 @@ const orphanAfterMs = 10_000;
 const olderThanOrphan = async (path: string) =>
   Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now()) > orphanAfterMs;
 
-/**
- * A lock whose owner died (its pid gone, or handed to a process that started later), or that
- * never got an owner file (its owner died in between) and is old enough.
- */
+/** A lock whose owner died, or that never got an owner file (its owner died in between) and is old enough. */
 async function staleLock(dir: string): Promise<boolean> {
   const owner = await readFile(join(dir, lockOwnerFile), "utf8").catch(() => "");
   return owner !== "" ? !ownerAlive(owner) : await olderThanOrphan(dir);
 }
 
 /**
- * Removes a stale lock while holding `<lock>.takeover` (made with mkdir too), checking again
- * inside it: of two processes that saw it stale at once, the second would otherwise remove the
- * lock the first has just taken. A `.takeover` left by a process killed right there is an orphan once old.
+ * Removes a stale lock while holding `<lock>.takeover`, checking again inside it, so that of two
+ * processes that saw it stale the second does not remove the lock the first has just taken.
  */
 async function takeOver(dir: string): Promise<void> {
   const guard = `${dir}.takeover`;
@@ -146,9 +131,8 @@ async function takeOver(dir: string): Promise<void> {
 }
 
 /**
- * Tries once to take the directory lock `dir`: a folder made atomically with mkdir, holding its
- * owner's token in `pid`. True when taken; when another holds it, false, and a stale one is
- * removed so that the next try can take it.
+ * Tries once to take the directory lock `dir` (made with mkdir, its owner's token in `pid`). False
+ * when another holds it; a stale one is then removed so the next try can take it.
  */
 export async function tryLockDirectory(dir: string): Promise<boolean> {
   try {
