@@ -34,11 +34,8 @@ async function copyImage(dir: string, path: string, label: string, source: Attac
 }
 
 /**
- * Copies one side's evidence into the report folder: labelled screenshots as
- * `images/<side>-<label>.png`, the failure screenshot as `images/failure-<side>.png`, the trace
- * as `<side>/trace.zip` and the server log as `<side>/server.log`, the last two with every
- * replacement and the credential shapes applied, what they took out added to `found`. A trace
- * that cannot be read to do so is left out rather than copied as it is.
+ * Copies one side's screenshots (`images/`), trace and server log (`<side>/`) into the report folder.
+ * The trace and log are redacted into `found`; a trace that cannot be read is left out, never copied as is.
  */
 export async function copySideArtifacts(
   side: SideName,

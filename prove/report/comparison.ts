@@ -79,9 +79,8 @@ function rowCaption(row: ComparisonRow): string {
 }
 
 /**
- * One image with every row, base left and head right, each captioned: to drop into a PR comment.
- * When a row has a difference image (a label's, or a failure screenshot's against the other side's
- * screenshot of its label), a third column holds them, and all three share the width two had.
+ * comparison.png: every row captioned, base left and head right, for a PR comment. A third column
+ * holds the difference images when any row has one, in the same total width.
  */
 export async function writeComparison(input: ComparisonInput): Promise<{ width: number; height: number }> {
   const width = pad * 3 + twoColumnWidth * 2;

@@ -45,11 +45,8 @@ async function compareCells(
 }
 
 /**
- * Compares base's and head's screenshot of every label both reached, and with `failureRows` a
- * failure screenshot with the other side's screenshot of the label in whose row it sits when that
- * is a screenshot of the page (of the same size), writing
- * each difference image into the report folder `dir`; returns the rows with their differences,
- * and the differences.
+ * Writes a difference image into `dir` for every label both sides reached and, with `failureRows`,
+ * for a failure screenshot against a same-size screenshot in its row; returns the rows with them.
  */
 export async function addDifferences(
   dir: string,

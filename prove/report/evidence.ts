@@ -27,6 +27,7 @@ export function redactDeep<T>(value: T, replacements: ReadonlyArray<Replacement>
   ) as T;
 }
 
+/** A side as report.json holds it. */
 export function reportSide(side: SideEvidence, artifacts: SideArtifacts): ReportSide {
   return {
     ref: side.ref,
@@ -54,9 +55,8 @@ export interface CopiedEvidence {
 const noArtifacts: SideArtifacts = { screenshots: [] };
 
 /**
- * Copies each side's shown attempt's screenshots, trace and server log into the report folder
- * `dir` (texts redacted, what was taken out added to `found`), then lays out the screenshot table
- * and writes a difference image for every label both sides reached (see `DifferenceSettings`).
+ * Copies each side's shown attempt's evidence into `dir` (redacted into `found`), then builds the
+ * screenshot table with its difference images (see `DifferenceSettings`).
  */
 export async function copyEvidence(input: {
   readonly dir: string;

@@ -8,9 +8,8 @@ const slug = (text: string) =>
     .replace(/^-+|-+$/g, "");
 
 /**
- * The scenario's folder in reports/: its path from the checkout without the test suffix, one
- * folder per segment (two scenarios of one name in different folders never share one), plus
- * `--<test>` when --grep picked one test.
+ * The scenario's folder in reports/: its path from the checkout without the test suffix (so two
+ * scenarios of one name never share one), plus `--<test>` when --grep picked one test.
  */
 export function scenarioFolder(scenario: string, grep: string | undefined): string {
   const segments = scenario

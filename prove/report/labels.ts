@@ -9,8 +9,8 @@ export function distinctLabels(labels: ReadonlyArray<string>): string[] {
 }
 
 /**
- * The union of both sides' labels in scenario order: the side that took more screenshots sets
- * the order, and a label only the other side took goes right after the label it followed there.
+ * Both sides' labels in scenario order: the side with more sets the order, and a label only the
+ * other took goes right after the label it followed there.
  */
 export function mergeLabels(base: ReadonlyArray<string>, head: ReadonlyArray<string>): string[] {
   const [first, second] = head.length >= base.length ? [head, base] : [base, head];

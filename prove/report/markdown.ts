@@ -21,7 +21,7 @@ export const headlines: Readonly<Record<Verdict, string>> = {
   "could-not-run": "⚠️ Could not run",
 };
 
-/** A thumbnail's width with two columns; with the difference column three fit the width two had, so a PR shows the row without scrolling. */
+/** A thumbnail's width with two columns, and with three, so a PR shows a row without scrolling. */
 const thumbnailWidth = 400;
 const narrowThumbnailWidth = 260;
 
@@ -47,11 +47,7 @@ function sideCell(row: ComparisonRow, side: SideName, width: number): string {
   return row.failure === side ? `${image}<br>${failureNote}` : image;
 }
 
-/**
- * The difference column's cell: the difference image with the verdict and share (a label's, or a
- * failure screenshot's against the other side's screenshot of the label), or `none` when the row
- * compares nothing.
- */
+/** The difference column's cell: the row's difference image with its verdict and share, or `none`. */
 export function differenceCell(row: ComparisonRow, width: number, none: string): string {
   const { difference, failureDifference: failure } = row;
   if (difference !== undefined)
@@ -61,10 +57,7 @@ export function differenceCell(row: ComparisonRow, width: number, none: string):
   return `${thumbnail(failure, alt, width)}<br>${describeDifference(failure)}`;
 }
 
-/**
- * The screenshot table: base | head, and a difference column when any row has a difference image.
- * `differenceOf` writes a row's difference cell (compare.md says for each row why it has none).
- */
+/** The screenshot table: base | head, and a difference column (cells by `differenceOf`) when any row has one. */
 export function screenshotTable(
   columns: { readonly base: string; readonly head: string },
   rows: ReadonlyArray<ComparisonRow>,

@@ -1,7 +1,4 @@
-/**
- * What the prover writes must not carry a secret of the environment or a path of this machine.
- * A replacement names a piece of text and what stands in its place.
- */
+/** A text to take out of what the prover writes (a secret, a local path), and what stands in its place. */
 export interface Replacement {
   readonly find: string;
   readonly replace: string;
@@ -33,10 +30,7 @@ const cutShort = String.raw`(?=…|\u00e2\u0080\u00a6|\\u2026)`;
 const token = (prefix: string, body: string, length: number) =>
   new RegExp(`${start}${prefix}(?:${body}{${length},}|${body}{4,}${cutShort})`, "g");
 
-/**
- * Strings shaped like the credentials of common services, taken out of everything a report holds
- * even when no variable of the prover's environment holds them: the app under test printed them.
- */
+/** Credential shapes of common services, taken out even when no variable holds them (the app may print its own). */
 const credentialShapes: ReadonlyArray<RegExp> = [
   // OpenAI (sk-…, sk-proj-…) and Anthropic (sk-ant-api03-…) keys.
   token("sk-", "[A-Za-z0-9_-]", 20),
@@ -60,21 +54,16 @@ const credentialShapes: ReadonlyArray<RegExp> = [
 /** Every shape's beginning: a text holding none of them is not searched shape by shape (a trace can be megabytes). */
 const shapePrefixes = /(?:sk-|[sr]k_live_|gh[pousr]_|github_pat_|npm_|AKIA|ASIA|xox[abprs]-|AIza|PRIVATE KEY-----)/;
 
-/**
- * What redaction took out of a report, each value once however often it was found: the
- * environment variables whose values were found, and the credential-shaped strings.
- */
+/** What redaction took out, each value once: the variables whose values were found, and the credential-shaped strings. */
 export interface Redactions {
   readonly variables: Set<string>;
   readonly shaped: Set<string>;
 }
 
+/** A fresh, empty Redactions to collect into. */
 export const noRedactions = (): Redactions => ({ variables: new Set(), shaped: new Set() });
 
-/**
- * report.json's `redactions`: how many distinct values of each kind were taken out. A token cut
- * short is not counted apart from the whole token when that was found too.
- */
+/** report.json's `redactions`: distinct values of each kind (a token cut short is not counted beside the whole). */
 export function redactionCounts(redactions: Redactions) {
   const shaped = [...redactions.shaped];
   const whole = shaped.filter((value) => !shaped.some((other) => other !== value && other.startsWith(value)));
@@ -117,11 +106,7 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&
 /** How many characters of a secret's value, cut short with an ellipsis, are enough to take the rest of it out. */
 const cutShortLength = 4;
 
-/**
- * A secret's value cut short with an ellipsis, as an excerpt of a request or a long message is
- * cut: its first `cutShortLength` or more characters (not all of them: that is the value itself),
- * where a word begins, right before the `…`.
- */
+/** A secret's value cut short before a `…` (as excerpts are cut): its first `cutShortLength` or more characters, at a word's start. */
 function cutShortValue(value: string): RegExp {
   const characters = [...value].map(escapeRegExp);
   const rest = characters.slice(cutShortLength, -1).reduceRight((inner, character) => `(?:${character}${inner})?`, "");
@@ -163,11 +148,7 @@ function replaceShapes(text: string, found: Redactions | undefined): string {
   );
 }
 
-/**
- * The one redaction of the prover: every text it writes passes through here. The replacements
- * first (secret values and paths), then every credential-shaped string; what was taken out is
- * added to `found`.
- */
+/** The prover's one redaction, for every text it writes: the replacements, then credential shapes; adds what it took out to `found`. */
 export function redact(text: string, replacements: ReadonlyArray<Replacement>, found?: Redactions): string {
   return replaceShapes(
     replacements.reduce((current, replacement) => replaceOne(current, replacement, found), text),

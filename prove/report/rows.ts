@@ -27,11 +27,7 @@ export interface SideShots {
   readonly failureScreenshot?: ReportScreenshot;
 }
 
-/**
- * The row a side's failure screenshot goes in: the first label after the last one it reached
- * that it did not reach (the other side did), so what it showed when it failed sits beside what
- * the other side showed at that step. -1 when there is none (it reached every label it stopped before).
- */
+/** The row for a side's failure screenshot: the first label after the last one it reached; -1 when there is none. */
 function failureRow(rows: ReadonlyArray<ComparisonRow>, side: SideName): number {
   let last = -1;
   for (const [index, row] of rows.entries()) if (row[side] !== undefined) last = index;
@@ -39,9 +35,8 @@ function failureRow(rows: ReadonlyArray<ComparisonRow>, side: SideName): number 
 }
 
 /**
- * The screenshot table of a report: one row per label of both sides, in scenario order. A side's
- * failure screenshot goes in the row of the first label it did not reach; only one that has no
- * such row (the side reached as far as the other) gets the last row, `failureCaption`, of its own.
+ * A report's screenshot table: one row per label, in scenario order. A failure screenshot goes in
+ * the row of the first label its side did not reach, else in a last row, `failureCaption`.
  */
 export function screenshotRows(base: SideShots, head: SideShots): ComparisonRow[] {
   const shots = { base, head };
@@ -88,11 +83,7 @@ export const failureBesideLabel = (
 ): row is ComparisonRow & { readonly failure: SideName; readonly base: ReportScreenshot; readonly head: ReportScreenshot } =>
   row.caption !== failureCaption && row.failure !== undefined && row.base !== undefined && row.head !== undefined;
 
-/**
- * Whether a failure screenshot and the other side's screenshot of the label beside it are of the
- * same view, which a difference image can compare: the same size, as two screenshots of the page
- * are. A label's screenshot of one element is not compared with a failure screenshot of the page.
- */
+/** Whether a row's two screenshots are the same size, so a page's failure screenshot is not compared with an element's. */
 export const sameView = (row: { readonly base: ReportScreenshot; readonly head: ReportScreenshot }): boolean =>
   row.base.width === row.head.width && row.base.height === row.head.height;
 

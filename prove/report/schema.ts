@@ -25,11 +25,7 @@ export interface ReportDifference {
   readonly changed: boolean;
 }
 
-/**
- * A side's failure screenshot compared with the other side's screenshot of the label in whose row it
- * sits (the first label the failing side did not reach): base's against head's when base failed, and
- * the other way round. Not a label both sides reached, so never in `labels`.
- */
+/** A side's failure screenshot compared with the other side's screenshot of its row's label; never in `labels`. */
 export interface ReportFailureDifference extends ReportDifference {
   /** The label of the row: the other side's screenshot of it was compared. */
   readonly label: string;
@@ -47,10 +43,7 @@ export interface ReportDifferences {
   readonly tolerance: number;
   /** In the table's order; empty when no label was reached by both sides. */
   readonly labels: ReadonlyArray<ReportDifference>;
-  /**
-   * A failure screenshot in a label's row against the other side's screenshot of that label, in the
-   * table's order; empty when there is none. Optional: v1 reports written before it existed lack it.
-   */
+  /** Failure screenshots against the other side's shot of their row's label, in table order; absent from some v1 reports. */
   readonly failures?: ReadonlyArray<ReportFailureDifference>;
 }
 
@@ -78,17 +71,11 @@ export interface ProofReport {
   readonly dir: string;
   /** Null when neither side took a screenshot. */
   readonly comparisonImage: string | null;
-  /**
-   * Each label both sides reached, base against head; and in `failures`, a failure screenshot against
-   * the other side's screenshot of its row's label. v1 reports written before it existed lack it.
-   */
+  /** Each label both sides reached, base against head, and the failure screenshots' (`failures`); absent from some v1 reports. */
   readonly differences: ReportDifferences;
   readonly markdown: string;
   readonly timings: { readonly totalMs: number };
   readonly command: string;
-  /**
-   * What was taken out of the report folder's files, each distinct value counted once: values of
-   * secret-looking environment variables (by variable) and credential-shaped strings.
-   */
+  /** How many distinct values were taken out of the folder's files: secret variables' values, and credential-shaped strings. */
   readonly redactions: { readonly environment: number; readonly secretShaped: number };
 }

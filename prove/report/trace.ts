@@ -20,10 +20,7 @@ function sourceFiles(entries: ReadonlyArray<ZipEntry>): Set<string> {
   return files;
 }
 
-/**
- * The trace viewer finds a stack frame's source under the SHA-1 of its path (`src/<sha1>.<ext>`,
- * `resources/src@<sha1>.txt`): when a path is rewritten, its source entry is renamed with it.
- */
+/** Renames for source entries whose path is rewritten: the trace viewer finds a source by the SHA-1 of its path. */
 function sourceRenames(entries: ReadonlyArray<ZipEntry>, replacements: ReadonlyArray<Replacement>): Map<string, string> {
   const renames = new Map<string, string>();
   for (const file of sourceFiles(entries)) {
@@ -37,10 +34,8 @@ function sourceRenames(entries: ReadonlyArray<ZipEntry>, replacements: ReadonlyA
 }
 
 /**
- * A Playwright trace with every replacement applied inside each of its files (secrets out, the
- * machine's paths shown as in the report) and every credential-shaped string taken out of its
- * texts, what was taken out added to `found`, its sources still found by the viewer; undefined
- * when the trace cannot be read (then it must not be copied as it is).
+ * A Playwright trace redacted inside each of its files (into `found`), its sources still found by the
+ * viewer; undefined when it cannot be read (then it must not be copied as is).
  */
 export function scrubTrace(zip: Buffer, replacements: ReadonlyArray<Replacement>, found?: Redactions): Buffer | undefined {
   const entries = readZip(zip);

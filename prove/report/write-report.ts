@@ -30,12 +30,8 @@ export interface ReportInput {
 const ownEntries = ["images", "base", "head", "report.json", "report.md", "comparison.png"];
 
 /**
- * Writes the report folder: screenshots, traces and server logs copied from each side, a
- * difference image for each label both sides reached and for a failure screenshot beside the other
- * side's screenshot of a label, comparison.png, report.md and report.json. Every text written passes through `redact` once
- * for paths (`dir` and `command` are written relative to the checkout already, and a relative
- * path can end in an absolute one) and, last, for secrets and credential-shaped strings; what it
- * took out is counted in report.json's `redactions`.
+ * Writes the report folder: each side's evidence, difference images, comparison.png, report.md and
+ * report.json, every text redacted (`dir` and `command` for secrets only: they are relative already).
  */
 export async function writeReport(input: ReportInput): Promise<ProofReport> {
   const { dir, secrets } = input;
@@ -88,7 +84,7 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
     const all = attempt?.errors ?? (attempt?.error === undefined ? [] : [attempt.error]);
     return all.map((error) => ({ side, error: redactDeep(error, replacements, found) }));
   });
-  // report.md does not show the counts, and its text is redacted too: they are counted once it is.
+  // Counted after report.md is redacted too; it does not show the counts.
   const markdown = redact(renderMarkdown({ report: { ...redacted, redactions: redactionCounts(found) }, rows, errors }), secrets, found);
   const report: ProofReport = { ...redacted, redactions: redactionCounts(found) };
   await writeFile(join(dir, report.markdown), markdown);

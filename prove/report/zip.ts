@@ -32,10 +32,7 @@ export function writeZip(entries: ReadonlyArray<ZipEntry>): Buffer {
   return asBuffer(zipSync(zippable));
 }
 
-/**
- * Applies `transform` to the content of every entry of a zip and returns the rewritten zip, or
- * undefined when the zip cannot be read (then it must not be copied as it is).
- */
+/** The zip with `transform` applied to every entry; undefined when it cannot be read (then it must not be copied as is). */
 export function rewriteZip(zip: Buffer, transform: (content: Buffer) => Buffer): Buffer | undefined {
   const entries = readZip(zip);
   return entries === undefined ? undefined : writeZip(entries.map((entry) => ({ ...entry, content: transform(entry.content) })));
