@@ -19,7 +19,7 @@ export type AttachmentSource = { readonly path: string } | { readonly base64: st
 export interface AttemptArtifacts {
   /** The scenario's labelled screenshots (screenshotAttachment), in the order it took them. */
   readonly screenshots: ReadonlyArray<{ readonly label: string; readonly source: AttachmentSource }>;
-  /** Playwright's `screenshot: "only-on-failure"` picture. */
+  /** The failure screenshot: the harness's own, else Playwright's `only-on-failure` one. */
   readonly failureScreenshot?: AttachmentSource;
   readonly trace?: AttachmentSource;
   readonly serverLog?: AttachmentSource;
@@ -27,6 +27,7 @@ export interface AttemptArtifacts {
   readonly bootMs?: number;
 }
 
+/** One attempt as the report records it, and the files its report copies. */
 export interface ClassifiedAttempt {
   readonly attempt: Attempt;
   readonly artifacts: AttemptArtifacts;
@@ -52,10 +53,7 @@ const harnessKinds: Readonly<Record<HarnessErrorKind, { readonly outcome: Outcom
 };
 
 const expectFailure = /^(?:Error: )?(?:Timed out \d+ms waiting for )?expect(?:\.\w+)*[.(]/;
-/**
- * An expect given a message (`expect(value, "the total")`, `expect.poll(fn, { message })`):
- * Playwright puts the message first, a poll's twice, then the matcher's own lines.
- */
+/** An expect given a message: Playwright prints the message first (a poll's twice), then the matcher's lines. */
 const expectFailureWithMessage = /^Error: ([^\n]*)\n\n(?:\1\n\n)?(?:Timed out \d+ms waiting for )?expect(?:\.\w+)*[.(]/;
 /** The test's timeout, and the step it stopped (`Error: locator.click: Test timeout of 3000ms exceeded.`). */
 const testTimeout = /^(?:Error: [\w.]+: )?Test timeout of \d+ms exceeded/;
@@ -74,9 +72,8 @@ function kindOf(error: JsonError): AttemptErrorKind {
 }
 
 /**
- * The result's errors in the order they happened. Playwright lists the harness's teardown error
- * last, and an unexpected request it reports there usually came first (its 400 answer is what
- * failed the test): it comes first unless the harness noted that the test had already failed.
+ * The result's errors in the order they happened: Playwright lists the harness's teardown error last,
+ * but an unexpected request usually came first, unless the harness noted the test had already failed.
  */
 function inOrder(result: JsonResult): ReadonlyArray<JsonError> {
   const mismatch = result.errors.find((error) => tagOf(error) === "replay-mismatch");
@@ -87,9 +84,8 @@ function inOrder(result: JsonResult): ReadonlyArray<JsonError> {
 }
 
 /**
- * Where the error points, relative to the invoking checkout: the scenario's own line when the
- * error or its stack names it, else the error's location when it is in the checkout. A location
- * in a temporary worktree (the app's own stack) is left out.
+ * Where the error points, relative to the invoking checkout: the scenario's line when the error or
+ * its stack names it, else its location if inside the checkout (not in a temporary worktree).
  */
 function locationOf(error: JsonError, context: ClassifyContext): string | undefined {
   const show = (file: string, line: number) => `${relative(context.root, file)}:${line}`;
@@ -126,20 +122,14 @@ function explain(result: JsonResult, errors: ReadonlyArray<JsonError>): { outcom
   return { outcome: "failed", kind: kind === "unplayed-transcript" && errors.length > 1 ? "app-error" : kind, cause: first };
 }
 
-/**
- * A test timeout names no line; the step it stopped (Playwright's next error, `locator.click:
- * Test timeout of …`, or the expect that was waiting) does: the timeout takes that step's location.
- */
+/** A test timeout names no line, so it takes the location of the step it stopped (from Playwright's other errors). */
 function withStepLocation(error: AttemptError, errors: ReadonlyArray<JsonError>, context: ClassifyContext): AttemptError {
   if (error.kind !== "timeout" || error.location !== undefined) return error;
   const location = errors.map((other) => locationOf(other, context)).find((found) => found !== undefined);
   return location === undefined ? error : { ...error, location };
 }
 
-/**
- * The attempt's outcome, its first cause (`error`), and, when Playwright reported more than one
- * error, all of them (`errors`): the first cause, then the others in the order they happened.
- */
+/** The attempt's outcome, its first cause, and with more than one error all of them (first cause first, then in order). */
 function explainAll(
   result: JsonResult,
   context: ClassifyContext,
@@ -225,11 +215,7 @@ const saysWhy = (excerpt: string): boolean =>
     .split("\n")
     .some((line) => warningLine.test(line));
 
-/**
- * The first cause with the server log's excerpt the harness kept for a failed test (its warnings
- * and errors, then its last lines): the line that says why, such as a dev server refusing the
- * page's origin, is often in the app's output and not in the test's error.
- */
+/** The first cause with the harness's server log excerpt appended: the line that says why is often only in the app's output. */
 function withServerLog<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
   explained: E,
   excerpt: string,

@@ -18,10 +18,7 @@ function withoutBase64(text: string): string {
   return text.replace(base64Run, (run) => `[${run.length} characters of base64 left out]`);
 }
 
-/**
- * An error message as a person reads it in a report: no colour codes, no code snippet or stack
- * (the location says where), no base64 blob, and no more than a screenful.
- */
+/** An error message for a report: no colour codes, code snippet, stack or base64, and at most a screenful. */
 export function cleanMessage(message: string): string {
   const lines = withoutBase64(stripAnsi(message)).split("\n");
   const end = lines.findIndex((line) => snippetLine.test(line) || stackLine.test(line));
@@ -40,11 +37,7 @@ function shownLine(line: string): string {
   return shown.length <= longLine ? shown : `${shown.slice(0, keptOfLongLine)}… [${shown.length - keptOfLongLine} more characters]`;
 }
 
-/**
- * The last lines of a log, for an error message that goes into a report: at most `lines` (30)
- * lines and 3000 characters, each line as shownLine gives it, below a note of how many earlier
- * lines were left out.
- */
+/** The last lines of a log for an error message: at most `lines` (default 30) and 3000 characters, with a note of what was left out. */
 export function tail(text: string, lines = tailLines): string {
   const all = stripAnsi(text)
     .trimEnd()

@@ -1,9 +1,8 @@
 import type { Attempt, AttemptError } from "./types.ts";
 
 /**
- * How a failed attempt ran out of time: the test's own timeout, or an expect that waited its
- * timeout out for an element that never appeared (`element(s) not found`). An expect that found
- * its element and read another value is a wrong value, not a timeout.
+ * How a failed attempt ran out of time: the test's timeout, or an expect waiting for an element
+ * that never appeared (one that found its element and read another value is not a timeout).
  */
 export interface TimedOut {
   readonly by: "test" | "expect";
@@ -24,11 +23,7 @@ export const expectTimeoutOfMessage = (message: string): number | undefined => {
   return ms === undefined ? undefined : Number(ms);
 };
 const notFound = /^(?:Error: element\(s\) not found|Received: <element\(s\) not found>|Received string: <element\(s\) not found>)$/m;
-/**
- * The step's name from its error's first line: `Error: locator.click: Test timeout …`, `Error:
- * page.goto: net::ERR_ABORTED …` (a navigation the timeout's teardown cut), `Error:
- * expect(locator).toBeVisible() failed`.
- */
+/** The step's name in its error's first line: `Error: locator.click: …`, `Error: expect(locator).toBeVisible() failed`. */
 const stepName = /^(?:Error: )?(?:([a-z]\w*(?:\.\w+)+): |(expect\S*\)) failed)/;
 
 const firstLine = (error: AttemptError) =>

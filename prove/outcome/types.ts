@@ -1,10 +1,7 @@
 /** What one run of the scenario on one side came to. Only `failed` on base counts towards a proof. */
 export type Outcome = "passed" | "failed" | "error";
 
-/**
- * Why an attempt did not pass. `failed` kinds are the app's behaviour; `error` kinds mean the
- * harness or the prover could not give the test a running app.
- */
+/** Why an attempt did not pass: the app's behaviour (`failed`), or no running app for the test (`error`). */
 export type FailedKind = "assertion" | "timeout" | "app-error" | "unexpected-request" | "unplayed-transcript";
 export type ErrorKind =
   "install" | "build" | "worktree" | "boot" | "browser" | "transcript" | "config" | "scenario-load" | "skipped" | "runner";
@@ -25,10 +22,7 @@ export interface Attempt {
   readonly runMs: number | null;
   /** The first cause: why the attempt did not pass. */
   readonly error?: AttemptError;
-  /**
-   * Added within v1, when the test reported more than one error: every one, `error` first, then
-   * the others in the order they happened (e.g. a failed assertion, then an unexpected request the app sent after it).
-   */
+  /** Only when the test reported more than one error: every one, `error` first, then the others in the order they happened. */
   readonly errors?: ReadonlyArray<AttemptError>;
 }
 

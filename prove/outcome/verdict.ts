@@ -36,10 +36,8 @@ function tally(attempts: ReadonlyArray<Attempt>): string {
 }
 
 /**
- * The verdict of a proof, in this order: a side that could not run (base first) makes it
- * could-not-run; mixed results on either side make it flaky; then base must fail every time
- * and head must pass every time. Both sides failing by a timeout every time says nothing of the fix:
- * it is told apart from head failing as base does.
+ * The verdict of a proof, checked in order: a side that could not run (base first), mixed results
+ * (flaky), base passing, both sides timing out (says nothing of the fix), head failing; else proved.
  */
 export function decide(base: SideAttempts, head: SideAttempts): Decision {
   const baseError = firstError(base.attempts, "error");
@@ -126,10 +124,7 @@ function everyTimeout(attempts: ReadonlyArray<Attempt>): TimedOut | undefined {
   return timeouts.includes(undefined) ? undefined : timeouts[0];
 }
 
-/**
- * " Base failed by waiting out the expect timeout (10000 ms)…" when it did: most of base's run is
- * then that wait, which --expect-timeout shortens. Empty otherwise.
- */
+/** A sentence saying base failed by a timeout (for an expect's, how to wait less); empty otherwise. */
 function waitedOut(error: AttemptError | undefined): string {
   if (error === undefined) return "";
   if (error.kind === "timeout") return " Base failed by reaching the test timeout.";
