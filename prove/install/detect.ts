@@ -6,11 +6,7 @@ import { resolvePackageManager, machineVersions, type MachineVersions, type Mana
 export type InstallPlan =
   | {
       readonly kind: "command";
-      /**
-       * What progress and messages show: the command, e.g. `pnpm install --frozen-lockfile`, and
-       * for a pinned version that is not the machine's, which version runs and why, e.g.
-       * `pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json)`.
-       */
+      /** What progress and messages show, e.g. `pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json)`. */
       readonly label: string;
       readonly command: string;
       /** Undefined for a shell command line from the config. */
@@ -43,12 +39,9 @@ function installArgs(manager: PackageManager, version: string, locked: boolean):
 }
 
 /**
- * The install for an app folder inside a worktree. `install: "auto"` lets the nearest lockfile
- * decide the manager, from the app folder up to the worktree's root (pnpm, then npm, then yarn,
- * then bun in one folder), and package.json's `packageManager` or the lockfile's format its
- * version (see resolvePackageManager); without a lockfile it is the pinned manager's plain
- * install, or `npm install` when the app has a package.json. False installs nothing; any other
- * string is a shell command run in the app folder.
+ * The install for an app folder inside a worktree, from `app.install`: "auto" picks the manager and
+ * version (see resolvePackageManager), or `npm install` without a lockfile or pin when the app has a
+ * package.json; false installs nothing; any other string is a shell command run in the app folder.
  */
 export function planInstall(
   install: string | false,

@@ -33,7 +33,7 @@ export interface ManagerRun {
   readonly machine: boolean;
   /** The command and first arguments: ["pnpm"], ["corepack", "pnpm@9.15.9"], or ["npx", "--yes", "pnpm@9.15.9"]. */
   readonly prefix: readonly [string, ...string[]];
-  /** What runs a pinned version that is not the machine's: corepack where the machine's binary is its shim, else npx; undefined for the machine's own. */
+  /** What runs a pinned version that is not the machine's (corepack when the binary is its shim, else npx); undefined for the machine's own. */
   readonly via?: "corepack" | "npx";
   /** How labels name it: "pnpm" for the machine's, "pnpm@9.15.9" for a pinned one. */
   readonly shown: string;
@@ -180,15 +180,11 @@ function npxPrefix(manager: PackageManager, version: string): readonly [string, 
 }
 
 /**
- * The package manager, and its version, that installs the app in `appDir` inside the worktree
- * `root`. The nearest lockfile (from the app's folder up to the root) names the manager; the
- * nearest package.json's `packageManager` for that manager (corepack's field) names its version,
- * else the lockfile's own format does (pnpm's lockfileVersion 5 → pnpm 7, 6 → 8, 9 → 9 or later;
- * a yarn v1 lockfile → yarn 1, a berry one's __metadata version → its yarn). The machine's binary
- * runs when its major matches; any other version runs through corepack where the machine's binary
- * is corepack's shim (`corepack pnpm@9.15.9`), else through `npx --yes <manager>@<version>`.
- * Undefined when there is neither a lockfile nor a pin. `corepack` tells the shims: by default
- * read from PATH for this machine, and none for a machine given by its versions alone.
+ * The package manager and version that install the app in `appDir` inside worktree `root`: the
+ * nearest lockfile names the manager, `packageManager` or else the lockfile's format its version.
+ * The machine's binary runs when its major fits, else corepack (where the binary is its shim) or
+ * npx runs the pin. Undefined with neither lockfile nor pin. `corepack` defaults to reading PATH,
+ * and to no shims when `machine` is given.
  */
 export function resolvePackageManager(
   appDir: string,
@@ -236,7 +232,7 @@ export function resolvePackageManager(
   return { ...pinned, via: "npx", prefix: npxPrefix(manager, wanted.version) };
 }
 
-/** How the user runs the installed prove-scenario bin. */
+/** How the user runs the installed prove-scenario bin, by package manager. */
 export const proverBins: { readonly [M in PackageManager]: string } = {
   npm: "npx prove-scenario",
   pnpm: "pnpm prove-scenario",
@@ -244,7 +240,7 @@ export const proverBins: { readonly [M in PackageManager]: string } = {
   bun: "bunx prove-scenario",
 };
 
-/** How the user runs the installed prove-scenario bin: through the package manager when the pinned version runs here (itself, or by corepack's shim), else the local bin with npx. */
+/** How the user runs the installed bin: through the package manager when its pinned version runs here, else with npx. */
 export function proverBin(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined): string {
   return run?.kind === "run" && !run.machine && run.via !== "corepack" ? proverBins.npm : proverBins[manager];
 }

@@ -19,10 +19,8 @@ async function installedFolders(root: string): Promise<string[]> {
 }
 
 /**
- * The files of a node_modules folder that an install writes with absolute paths in them: the
- * command shims in every `.bin` folder (pnpm's set NODE_PATH) and the install's own state files
- * at the top (pnpm's `.pnpm-workspace-state-v1.json` names every project by its path, and
- * `pnpm run` reinstalls when they are not where it is run).
+ * The files of a node_modules folder that hold absolute paths: the `.bin` shims, and the state files
+ * at its top (pnpm reinstalls when its workspace state names other paths).
  */
 async function pathBearingFiles(folder: string): Promise<string[]> {
   const topDotFile = ["(", "-path", `${folder}/.*`, "!", "-path", `${folder}/*/*`, ")"];
@@ -33,11 +31,7 @@ async function pathBearingFiles(folder: string): Promise<string[]> {
   return run.exitCode === 0 ? run.stdout.split("\n").filter((line) => line !== "") : [];
 }
 
-/**
- * Points a copied file at its new place: `from` becomes `to` inside it. The file is a hard link
- * to the original, so the new text is written beside it and renamed over the link, leaving the
- * original's bytes alone.
- */
+/** Replaces `from` with `to` inside a copied file, by writing beside it and renaming: it is a hard link to the original. */
 async function relocate(file: string, from: string, to: string): Promise<void> {
   const text = await readFile(file, "utf8");
   if (!text.includes(from)) return;
@@ -48,11 +42,9 @@ async function relocate(file: string, from: string, to: string): Promise<void> {
 }
 
 /**
- * Gives worktree `to` the dependencies installed in worktree `from` (same commit's manifests):
- * every node_modules folder, hard-linked file by file (`cp -al`: no byte is copied, and a
- * package's files are the same inodes the install made), then the few files that name `from`
- * rewritten to name `to`. Returns how many folders it copied; 0 when there was nothing to copy
- * or `cp` failed, and the side installs for itself.
+ * Gives worktree `to` the node_modules installed in `from` (same manifests), hard-linked (`cp -al`),
+ * with the files that name `from` rewritten. Returns how many folders it copied; 0 means nothing
+ * was copied (none, or `cp` failed) and the side must install for itself.
  */
 export const copyInstalled = Effect.fn("Install.reuse")(function* (from: string, to: string) {
   const folders = yield* Effect.promise(() => installedFolders(from));

@@ -8,11 +8,7 @@ import { runCommand } from "../process/run-command.ts";
 const scriptVariables =
   /^(npm_package_|npm_lifecycle_|npm_command$|npm_execpath$|npm_node_execpath$|PNPM_PACKAGE_NAME$|PNPM_SCRIPT_SRC_DIR$|INIT_CWD$)/;
 
-/**
- * The environment of a side's install and build: the developer's own, so npm's cache and pnpm's
- * store are shared and nothing is downloaded twice, without the variables of the script that
- * started the prover.
- */
+/** The environment of a side's install and build: the developer's (so caches are shared), minus the starting script's variables. */
 export function installEnvironment(developer: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(developer)) {
@@ -31,8 +27,8 @@ export interface StepCommand {
 }
 
 /**
- * Runs the install or the build of one side; a non-zero exit is a StepFailed with the log's
- * tail. `where` names the folder for messages (relative to the repository, as the worktree goes away).
+ * Runs one side's install or build; a non-zero exit fails with StepFailed and the log's tail.
+ * `where` names the folder in messages, relative to the repository (the worktree goes away).
  */
 export const runStep = Effect.fn("Side.runStep")(function* (
   step: StepFailed["step"],
