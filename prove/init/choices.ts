@@ -4,7 +4,7 @@ import { configFile } from "./write.ts";
 
 const seconds = (ms: number) => `${ms / 1000}s`;
 
-/** The path the app is served under, "/" when it has none or init could not read it. */
+/** The path the app is served under; undefined when it has none or init could not read it. */
 export const servedPath = (detection: Detection) => (detection.base?.kind === "path" ? detection.base.path : undefined);
 
 /** The clause saying init could not read the base path; undefined when it could or there is none. */

@@ -23,6 +23,7 @@ export interface Timeouts {
   readonly why: string;
 }
 
+/** What init found in an app folder, to write into its config. */
 export interface Detection {
   readonly manager: ManagerChoice;
   readonly start: StartPlan;
@@ -34,7 +35,7 @@ export interface Detection {
   readonly timeouts: Timeouts | undefined;
 }
 
-/** Boot and a first compile under load took about a minute in a Next.js dev server; the test gets half a minute more for its own steps. */
+/** A dev server's boot and first compile under load can take about a minute; the test gets half a minute more for its steps. */
 const compileTimeouts = { ready: 90_000, test: 120_000 };
 
 /** What runs a package's bin: npx where node_modules/.bin exists, yarn for Yarn 2+ (Plug'n'Play has none), bunx for bun. */

@@ -1,4 +1,4 @@
-/** What init keeps out of git: the prover's reports, at the checkout's root, and Playwright's test-results/, beside the config wherever the app is. */
+/** What init keeps out of git: reports/ at the checkout's root, and test-results/ beside the config. */
 const ignored: ReadonlyArray<{ readonly line: string; readonly matches: ReadonlySet<string> }> = [
   { line: "/reports/", matches: new Set(["reports", "reports/", "/reports", "/reports/"]) },
   { line: "test-results/", matches: new Set(["test-results", "test-results/"]) },

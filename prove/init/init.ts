@@ -14,13 +14,13 @@ import { renderConfig, renderExample } from "./templates.ts";
 import { configFile, exampleFile, readIfExists, refuseExisting, scriptName, withProverScript, writeNewFile } from "./write.ts";
 
 export interface InitResult {
-  /** Files written or changed, relative to cwd, in the order written, e.g. ["scenarios.config.ts", "scenarios/example.e2e.ts", "package.json", ".gitignore"]. */
+  /** Files written or changed, relative to cwd, in the order written. */
   readonly written: ReadonlyArray<string>;
-  /** What was detected, one line each, for the CLI to print (e.g. "package manager: npm (no lockfile)", "framework: Vite 6 (vite \"^6.0.0\" in package.json, vite.config.ts)", "start: …", "base path: /sub/ (base in vite.config.ts)"). */
+  /** What was detected, one line each, for the CLI to print, e.g. "package manager: npm (no lockfile)". */
   readonly detected: ReadonlyArray<string>;
-  /** Things the user must know or do (could not tell the port; no prove-scenario script for pnpm; not a git repository; ...). */
+  /** Things the user must know or do, e.g. that init could not tell the port. */
   readonly notes: ReadonlyArray<string>;
-  /** The command that proves a fix with the example, for this package manager: "npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts" (npm), "pnpm prove-scenario …" (pnpm), "yarn prove-scenario …", "bunx prove-scenario …". */
+  /** The command that proves a fix with the example, for this package manager, e.g. "npx prove-scenario --base main --head HEAD …". */
   readonly proveCommand: string;
 }
 
@@ -53,7 +53,7 @@ function dependsOn(packageJson: Readonly<Record<string, unknown>>, name: string)
   });
 }
 
-/** Whether the package.json of `dir` or of a folder above it up to `top` (a workspace's root) depends on `name`: the config imports it from there. */
+/** Whether a package.json from `dir` up to `top` (a workspace's root) depends on `name`, so the config can import it. */
 function dependsOnUpTo(dir: string, top: string, name: string): boolean {
   return upTo(dir, top).some((folder) => {
     const file = join(folder, "package.json");
@@ -67,13 +67,10 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
 }
 
 /**
- * Writes a starter scenarios.config.ts and scenarios/example.e2e.ts for the app in `cwd` (the
- * folder holding its package.json), adds the prove-scenario script and ignores reports/ and
- * test-results/ in the repository's root .gitignore.
- * Writes nothing and throws InitRefused when either file exists, InitFailed when package.json
- * is missing, unreadable or has no `dev` or `start` script, or when the @playwright/test a proof
- * would run is outside scenario-prover's peer range. `machine` tells the versions of the package
- * managers on PATH, which decide whether the pinned one runs as itself or through npx.
+ * Writes a starter config and example scenario for the app in `cwd` (holding its package.json),
+ * adds the prove-scenario script and the .gitignore lines. Writes nothing and throws InitRefused
+ * when either file exists, or InitFailed for a missing or unusable package.json or a @playwright/test
+ * outside the peer range. `machine` gives the package managers' versions on PATH.
  */
 export async function initScenarios(cwd: string, machine: MachineVersions = machineVersions): Promise<InitResult> {
   const packageJson = await readPackageJson(cwd);

@@ -48,9 +48,8 @@ function workspaceRoot(dir: string, packageJson: Readonly<Record<string, unknown
 }
 
 /**
- * The command that adds scenario-prover to the app in `dir`, run there: by the pinned version when
- * the machine's is not it (`npx --yes pnpm@9.15.9 add -D scenario-prover`), and at a workspace's
- * root with the flag pnpm (`-w`) and yarn 1 (`-W`) want to add to the root package.
+ * The command, run in `dir`, that adds scenario-prover to the app: by the pinned manager when the
+ * machine's is another version, and at a workspace's root with pnpm's `-w` or yarn 1's `-W`.
  */
 export function addProver(
   manager: PackageManager,
@@ -65,7 +64,7 @@ export function addProver(
   return `${runner} ${addArgs[manager]}`.replace(" -D ", ` -D${rootFlag} `);
 }
 
-/** What init prints about the package manager: with the version that runs and why when it is not the machine's, e.g. "pnpm@9.15.9 through npx (packageManager in package.json; this machine's pnpm is 12.4.2)". */
+/** What init prints about the package manager, with the version that runs and why when it is not the machine's. */
 export function describeManager(choice: ManagerChoice, run: ManagerRun | ManagerUnknown | undefined, machine: string | undefined): string {
   if (run?.kind !== "run" || run.manager !== choice.manager) return `${choice.manager} (${choice.why})`;
   if (run.machine) return `${choice.manager} (${choice.why})`;
@@ -74,10 +73,8 @@ export function describeManager(choice: ManagerChoice, run: ManagerRun | Manager
 }
 
 /**
- * app.start when the pinned version is not the machine's: a command init made to run the script
- * through the package manager (`pnpm dev`) runs the script's plain command without it where there
- * is one (`node server.js`), else gets the pinned one's npx prefix (`npx --yes pnpm@9.15.9 dev`),
- * and its reason says so; one that runs a bin (`npx vite …`) needs no package manager and is left as it is.
+ * app.start when the pinned manager is not the machine's: a script run through the manager runs
+ * its plain command instead where it has one, else through the pin's prefix; a bin is left as is.
  */
 export function withPinnedStart<Start extends { readonly command: string; readonly why: string; readonly asWritten?: string }>(
   start: Start,

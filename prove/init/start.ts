@@ -9,12 +9,12 @@ export type PortWay =
 export interface StartPlan {
   /** The package.json script that starts the server. */
   readonly script: "dev" | "start";
-  /** app.start: the script run through the package manager, or its command run by the tool's bin, with the port flags when it needs them. */
+  /** app.start: the script through the package manager, or its command by the tool's bin, with port flags if needed. */
   readonly command: string;
   readonly port: PortWay;
-  /** Why the command is what it is, e.g. "the dev script `next dev`, run by its bin, not through the package manager; next dev takes the port as -p". */
+  /** Why the command is what it is, e.g. "next dev takes the port as -p". */
   readonly why: string;
-  /** The script's one plain command as it runs without the package manager (`node server.js`, `npx tsx server.ts`); undefined for anything else. */
+  /** The script's plain command without the package manager (`node server.js`); undefined when it is not one plain command. */
   readonly asWritten?: string;
 }
 
@@ -25,7 +25,7 @@ type FlagShape = "value" | "optional" | "alone";
 interface FlagServer {
   readonly flags: string;
   readonly why: string;
-  /** The server's flags that say where it listens or open a browser: dropped from the script's command when init rebuilds it with its own. */
+  /** Flags that set where it listens or open a browser: dropped when init rebuilds the command with its own. */
   readonly listenFlags: Readonly<Record<string, FlagShape>>;
 }
 
@@ -161,10 +161,8 @@ function withoutFlags(args: ReadonlyArray<string>, drop: Readonly<Record<string,
 export type BinRunner = "npx" | "yarn" | "bunx";
 
 /**
- * The script's own command run by its tool's bin with the port flags in place of its own, when
- * the script is one plain command of a flag server: `NODE_OPTIONS=x next dev -p 3000` becomes
- * `NODE_OPTIONS=x npx next dev -p {port}`. Undefined for anything else (`a && b`, quotes, a
- * wrapper, a pre-script), which runs through the package manager as written.
+ * A flag server's plain script run by its bin with init's port flags: `next dev -p 3000` becomes
+ * `npx next dev -p {port}`. Undefined for anything else, which runs through the package manager.
  */
 function binCommand(script: string, scripts: Readonly<Record<string, unknown>>, name: string, runner: BinRunner): string | undefined {
   const plain = plainCommand(script, scripts, name);

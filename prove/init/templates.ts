@@ -17,7 +17,7 @@ export interface ConfigValues {
   readonly readyPathWhy: string | undefined;
   /** Set when the app's config sets its base path to something init cannot read: the sentence saying so. */
   readonly basePathUnknown: string | undefined;
-  /** Where the package's docs/config.md is from the app's folder, e.g. "node_modules/scenario-prover/docs/config.md", "../node_modules/…" when installed at a workspace's root. */
+  /** The package's docs/config.md relative to the app's folder, e.g. "node_modules/scenario-prover/docs/config.md". */
   readonly docs: string;
   /** The ready and test timeouts in ms and why, for a dev server that compiles on demand; undefined keeps the defaults. */
   readonly timeouts: { readonly ready: number; readonly test: number; readonly why: string } | undefined;

@@ -7,6 +7,7 @@ import { InitRefused } from "./errors.ts";
 export const configFile = "scenarios.config.ts";
 export const exampleFile = "scenarios/example.e2e.ts";
 
+/** The package.json script init adds. */
 export const scriptName = "prove-scenario";
 
 /** Throws InitRefused naming the files init would create that already exist in `dir`. */
