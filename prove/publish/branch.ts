@@ -3,10 +3,8 @@ import { BranchMoved, FetchFailed, GitFailed, PushFailed } from "./errors.ts";
 import { runGit } from "./git-run.ts";
 
 /**
- * The publish branch, read and written with plumbing only. Nothing here changes the invoking
- * checkout: no ref (not even refs/remotes/*: fetches and pushes name a URL, never a remote), no
- * FETCH_HEAD, no config; its index is never read or written (the tree is built in a temporary
- * index); only objects are added to its object database.
+ * The publish branch, read and written with plumbing only: the invoking checkout gains objects and
+ * nothing else (fetches and pushes name a URL, never a remote; the tree is built in a temporary index).
  */
 
 export interface Destination {
@@ -20,6 +18,7 @@ export interface Destination {
   readonly branch: string;
 }
 
+/** A file to publish. */
 export interface BranchFile {
   /** Where the file goes on the branch. */
   readonly path: string;
@@ -145,9 +144,8 @@ export const commitTree = Effect.fn("Publish.commitTree")(function* (
 });
 
 /**
- * Pushes `commit` to the branch, never forced, with no hook. When the push fails, the branch is
- * read again: at `commit`, the push went through after all; moved from `parent`, someone
- * published meanwhile (BranchMoved); else the failure is the push's own (PushFailed).
+ * Pushes `commit` to the branch, never forced, with no hook. On failure the branch is read again: at
+ * `commit` it went through after all; moved from `parent`, BranchMoved; else PushFailed.
  */
 export const push = Effect.fn("Publish.push")(function* (destination: Destination, commit: string, parent: string | undefined) {
   const pushed = runGit(

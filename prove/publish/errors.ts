@@ -1,11 +1,8 @@
 import * as Data from "effect/Data";
 
-/**
- * Errors of `prove-scenario publish`. Each names what to change. None of them holds a remote URL
- * with its credentials: URLs are passed through `withoutCredentials` before they get here.
- */
+/** Errors of `prove-scenario publish`, each naming what to change. URLs in them are already `withoutCredentials`. */
 
-/** The folder holds neither report.json nor summary.json. */
+/** The folder holds no report.json, summary.json, compare.json or bisect.json. */
 export class ReportNotFound extends Data.TaggedError("ReportNotFound")<{ readonly dir: string }> {
   override get message(): string {
     return (
@@ -131,5 +128,5 @@ export type PublishError =
   | BranchKeptMoving
   | PrWriteFailed;
 
-/** The branch moved between reading its tip and pushing: the publish is rebuilt on the new tip. Never escapes `publishReport`. */
+/** The branch moved between reading its tip and pushing, so the publish is rebuilt; never escapes `publishReport`. */
 export class BranchMoved extends Data.TaggedError("BranchMoved")<{ readonly branch: string }> {}

@@ -2,9 +2,8 @@ import { posix } from "node:path";
 import type { Verdict } from "../outcome/types.ts";
 
 /**
- * pr.md: a report's (or a summary's) Markdown made to paste into a pull request. Every relative
- * link is made absolute when it names a published file, and turned into plain text when it does
- * not, so the comment holds no relative link at all. Code blocks and code spans are left as written.
+ * pr.md: a report's or summary's Markdown for a pull request, with no relative link left: each is made
+ * absolute when it names a published file, else plain text. Code is left as written.
  */
 
 /** The first line of pr.md: a CI workflow finds its pull-request comment by it. */
@@ -117,9 +116,8 @@ export function absoluteLinks(markdown: string, rules: LinkRules): string {
 }
 
 /**
- * A report's Markdown for a pull request: links to published files (images, comparison.png)
- * absolute, the rest (traces, server logs) named as files of the proof's folder. `folder` is the
- * report's folder relative to the folder the reader has (empty for a report published alone).
+ * A report's Markdown for a pull request: published images linked absolutely, other files named as
+ * files of the proof's folder. `folder` is the report's folder relative to the reader's ("" alone).
  */
 export function reportForPr(markdown: string, urls: ReadonlyMap<string, string>, folder = ""): string {
   return absoluteLinks(markdown, {
@@ -147,10 +145,7 @@ export function reportPr(markdown: string, urls: ReadonlyMap<string, string>): s
   return `${prMarker}\n${reportForPr(markdown, urls)}`;
 }
 
-/**
- * A multi-scenario proof as pr.md holds it: the marker, summary.md with its links to the scenarios'
- * reports as plain names, then each scenario's report in a `<details>`, open unless it was proved.
- */
+/** A multi-scenario proof as pr.md holds it: the marker, summary.md, then each report in a `<details>`, open unless proved. */
 export function summaryPr(summary: string, urls: ReadonlyMap<string, string>, sections: ReadonlyArray<ScenarioSection>): string {
   const head = absoluteLinks(summary, {
     published: (path) => urls.get(path),

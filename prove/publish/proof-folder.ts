@@ -22,11 +22,7 @@ export interface ProofFolder {
   readonly prMarkdown: (urlBase: string) => string;
 }
 
-/**
- * A folder per proof is named `<base7>-<head7>`. A side whose ref did not resolve has no sha: its
- * part is the ref made safe for a folder name, as the report folder itself is named. Such a proof
- * could not run and took no screenshots, so it publishes no image; its pr.md is written all the same.
- */
+/** A proof's folder on the branch is `<base7>-<head7>`; a side without a sha is named by its ref, made safe. */
 type Side = { readonly sha: string | null; readonly ref: string };
 const short = (side: Side) => side.sha?.slice(0, 7) ?? (side.ref.replace(/[^A-Za-z0-9._-]+/g, "_") || "ref");
 const pair = (base: Side, head: Side, separator = "-") => `${short(base)}${separator}${short(head)}`;
@@ -213,10 +209,7 @@ function asOther(
   return Effect.succeed({ scenario: { file: value["scenario"]["file"] }, markdown, ends: [first, second] });
 }
 
-/**
- * A comparison's folder (compare.json) or a bisection's (bisect.json): its images in a folder of
- * the scenario's on the branch, beside the proofs' folders, and its Markdown in pr.md.
- */
+/** A comparison's (compare.json) or bisection's (bisect.json) folder: its images beside the scenario's proofs on the branch. */
 const otherReport = (kind: "compare" | "bisect", verb: string, ends: readonly [string, string], name: (pair: string) => string) =>
   Effect.fn("Publish.otherReport")(function* (dir: string) {
     const file = join(dir, `${kind}.json`);
@@ -237,10 +230,7 @@ const otherReport = (kind: "compare" | "bisect", verb: string, ends: readonly [s
 const compareFolder = otherReport("compare", "the comparison", ["base", "head"], (ends) => `${ends}-compare`);
 const bisectFolder = otherReport("bisect", "the bisection", ["old", "new"], (ends) => `bisect-${ends}`);
 
-/**
- * Reads a report folder (report.json), a multi-scenario proof's folder (summary.json), a
- * comparison's (compare.json) or a bisection's (bisect.json).
- */
+/** Reads a folder holding report.json, summary.json, compare.json or bisect.json, in that order. */
 export const readProofFolder = (dir: string): Effect.Effect<ProofFolder, ReportNotFound | BadReport> => {
   if (existsSync(join(dir, "report.json"))) return singleReport(dir);
   if (existsSync(join(dir, "summary.json"))) return summaryFolder(dir);

@@ -12,7 +12,7 @@ import { readProofFolder, type ProofFolder } from "./proof-folder.ts";
 import { imageUrlBase, withoutCredentials } from "./remote-url.ts";
 
 export interface PublishOptions {
-  /** The report folder (report.json) or multi-scenario proof folder (summary.json), absolute. */
+  /** The folder a proof, comparison or bisection wrote, absolute. */
   readonly reportDir: string;
   /** The user's checkout, absolute: its remote is published to, and nothing else in it changes. */
   readonly repo: string;
@@ -86,9 +86,8 @@ const temporaryFolder = Effect.acquireRelease(
 );
 
 /**
- * Commits the proof's files on the branch's current tip, replacing its own folders, and pushes;
- * when the tip already holds exactly that tree, nothing is committed or pushed. A push lost to
- * another publisher is rebuilt on the new tip, a bounded number of times.
+ * Commits the proof's files on the branch's tip, replacing its own folders, and pushes, unless the
+ * tip already holds that tree. A push lost to another publisher is retried on the new tip.
  */
 const commitAndPush = Effect.fn("Publish.commitAndPush")(function* (destination: Destination, proof: ProofFolder) {
   const progress = yield* Progress;
@@ -117,10 +116,8 @@ const commitAndPush = Effect.fn("Publish.commitAndPush")(function* (destination:
 });
 
 /**
- * Publishes a proof's images to an orphan branch of the checkout's remote, in a folder per proof
- * (`<scenario>/<base7>-<head7>/`), and writes pr.md beside the report with every image linked
- * absolutely: Markdown to paste into a pull request. The checkout's HEAD, refs, index, working
- * tree and config stay as they were.
+ * Publishes a proof's images to a branch of the checkout's remote (`<scenario>/<base7>-<head7>/`)
+ * and writes pr.md beside the report, images linked absolutely. The checkout itself is not changed.
  */
 export const publishReport: (options: PublishOptions) => Effect.Effect<PublishResult, PublishError, Progress> = Effect.fn(
   "Publish.publishReport",

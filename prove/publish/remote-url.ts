@@ -21,11 +21,7 @@ function repositoryOf(host: string, path: string): GitHubRepository | undefined 
   return { owner, name };
 }
 
-/**
- * The github.com repository a remote URL names, in https form (with or without credentials), ssh
- * form (`ssh://git@github.com/o/r.git`) or scp-like form (`git@github.com:o/r.git`); undefined for
- * any other host, a local path or a file URL.
- */
+/** The github.com repository a remote URL names (https, ssh or scp-like `git@github.com:o/r.git`); undefined otherwise. */
 export function gitHubRepository(url: string): GitHubRepository | undefined {
   const withScheme = /^([a-z][a-z0-9+.-]*):\/\/(?:[^@/]*@)?([^/:?#]+)(?::\d*)?(\/[^?#]*)$/i.exec(url.trim());
   if (withScheme !== null) {
@@ -45,6 +41,7 @@ export function withoutCredentials(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^@/\s]+@/gi, "$1");
 }
 
+/** Where published files are served, or why that is unknown. */
 export type UrlBase =
   | { readonly kind: "base"; readonly base: string }
   /** Not a GitHub remote, and no --image-url. */
@@ -54,10 +51,7 @@ export type UrlBase =
 
 const encodePath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
 
-/**
- * The URL a published file's path is appended to: `--image-url` when given (trailing slashes
- * dropped), else `https://github.com/<owner>/<repo>/raw/<branch>` for a GitHub remote.
- */
+/** The URL a published file's path is appended to: `--image-url` when given, else GitHub's raw URL of the branch. */
 export function imageUrlBase(remoteUrl: string, branch: string, imageUrl: string | undefined): UrlBase {
   if (imageUrl !== undefined) {
     const base = imageUrl.trim().replace(/\/+$/, "");
