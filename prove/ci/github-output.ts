@@ -12,9 +12,8 @@ export interface StepOutput {
 const delimiter = () => `ghadelimiter_${randomUUID()}`;
 
 /**
- * `name=value` lines, or for a value that may hold a line break the heredoc form
- * `name<<DELIMITER`, the value, `DELIMITER`: the runner reads a value up to the line that equals
- * the delimiter, so the delimiter is random and never a line of the value.
+ * `name=value` lines, or the heredoc form `name<<DELIMITER` for a value that may hold a line break;
+ * the delimiter is random and never a line of the value, since the runner reads up to it.
  */
 export function githubOutputText(outputs: ReadonlyArray<StepOutput>): string {
   return outputs

@@ -17,10 +17,8 @@ async function readIfExists(file: string): Promise<string | undefined> {
 }
 
 /**
- * The Markdown for `$GITHUB_STEP_SUMMARY`: pr.md when the report was published (its images have
- * absolute URLs) without its marker line; else summary.md, report.md, compare.md or bisect.md cut to the verdict, the
- * reason, the table and the first lines of each error, with relative links and images as plain
- * text and one line saying the screenshots are in the report artifact.
+ * The Markdown for `$GITHUB_STEP_SUMMARY`: pr.md without its marker when published (its links are
+ * absolute); else summary.md, report.md, compare.md or bisect.md shortened, relative links as text.
  */
 export async function stepSummary(reportDir: string): Promise<string> {
   const pr = await readIfExists(join(reportDir, "pr.md"));
@@ -38,6 +36,7 @@ export async function stepSummary(reportDir: string): Promise<string> {
   return shortened ? `${text}\n\n${artifactNote}\n` : `${text}\n`;
 }
 
+/** What a proof, merge or publish leaves for GitHub Actions. */
 export interface GithubFilesInput {
   readonly verdict: string;
   readonly exitCode: number;
@@ -58,10 +57,9 @@ async function append(variable: GithubFileNotWritable["variable"], path: string,
 const present = (value: string | undefined): value is string => value !== undefined && value !== "";
 
 /**
- * In a GitHub Actions step, sets the step's outputs `verdict`, `exit-code`, `report-dir` and (after
- * a publish) `pr-md`, and appends the report's summary to the job summary. Each file is written
- * only when its variable is set; returns the variables whose files were written, for a progress
- * line. Rejects with GithubFileNotWritable when a set variable names a file it cannot append to.
+ * Sets the step's outputs (`verdict`, `exit-code`, `report-dir`, `pr-md` after a publish) and appends
+ * the job summary, each only when its variable is set; returns the variables written. Rejects with
+ * GithubFileNotWritable when a set variable names a file it cannot append to.
  */
 export async function writeGithubFiles(env: NodeJS.ProcessEnv, input: GithubFilesInput): Promise<ReadonlyArray<string>> {
   const written: string[] = [];
@@ -83,7 +81,7 @@ export async function writeGithubFiles(env: NodeJS.ProcessEnv, input: GithubFile
         return `**${input.verdict}** (exit code ${input.exitCode}): no report was written; the step's log says why.\n`;
       throw error;
     });
-    // a blank line after it, so that the next step's summary starts a block of its own
+    // A blank line after it, so the next step's summary starts a block of its own.
     await append("GITHUB_STEP_SUMMARY", summaryFile, `${summary}\n`);
     written.push("GITHUB_STEP_SUMMARY");
   }

@@ -17,6 +17,7 @@ function closes(line: string, fence: string): boolean {
   return match?.[1] !== undefined && match[1][0] === fence[0] && match[1].length >= fence.length;
 }
 
+/** `markdown`'s fenced code blocks and the text between them, in order. */
 export function blocks(markdown: string): ReadonlyArray<Block> {
   const result: Block[] = [];
   let text: string[] | undefined;

@@ -1,7 +1,4 @@
-/**
- * Relative links and images in Markdown, replaced by their text. A job summary is shown away from
- * the report folder, so a relative `images/base-asked.png` would render as a broken image there.
- */
+/** Relative links and images in Markdown replaced by their text: a job summary is shown away from the report folder. */
 
 /** An address that works away from the report folder: with a scheme, protocol-relative, or an anchor. */
 const absolute = (target: string) => /^([a-z][a-z0-9+.-]*:|\/\/|#)/i.test(target.trim());

@@ -6,6 +6,7 @@ import { plainRelativeLinks } from "./plain-links.ts";
 /** Lines of a fenced block a job summary keeps; an error's first lines say what failed. */
 export const fenceLines = 12;
 
+/** The line a shortened summary ends with. */
 export const artifactNote = "_The screenshots and the full report are in the report artifact._";
 
 export interface SummaryText {
@@ -17,9 +18,8 @@ export interface SummaryText {
 const headingLevel = (line: string) => /^ {0,3}(#{1,6})(\s|$)/.exec(line)?.[1]?.length;
 
 /**
- * Relative links and images replaced by their text, outside code. With `short`, also only the
- * first section: it ends at the first heading deeper than the title (report.md's "Commits" and
- * "Reproduce"), and a fenced block keeps its first `fenceLines` lines.
+ * `markdown` with relative links and images as text, outside code. With `short`, only up to the first
+ * heading deeper than the title, and each fenced block cut to `fenceLines` lines.
  */
 export function summaryText(markdown: string, short: boolean): SummaryText {
   const parts: string[] = [];

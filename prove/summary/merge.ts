@@ -74,9 +74,8 @@ function check(shards: ReadonlyArray<Shard>): void {
 }
 
 /**
- * `merge`: one summary from the folders of a proof's shards (or of proofs of other scenarios at
- * the same commits), with every scenario's report folder copied beside it, so the merged folder
- * is what one proof of every scenario would have written. Throws MergeRefused when they differ.
+ * `merge`: one summary in `out` from the folders of a proof's shards (or of other scenarios at the same
+ * commits), each report folder copied beside it. Throws MergeRefused when they do not make one proof.
  */
 export async function mergeSummaries(dirs: ReadonlyArray<string>, out: string): Promise<ProofSummary> {
   const shards = await readShards(dirs.map((dir) => resolve(dir)));

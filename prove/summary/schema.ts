@@ -44,10 +44,10 @@ export interface ProofSummary {
   readonly head: SummaryCommit;
   /** Which slice of the scenario list this folder holds; null for a whole proof or a merge. */
   readonly shard: { readonly index: number; readonly total: number } | null;
-  /** One row per scenario, sorted by file, then by the test's line in it. */
+  /** One row per scenario, sorted by file, then by title (see sortRows). */
   readonly scenarios: ReadonlyArray<SummaryRow>;
   readonly counts: { readonly proved: number; readonly notProved: number; readonly couldNotRun: number };
-  /** The rows' redactions added up: each report folder counts a value once, so one taken out of two folders counts twice. */
+  /** The rows' redactions added up: a value taken out of two report folders counts twice. */
   readonly redactions: Redactions;
   readonly markdown: "summary.md";
   readonly timings: { readonly totalMs: number };

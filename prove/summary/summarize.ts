@@ -21,7 +21,7 @@ export function overall(rows: ReadonlyArray<SummaryRow>): Pick<ProofSummary, "ve
     ...(counts.notProved > 0 ? [`${counts.notProved} not proved`] : []),
     ...(counts.couldNotRun > 0 ? [`${counts.couldNotRun} could not run`] : []),
   ];
-  // A row of a summary written before rows counted redactions has none to add.
+  // Rows of some summary.json files lack `redactions`, whatever the type says.
   const redactions = {
     environment: rows.reduce((sum, row) => sum + (row.redactions?.environment ?? 0), 0),
     secretShaped: rows.reduce((sum, row) => sum + (row.redactions?.secretShaped ?? 0), 0),
