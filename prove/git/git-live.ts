@@ -9,11 +9,7 @@ import { Git, type GitShape } from "./git.ts";
 import { gitErrorDetail, userGit } from "./user-git.ts";
 import { withRepoLock } from "./repo-lock.ts";
 
-/**
- * git as the user runs it: their whole environment (credential helpers, GIT_CONFIG_* and ssh
- * settings a submodule's clone needs), which simple-git would otherwise strip. With `abort`, an
- * interrupted proof stops the git command it was waiting for.
- */
+/** git as the user runs it (see userGit); with `abort`, an interrupted proof stops the git command it waits for. */
 const client = (baseDir: string, abort?: AbortSignal): SimpleGit => userGit(baseDir, abort === undefined ? {} : { abort });
 
 const toplevel = Effect.fn("Git.toplevel")(function* (dir: string) {
@@ -83,10 +79,7 @@ const prune = Effect.fn("Git.prune")(function* (repo: string, under?: string) {
   );
 });
 
-/**
- * A submodule's URL as git resolves a relative one (`./…`, `../…`): against the superproject's
- * `base`, its origin's URL (a URL, an scp-like `host:path`, or a folder), else its own folder.
- */
+/** A submodule's URL as git resolves a relative one (`./…`, `../…`) against `base`: a URL, an scp-like `host:path`, or a folder. */
 export function resolveSubmoduleUrl(url: string, base: string): string {
   if (!url.startsWith("./") && !url.startsWith("../")) return url;
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(base)) return new URL(url, base.replace(/\/*$/, "/")).href;
@@ -96,10 +89,8 @@ export function resolveSubmoduleUrl(url: string, base: string): string {
 }
 
 /**
- * `git submodule update --init --recursive` in the worktree, with each top-level submodule's URL
- * given on the command line (`-c submodule.<name>.url=…`): git then takes it as initialised and
- * writes nothing into the repository's shared .git/config. Nested submodules are initialised in
- * their own repositories, inside the worktree's git folder, and go with it.
+ * `git submodule update --init --recursive` in the worktree, each top-level URL given with `-c`, so
+ * git writes nothing into the repository's shared .git/config.
  */
 const checkoutSubmodules = Effect.fn("Git.checkoutSubmodules")(function* (repo: string, path: string, sha: string) {
   if (!existsSync(join(path, ".gitmodules"))) return;
@@ -145,11 +136,7 @@ const dependencyManifests = [
 /** The dependency fields of a package.json whose `file:` specs an install copies from. */
 const dependencyFields = ["dependencies", "devDependencies", "optionalDependencies"] as const;
 
-/**
- * The folders and tarballs, relative to the repository, that the package.json files at `sha` name
- * as `file:` dependencies: an install copies them into node_modules (yarn 1 and pnpm copy a
- * folder), so what it puts there depends on their files as well as on the manifests.
- */
+/** The folders and tarballs, relative to the repository, that package.json files at `sha` name as `file:` dependencies. */
 async function fileDependencyFolders(repo: string, sha: string): Promise<string[]> {
   const git = client(repo);
   const listed = await git.raw(["grep", "-l", "-F", '"file:', sha, "--", "package.json", ":(glob)**/package.json"]).catch(() => "");
@@ -196,6 +183,7 @@ const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, 
   yield* prune(repo);
 });
 
+/** Git through the user's own git. */
 export const GitLive = Layer.succeed(Git, {
   toplevel,
   resolveCommit,

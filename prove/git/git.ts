@@ -17,20 +17,18 @@ export interface GitShape {
   /** Deletes a worktree's folder and forgets it; never fails. */
   readonly removeWorktree: (repo: string, path: string) => Effect.Effect<void>;
   /**
-   * Forgets worktrees whose folders are gone; never fails. With `under`, the entries of worktrees
-   * in that folder are unlocked first: a `git worktree add` killed half-way leaves its entry
-   * locked ("initializing"), which prune would keep for good.
+   * Forgets worktrees whose folders are gone; never fails. With `under`, worktrees in that folder are
+   * unlocked first: a killed `git worktree add` leaves its entry locked, which prune would keep.
    */
   readonly prune: (repo: string, under?: string) => Effect.Effect<void>;
   /** Checks out the submodules of the worktree at `path` (of `repo`, at `sha`), without writing to the repository's config. */
   readonly checkoutSubmodules: (repo: string, path: string, sha: string) => Effect.Effect<void, SubmodulesFailed>;
   /**
-   * Whether two commits have the same dependency manifests (every package.json, lockfile,
-   * .npmrc and workspace file, byte for byte) and the same files in every folder or tarball a
-   * package.json names as a `file:` dependency, which an install copies; false when git cannot tell.
+   * Whether two commits have byte-identical dependency manifests (package.json, lockfiles, .npmrc,
+   * workspace files) and `file:` dependencies; false when git cannot tell.
    */
   readonly sameDependencies: (repo: string, a: string, b: string) => Effect.Effect<boolean>;
-  /** Whether git ignores `path` (absolute, in `repo`'s working tree), so writing it leaves `git status` as it was; false when git cannot tell. */
+  /** Whether git ignores `path` (absolute, in `repo`'s working tree); false when git cannot tell. */
   readonly isIgnored: (repo: string, path: string) => Effect.Effect<boolean>;
 }
 

@@ -5,10 +5,8 @@ import * as Effect from "effect/Effect";
 import { tryLockDirectory, unlockDirectory } from "../../common/ownership.ts";
 
 /**
- * A lock per repository, shared by every prove-scenario process: git cannot add and remove
- * worktrees of one repository at the same time (a concurrent `worktree add` fails reading
- * another one's half-written entry), and two proofs may run at once. The lock is a directory
- * lock in the temp dir (see tryLockDirectory); one whose owner died is taken over.
+ * A directory lock per repository, shared by every prove-scenario process: git cannot add and
+ * remove worktrees of one repository at once. A dead owner's lock is taken over (see tryLockDirectory).
  */
 const lockDir = (repo: string) => join(tmpdir(), `scenario-prover.lock-${createHash("sha1").update(repo).digest("hex").slice(0, 16)}`);
 
@@ -21,10 +19,8 @@ const take = (dir: string, interruptible: boolean): Effect.Effect<void> => {
 };
 
 /**
- * Runs `effect` holding the repository's worktree lock. With `interruptible`, waiting for it can be
- * interrupted even where `effect` cannot (a worktree being added is a resource's acquisition), so
- * a stopped proof does not wait its turn to add a worktree only to remove it. Without it (removing
- * a worktree, as a stopped proof does), the wait goes on to the end.
+ * Runs `effect` holding the repository's worktree lock. With `interruptible`, the wait for the lock
+ * can be interrupted even inside an uninterruptible acquisition (adding a worktree); without, it cannot.
  */
 export const withRepoLock = <A, E, R>(
   repo: string,

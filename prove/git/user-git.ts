@@ -1,11 +1,8 @@
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from "simple-git";
 
 /**
- * simple-git guards against untrusted arguments and environment: it strips or rejects GIT_*
- * variables, and rejects PAGER, EDITOR, GIT_SSH_COMMAND or GIT_CONFIG_GLOBAL as "unsafe". Here the
- * arguments are this module's own and the environment is the user's, which git must see whole
- * (their ssh command, credential helper and config), so every guard is lifted; the compiler keeps
- * this list complete.
+ * Every simple-git "unsafe" guard lifted: the arguments are our own and git must see the user's
+ * whole environment (ssh command, credential helper, config). The type keeps the list complete.
  */
 export const trusted: Required<Omit<NonNullable<SimpleGitOptions["unsafe"]>, "allowUnsafeCustomBinary" | "allowAbbreviatedOptions">> = {
   allowUnsafeAlias: true,

@@ -17,11 +17,7 @@ const prefix = "scenario-prover-";
 /** A short folder for temporary files whose paths must stay short (a browser's socket): /tmp where TMPDIR is longer. */
 export const shortTempRoot = () => (existsSync("/tmp") && tmpdir().length > "/tmp".length ? "/tmp" : tmpdir());
 
-/**
- * The start of the name of a temporary folder this process makes, `scenario-prover-<owner>-<kind>`,
- * the owner being this process's owner token (see ownedName): cleanLeftovers removes it once that
- * process is gone.
- */
+/** The start of a temporary folder's name, `scenario-prover-<owner token>-<kind>`: cleanLeftovers removes it once this process is gone. */
 export const ownedPrefix = (kind = "") => `${ownedName(prefix)}${kind}`;
 
 /** Where runs make their folders: TMPDIR, and the short root. */
@@ -61,10 +57,9 @@ export interface Leftovers {
 }
 
 /**
- * Removes what runs killed without a chance to clean up left behind: their folders (and any
- * process still working in one) and their worktrees' entries in the repositories they used.
- * A folder is another run's while the process its name names (pid and start time) runs; `--keep`
- * folders are kept. A folder it cannot remove is left and reported, never a failure of this run.
+ * Removes what killed runs left behind: their folders (and processes still working in them) and
+ * their worktree entries. Folders of live runs and `--keep` folders stay; one it cannot remove is
+ * reported, never failed on.
  */
 export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (roots: ReadonlyArray<string> = runRoots()) {
   const git = yield* Git;
