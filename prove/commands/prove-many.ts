@@ -50,6 +50,7 @@ const writeScenarioReport = (
     const folder = folderOf(scenario);
     const dir = join(run.outDir(known), folder);
     const totalMs = yield* run.elapsed;
+    const steps = yield* run.timed;
     const grep = scenario.sharesFile ? scenario.test.title : undefined;
     const report = yield* Effect.tryPromise({
       try: () =>
@@ -61,6 +62,7 @@ const writeScenarioReport = (
           base: evidence.base,
           head: evidence.head,
           totalMs,
+          steps,
           command: commandOf(run, known, { ...options, scenarios: [scenario.path], grep }),
           secrets: run.secrets,
           paths: run.paths(known),

@@ -40,6 +40,7 @@ const write = (
   Effect.gen(function* () {
     const dir = run.outDir(known);
     const totalMs = yield* run.elapsed;
+    const steps = yield* run.timed;
     return yield* Effect.tryPromise({
       try: () =>
         writeReport({
@@ -54,6 +55,7 @@ const write = (
           base: sides.base,
           head: sides.head,
           totalMs,
+          steps,
           command: reproduce ?? command(options, run, known),
           secrets: run.secrets,
           paths: run.paths(known),

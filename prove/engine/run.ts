@@ -10,7 +10,7 @@ import type { Git } from "../git/git.ts";
 import type { ReasonCode } from "../outcome/types.ts";
 import { validateOut } from "./out-folder.ts";
 import { claimOnce } from "./report-claim.ts";
-import type { Progress } from "../progress/progress.ts";
+import { Progress, type TimedStep } from "../progress/progress.ts";
 import { pathsFrom, type Replacement } from "../report/redact.ts";
 import type { Known } from "./known.ts";
 
@@ -48,6 +48,8 @@ export interface Run {
   readonly paths: (known: Known) => ReadonlyArray<Replacement>;
   /** Milliseconds since the command started. */
   readonly elapsed: Effect.Effect<number>;
+  /** The steps this command has finished so far, with their durations. */
+  readonly timed: Effect.Effect<ReadonlyArray<TimedStep>>;
 }
 
 /** A stop that has a report: why, with its reason code. */
@@ -103,6 +105,8 @@ export const runSpec = <R extends Written, E>(
 ): Effect.Effect<Ran<R>, never, Git | Progress> =>
   Effect.gen(function* () {
     const startedAt = yield* Clock.currentTimeMillis;
+    const progress = yield* Progress;
+    const before = (yield* progress.timed).length;
     const facts = yield* Ref.make<Known>({});
     const claims = yield* Scope.make();
     const root = (known: Known) => known.place?.root ?? spec.cwd;
@@ -118,6 +122,7 @@ export const runSpec = <R extends Written, E>(
       root,
       paths: (known) => machinePaths(root(known), known.runDir),
       elapsed: Effect.map(Clock.currentTimeMillis, (now) => now - startedAt),
+      timed: Effect.map(progress.timed, (steps) => steps.slice(before)),
     };
     const reportFile = (known: Known, report: R) => join(outDir(known), report.markdown);
 

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Layer from "effect/Layer";
 import { formatDuration } from "../outcome/durations.ts";
-import { Progress, type ProgressShape, type StepLabel } from "./progress.ts";
+import { Progress, type ProgressShape, type StepLabel, type TimedStep } from "./progress.ts";
 
 function prefix(label: StepLabel): string {
   return `${(label.side ?? "").padEnd(5)} ${label.step.padEnd(9)}${label.detail === undefined ? "" : ` ${label.detail}`}`;
@@ -11,11 +11,15 @@ function prefix(label: StepLabel): string {
 
 /** Progress written line by line to `write` (the CLI passes stderr). */
 export function progressLayer(write: (line: string) => void) {
-  const ended = Effect.fn("Progress.ended")(function* (label: StepLabel, text: string) {
-    yield* Effect.sync(() => write(`${prefix(label)}  ${text}`));
+  const steps: TimedStep[] = [];
+  const ended = Effect.fn("Progress.ended")(function* (label: StepLabel, text: string, ms?: number) {
+    yield* Effect.sync(() => {
+      if (ms !== undefined) steps.push({ label, ms });
+      write(`${prefix(label)}  ${text}`);
+    });
   });
   const done = (label: StepLabel, durationMs: number, outcome?: string) =>
-    ended(label, `${outcome === undefined ? "" : `${outcome} `}${formatDuration(durationMs)}`);
+    ended(label, `${outcome === undefined ? "" : `${outcome} `}${formatDuration(durationMs)}`, durationMs);
   const started = Effect.fn("Progress.started")(function* (label: StepLabel) {
     yield* Effect.sync(() => write(`${prefix(label)}  …`));
   });
@@ -31,5 +35,6 @@ export function progressLayer(write: (line: string) => void) {
       yield* done(label, end - start, outcome);
       return yield* exit;
     }).pipe(Effect.withSpan(`Progress.step ${label.step}`));
-  return Layer.succeed(Progress, { step, done, ended, started, line } satisfies ProgressShape);
+  const timed = Effect.sync((): ReadonlyArray<TimedStep> => [...steps]);
+  return Layer.succeed(Progress, { step, done, ended, started, line, timed } satisfies ProgressShape);
 }

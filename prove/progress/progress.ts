@@ -12,17 +12,25 @@ export interface StepLabel {
   readonly detail?: string;
 }
 
+/** A finished step and how long it took. */
+export interface TimedStep {
+  readonly label: StepLabel;
+  readonly ms: number;
+}
+
 /** Progress for a person, on stderr: one line per finished step with its duration. */
 export interface ProgressShape {
   /** Runs `effect` as a step and prints how long it took, or that it failed. */
   readonly step: <A, E, R>(label: StepLabel, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>;
   /** Prints a step measured elsewhere, with how it ended. */
   readonly done: (label: StepLabel, durationMs: number, outcome?: string) => Effect.Effect<void>;
-  /** Prints how a step ended, in its own words (a run with its two durations). */
-  readonly ended: (label: StepLabel, text: string) => Effect.Effect<void>;
+  /** Prints how a step ended, in its own words (a run with its two durations); `ms` is recorded as its duration when given. */
+  readonly ended: (label: StepLabel, text: string, ms?: number) => Effect.Effect<void>;
   /** Prints that a long step has started, so a person knows what is running. */
   readonly started: (label: StepLabel) => Effect.Effect<void>;
   readonly line: (text: string) => Effect.Effect<void>;
+  /** Every step finished so far with its duration, in the order they finished: where a report reads its timings. */
+  readonly timed: Effect.Effect<ReadonlyArray<TimedStep>>;
 }
 
 export class Progress extends Context.Service<Progress, ProgressShape>()("prove/Progress") {}

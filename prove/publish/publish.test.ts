@@ -14,7 +14,7 @@ import { renderSummary } from "../summary/markdown.ts";
 import type { ProofSummary } from "../summary/schema.ts";
 import { publishReport, type PublishError, type PublishOptions } from "./index.ts";
 import { prMarker } from "./pr-markdown.ts";
-import { linkTargets, writeSampleReport, type SampleProof } from "./test-support.ts";
+import { linkTargets, noSteps, writeSampleReport, type SampleProof } from "./test-support.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {
@@ -345,7 +345,7 @@ describe("publish", () => {
       comparisonImage: null,
       differences: { threshold: 0.001, tolerance: 16, labels: [] },
       markdown: "report.md",
-      timings: { totalMs: 10 },
+      timings: { totalMs: 10, listingMs: null, base: noSteps, head: noSteps, reportMs: 0 },
       command: "pnpm prove-scenario --base nope --head fix scenarios/chat/stop.e2e.ts",
       redactions: { environment: 0, secretShaped: 0 },
     };

@@ -3,7 +3,10 @@ import { dirname, join } from "node:path";
 import sharp from "sharp";
 import type { ComparisonRow } from "../report/comparison.ts";
 import { renderMarkdown } from "../report/markdown.ts";
-import type { ProofReport, ReportScreenshot } from "../report/schema.ts";
+import type { ProofReport, ReportScreenshot, SideTimings } from "../report/schema.ts";
+
+/** A side's timings in a report made up for a test: no step took place. */
+export const noSteps: SideTimings = { worktreeMs: null, installMs: null, buildMs: null, runs: [] };
 
 /** Report folders as a proof writes them, and the link targets a Markdown text holds: for the tests of publishing. */
 
@@ -62,7 +65,7 @@ export function sampleReport(proof: SampleProof): {
     comparisonImage: "comparison.png",
     differences: { threshold: 0.001, tolerance: 16, labels: [] },
     markdown: "report.md",
-    timings: { totalMs: 5000 },
+    timings: { totalMs: 5000, listingMs: null, base: noSteps, head: noSteps, reportMs: 0 },
     command: `pnpm prove-scenario --base main --head fix ${proof.file}`,
     redactions: { environment: 0, secretShaped: 0 },
   };

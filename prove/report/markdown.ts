@@ -1,3 +1,4 @@
+import { timingsLine } from "./timings.ts";
 import { markdownTable } from "markdown-table";
 import { describeDurations } from "../outcome/durations.ts";
 import { isShaOf } from "../outcome/ref-label.ts";
@@ -111,7 +112,7 @@ export function renderMarkdown({ report, rows, errors }: MarkdownInput): string 
     parts.push("", `**${side === "base" ? "Base" : "Head"}${then}: ${error.kind}**${where}`, "", fenced(error.message, "text"));
   });
 
-  parts.push("", "### Commits", "", commitLine("base", report.base), commitLine("head", report.head));
+  parts.push("", "### Commits", "", commitLine("base", report.base), commitLine("head", report.head), "", timingsLine(report.timings));
   const evidence = [report.comparisonImage, report.base.trace, report.base.serverLog, report.head.trace, report.head.serverLog].filter(
     (path): path is string => path !== null,
   );

@@ -59,6 +59,39 @@ export interface ReportSide {
   readonly serverLog: string | null;
 }
 
+/** One Playwright run of a side, in ms; the run's parts are null when no run was made. */
+export interface RunTimings {
+  /** The whole run, wall time. */
+  readonly runMs: number | null;
+  /** The run outside the test: the runner, its worker and the browser starting, and the teardown. */
+  readonly runnerMs: number | null;
+  /** The app's boot until ready, part of the test's time; null when the app did not come up. */
+  readonly bootMs: number | null;
+  /** The test as Playwright measured it, the app's boot included. */
+  readonly testMs: number;
+}
+
+/** One side's steps, in ms; null for a step that did not happen. */
+export interface SideTimings {
+  readonly worktreeMs: number | null;
+  /** The install; for a side that hard-linked the other side's, the copy. */
+  readonly installMs: number | null;
+  readonly buildMs: number | null;
+  readonly runs: ReadonlyArray<RunTimings>;
+}
+
+/** Where a proof's time went, in ms. The sides run at once unless --sequential, so their steps overlap. */
+export interface ReportTimings {
+  /** From the start of the proof until its report was written. */
+  readonly totalMs: number;
+  /** Listing the scenario with Playwright and reading the config; null when the proof stopped before. */
+  readonly listingMs: number | null;
+  readonly base: SideTimings;
+  readonly head: SideTimings;
+  /** Writing the report folder: evidence, screenshots, difference images and comparison.png. */
+  readonly reportMs: number;
+}
+
 export interface ProofReport {
   readonly schema: "scenario-proof/v1";
   readonly verdict: Verdict;
@@ -74,7 +107,7 @@ export interface ProofReport {
   /** Each label both sides reached, base against head, and the failure screenshots' (`failures`); absent from some v1 reports. */
   readonly differences: ReportDifferences;
   readonly markdown: string;
-  readonly timings: { readonly totalMs: number };
+  readonly timings: ReportTimings;
   readonly command: string;
   /** How many distinct values were taken out of the folder's files: secret variables' values, and credential-shaped strings. */
   readonly redactions: { readonly environment: number; readonly secretShaped: number };

@@ -114,6 +114,15 @@ async function proofWithEvidence(
     base: { ref: refs.base, commit: { sha: shas.base, subject: "Add streaming" }, attempts: [base] },
     head: { ref: refs.head, commit: { sha: shas.head, subject: "Handle the end of the stream" }, attempts: [head] },
     totalMs: 9000.4,
+    steps: [
+      { label: { step: "scenario" }, ms: 1700.2 },
+      { label: { side: "base", step: "worktree" }, ms: 300 },
+      { label: { side: "head", step: "worktree" }, ms: 280 },
+      { label: { side: "base", step: "install" }, ms: 1900 },
+      { label: { side: "head", step: "install" }, ms: 250 },
+      { label: { side: "base", step: "boot" }, ms: 1200 },
+      { label: { step: "refs" }, ms: 40 },
+    ],
     command: "pnpm prove-scenario --base main --head fix scenarios/x.e2e.ts",
     secrets,
     paths: pathsFrom([
@@ -190,12 +199,20 @@ describe("the report folder", () => {
       "images/head-finished.png",
     ]);
     expect([json.head.trace, json.head.serverLog]).toEqual([null, null]);
-    expect([json.comparisonImage, json.markdown, json.timings, json.dir]).toEqual([
-      "comparison.png",
-      "report.md",
-      { totalMs: 9000 },
-      "reports/x/aaaaaaa-bbbbbbb",
-    ]);
+    expect([json.comparisonImage, json.markdown, json.dir]).toEqual(["comparison.png", "report.md", "reports/x/aaaaaaa-bbbbbbb"]);
+    // Each side's steps from progress, each run's parts from its attempt: the run outside the test is the runner's.
+    expect({ ...json.timings, reportMs: undefined }).toEqual({
+      totalMs: 9000,
+      listingMs: 1700,
+      base: { worktreeMs: 300, installMs: 1900, buildMs: null, runs: [{ runMs: 9800, runnerMs: 5590, bootMs: null, testMs: 4210 }] },
+      head: { worktreeMs: 280, installMs: 250, buildMs: null, runs: [{ runMs: 7400, runnerMs: 4300, bootMs: null, testMs: 3100 }] },
+      reportMs: undefined,
+    });
+    expect(json.timings.reportMs).toBeGreaterThan(0);
+    expect(await readFile(join(dir, "report.md"), "utf8")).toContain(
+      "Time: 9.0s in all; listing 1.7s; base worktree 300ms, install 1.9s, run 9.8s (runner 5.6s, test 4.2s); " +
+        "head worktree 280ms, install 250ms, run 7.4s (runner 4.3s, test 3.1s); report ",
+    );
     expect((await sharp(join(dir, "images/failure-base.png")).metadata()).width).toBe(640);
     // The labels both sides reached, compared: opened is the same grey on both, streaming another colour on head.
     expect(json.differences).toEqual({

@@ -6,6 +6,8 @@ import { columnTitle, copyEvidence, redactDeep, reportSide, type SideEvidence } 
 import { renderMarkdown } from "./markdown.ts";
 import { combine, noRedactions, redact, redactionCounts, type Replacement } from "./redact.ts";
 import type { ProofReport } from "./schema.ts";
+import { reportTimings } from "./timings.ts";
+import type { TimedStep } from "../progress/progress.ts";
 
 export type { SideEvidence } from "./evidence.ts";
 
@@ -19,6 +21,8 @@ export interface ReportInput {
   readonly base: SideEvidence;
   readonly head: SideEvidence;
   readonly totalMs: number;
+  /** The proof's finished steps with their durations: the report's timings. */
+  readonly steps: ReadonlyArray<TimedStep>;
   /** Written as it is, its paths already relative to the checkout. */
   readonly command: string;
   /** Secret values: taken out of everything the report holds. */
@@ -34,6 +38,7 @@ const ownEntries = ["images", "base", "head", "report.json", "report.md", "compa
  * report.json, every text redacted (`dir` and `command` for secrets only: they are relative already).
  */
 export async function writeReport(input: ReportInput): Promise<ProofReport> {
+  const started = performance.now();
   const { dir, secrets } = input;
   const replacements = combine(secrets, input.paths);
   const found = noRedactions();
@@ -58,7 +63,7 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
         comparisonImage: rows.length > 0 ? "comparison.png" : null,
         differences: evidence.differences,
         markdown: "report.md",
-        timings: { totalMs: Math.round(input.totalMs) },
+        timings: reportTimings({ totalMs: input.totalMs, steps: input.steps, base: input.base, head: input.head, reportMs: 0 }),
         command: "",
       } satisfies Omit<ProofReport, "redactions">,
       replacements,
@@ -79,14 +84,20 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
     });
   }
 
+  // Until the Markdown and the JSON: what follows takes a few milliseconds.
+  const timings = { ...redacted.timings, reportMs: Math.round(performance.now() - started) };
   const errors = (["base", "head"] as const).flatMap((side) => {
     const attempt = evidence[side].shown?.attempt;
     const all = attempt?.errors ?? (attempt?.error === undefined ? [] : [attempt.error]);
     return all.map((error) => ({ side, error: redactDeep(error, replacements, found) }));
   });
   // Counted after report.md is redacted too; it does not show the counts.
-  const markdown = redact(renderMarkdown({ report: { ...redacted, redactions: redactionCounts(found) }, rows, errors }), secrets, found);
-  const report: ProofReport = { ...redacted, redactions: redactionCounts(found) };
+  const markdown = redact(
+    renderMarkdown({ report: { ...redacted, timings, redactions: redactionCounts(found) }, rows, errors }),
+    secrets,
+    found,
+  );
+  const report: ProofReport = { ...redacted, timings, redactions: redactionCounts(found) };
   await writeFile(join(dir, report.markdown), markdown);
   await writeFile(join(dir, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   return report;
