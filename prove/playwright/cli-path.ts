@@ -2,10 +2,7 @@ import * as Effect from "effect/Effect";
 import { ConfigError } from "../errors.ts";
 import { installedPlaywright, playwrightMismatch } from "./version.ts";
 
-/**
- * Playwright's CLI as this package resolves it (see installedPlaywright), once its version is
- * known to be in scenario-prover's peer range.
- */
+/** Playwright's CLI as this package resolves it (see installedPlaywright); a ConfigError unless in the peer range. */
 export const playwrightCli = Effect.fn("playwrightCli")(function* (configFile: string) {
   const installed = installedPlaywright();
   if (installed === undefined) {

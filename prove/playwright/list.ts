@@ -22,9 +22,8 @@ const withoutRunnerFrames = (text: string) =>
     .join("\n");
 
 /**
- * Lists the tests of the scenario files (or folders) with `playwright test --list --reporter=json`, which
- * also prints the config (with the app in its metadata). A config that does not load is a
- * ConfigError; a file the config's testDir/testMatch does not cover is ScenarioNotFound.
+ * Lists the scenarios' tests, and the config with the app in its metadata, with `playwright test --list`.
+ * Fails with ConfigError when the config does not load, ScenarioNotFound when no test is covered.
  */
 export const listScenario = Effect.fn("Playwright.list")(function* (input: ListInput) {
   const cli = yield* playwrightCli(input.configFile);

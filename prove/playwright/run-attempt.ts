@@ -40,16 +40,14 @@ const transformCache = join(
 );
 
 /**
- * Chromium makes a Unix socket under its TMPDIR, `org.chromium.Chromium.XXXXXX/SingletonSocket`
- * 46 bytes further down, and a socket's path holds at most 104 bytes on macOS (108 on Linux):
- * under a longer TMPDIR the browser dies at launch ("Socket path too long").
+ * The longest TMPDIR Chromium launches under: its socket goes 46 bytes further down, and a socket's
+ * path holds at most 104 bytes on macOS (108 on Linux).
  */
 const longestTemp = 56;
 
 /**
- * The attempt's TMPDIR: its own folder when that is short enough for Chromium, else a short one
- * named like a run folder (so one a killed proof left is removed by the next), removed with the
- * attempt unless --keep, which marks it kept as it does the run folder.
+ * The attempt's TMPDIR: inside its folder when short enough for Chromium, else a short owned folder
+ * (see ownedPrefix), removed with the attempt unless --keep.
  */
 const attemptTemp = (dir: string, keep: boolean) =>
   Effect.acquireRelease(
@@ -69,11 +67,7 @@ const attemptTemp = (dir: string, keep: boolean) =>
         : Effect.void,
   );
 
-/**
- * Runs the one selected test once with Playwright from the invoking checkout, against the
- * side's app, and classifies the attempt from the JSON report. Its temporary files (the app's
- * home among them) go into the attempt's folder so they leave with the run.
- */
+/** Runs the selected test once with Playwright from the invoking checkout against the side's app, and classifies it. */
 export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: AttemptInput) {
   const reportFile = join(input.dir, "report.json");
   const logFile = join(input.dir, "playwright.log");
@@ -87,16 +81,14 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   Object.assign(env, {
-    // Playwright keeps its TypeScript transform cache under TMPDIR: keep it where it would be
-    // without the attempt's own TMPDIR, so every run reuses what the listing compiled.
+    // Where it would be without the attempt's TMPDIR, so every run reuses what the listing compiled.
     PLAYWRIGHT_TRANSFORM_CACHE_DIR: process.env.PLAYWRIGHT_TRANSFORM_CACHE_DIR ?? transformCache,
     [appRootEnv]: input.appRoot,
     // The app's own temporary folder is the prover's, as in a direct run, not the attempt's.
     [appTempEnv]: process.env[appTempEnv] ?? tmpdir(),
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     TMPDIR: temp,
-    // Names the attempt's folder in the environment of the runner, its browser and the app, so a
-    // process left by a killed proof is found and stopped by the next (see killProcessesUnder).
+    // Marks every process of the attempt, so one a killed proof left is found later (see killProcessesUnder).
     SCENARIO_ATTEMPT_DIR: input.dir,
     FORCE_COLOR: "0",
     ...(input.keep ? { [keepEnv]: "1" } : {}),

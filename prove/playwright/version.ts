@@ -29,9 +29,8 @@ export function playwrightPeerRange(): string {
 }
 
 /**
- * Playwright as this package resolves it (`from`, by default this module): the harness's `test`
- * comes from that copy, and `@playwright/test` is a peer dependency, so the config, the harness
- * and the runner share it. Undefined when none is installed where it can be found.
+ * The @playwright/test resolved from `from` (default: this module), the copy the harness and the
+ * config share as a peer dependency; undefined when none can be found.
  */
 export function installedPlaywright(from: string = import.meta.url): InstalledPlaywright | undefined {
   let cli: string;
@@ -105,9 +104,8 @@ function suggested(range: string): string {
 }
 
 /**
- * Why `installed` cannot run a proof (a version outside scenario-prover's peer range, or none
- * given), with the command that fixes it; undefined when it can, or when none is installed
- * (the CLI's own resolution says that).
+ * Why `installed` cannot run a proof (outside the peer range, or no version), with the fix; undefined
+ * when it can, or when none is installed (the caller reports that, as playwrightCli does).
  */
 export function playwrightMismatch(
   installed: InstalledPlaywright | undefined = installedPlaywright(),
