@@ -137,7 +137,11 @@ const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: RunNa
   const end = yield* Clock.currentTimeMillis;
   // The wait for the other side's install and the copy are shown apart: only the copy is this side's own work.
   const times = `copied in ${formatDuration(end - waited)}, after waiting ${formatDuration(waited - start)} for ${shared.by}'s install`;
-  yield* progress.ended({ side: name, step: "install", detail: `${shared.by}'s, hard-linked (the same dependency manifests)` }, times);
+  yield* progress.ended(
+    { side: name, step: "install", detail: `${shared.by}'s, hard-linked (the same dependency manifests)` },
+    times,
+    end - waited,
+  );
   return true;
 });
 
