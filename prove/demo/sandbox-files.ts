@@ -6,10 +6,8 @@ import { appPath } from "./bugs.ts";
 import { SandboxFailed } from "./errors.ts";
 
 /**
- * The sandbox's files, laid out like this repository for the app: `examples/agent-chat/`
- * (without node_modules and without the zoo), a root package.json and pnpm workspace, and a
- * lockfile cut from this repository's, so `pnpm install --frozen-lockfile` in a worktree of the
- * sandbox links everything from the store the developer already filled.
+ * Writes the sandbox's files: the app without node_modules and the zoo, a root package.json and
+ * workspace, and a lockfile cut from this repository's, so installs link from the filled store.
  */
 export async function writeSandboxFiles(repoRoot: string, dir: string): Promise<void> {
   const source = join(repoRoot, appPath);
@@ -36,11 +34,7 @@ const rootManifest = {
 // The same build permissions as this repository's workspace: esbuild (tsx) and sharp run their install scripts.
 const workspace = ["packages:", `  - ${appPath}`, "allowBuilds:", "  esbuild: true", "  sharp: true", ""].join("\n");
 
-/**
- * Starts from this repository's lockfile, whose resolutions the store already holds, and lets
- * pnpm drop what the sandbox does not use; with the app's dependencies already locked there is
- * nothing to resolve, so this reads no registry.
- */
+/** The sandbox's lockfile: this repository's, trimmed by pnpm; everything is locked already, so no registry is read. */
 async function writeLockfile(repoRoot: string, dir: string): Promise<void> {
   const lockfile = join(repoRoot, "pnpm-lock.yaml");
   if (existsSync(lockfile)) await copyFile(lockfile, join(dir, "pnpm-lock.yaml"));

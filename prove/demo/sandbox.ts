@@ -32,8 +32,8 @@ export interface DemoSandboxOptions {
 }
 
 /**
- * Builds the sandbox for one zoo bug: commits the app with the fix reversed on branch `bug/<id>`,
- * then the app as shipped on branch `fix/<id>`, names that read well in a report. The folder is removed if anything fails.
+ * Builds the sandbox for one zoo bug: the app with the fix reversed on `bug/<id>`, then as shipped
+ * on `fix/<id>`. The folder is removed if anything fails.
  */
 export async function createDemoSandbox(options: DemoSandboxOptions): Promise<DemoSandbox> {
   const bug = await findBug(options.repoRoot, options.bugId);
@@ -66,11 +66,7 @@ export interface ZooSandbox {
   dispose(): Promise<void>;
 }
 
-/**
- * Builds a sandbox with several bugs of the zoo in one commit and all their fixes in the next,
- * for a proof of several scenarios (each bug's scenario fails on the first and passes on the
- * second). The folder is removed if anything fails.
- */
+/** Builds a sandbox with several zoo bugs in one commit and their fixes in the next; removed if anything fails. */
 export async function createZooSandbox(options: {
   readonly bugIds: ReadonlyArray<string>;
   readonly repoRoot: string;

@@ -3,7 +3,7 @@ import * as Effect from "effect/Effect";
 import { appMetadataKey, proofMetadataKey } from "../../common/contract.ts";
 import { ConfigError } from "../errors.ts";
 
-/** What the prover needs of the config's `app` (stored by defineScenarioConfig in its metadata as the contract's AppMetadata). */
+/** What the prover needs of the config's `app` (AppMetadata in the config's metadata). */
 export interface AppConfig {
   /** The app's folder relative to the root of the repository under test ("" for the root). */
   readonly root: string;
@@ -48,11 +48,7 @@ const installValue = (value: unknown, config: string): Effect.Effect<string | fa
 /** A name the app's environment can hold: letters, digits and _, not starting with a digit. */
 const variableName = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/**
- * `app.env` and `app.provider` name variables; `{port}` and the other placeholders are filled
- * into their values only, so a name holding one (or anything but letters, digits and _) would
- * reach the app as a variable nobody reads.
- */
+/** Refuses `app.env` and `app.provider` names that are not variable names (placeholders are filled into values only). */
 const variableNames = (fields: Record<string, unknown>, config: string): Effect.Effect<void, ConfigError> => {
   for (const key of ["env", "provider"] as const) {
     const variables = fields[key];
@@ -134,10 +130,7 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
   } satisfies AppConfig;
 });
 
-/**
- * The config's `proof.expectTimeout` (stored by defineScenarioConfig in its metadata as the
- * contract's ProofMetadata): the expect timeout of a proof's runs, in ms; undefined when the config sets none.
- */
+/** The config's `proof.expectTimeout` (from ProofMetadata), in ms; undefined when the config sets none. */
 export const readProofExpectTimeout = Effect.fn("readProofExpectTimeout")(function* (
   metadata: Readonly<Record<string, unknown>>,
   configFile: string,
