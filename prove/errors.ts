@@ -2,9 +2,8 @@ import * as Data from "effect/Data";
 import type { AttemptError, ReasonCode } from "./outcome/types.ts";
 
 /**
- * Errors of the prover. Each carries the fields a person needs and a message that says what to
- * change. `couldNotRun` maps the ones that stop a proof to exit 2 and a reasonCode;
- * `attemptErrorOf` turns the ones that stop one side into that side's `error` attempt.
+ * Errors of the prover, each with a message saying what to change. `couldNotRun` maps those that
+ * stop a proof to exit 2 and a reasonCode; `attemptErrorOf` those that stop one side to its attempt.
  */
 
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly detail: string }> {
@@ -145,6 +144,7 @@ const reasonCodes: { readonly [Tag in StopError["_tag"]]: ReasonCode | undefined
   OutBusy: undefined,
 };
 
+/** How a proof stopped by `error` ends. */
 export function couldNotRun(error: StopError): CouldNotRun {
   return { exitCode: 2, reasonCode: reasonCodes[error._tag], message: error.message };
 }
@@ -203,6 +203,7 @@ export class SubmodulesFailed extends Data.TaggedError("SubmodulesFailed")<{ rea
 
 export type SideError = WorktreeFailed | SubmodulesFailed | StepFailed | InstallUnknown | RunnerFailed;
 
+/** The `error` attempt of a side that `error` stopped. */
 export function attemptErrorOf(error: SideError): AttemptError {
   switch (error._tag) {
     case "WorktreeFailed":
