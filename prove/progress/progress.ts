@@ -1,6 +1,7 @@
 import * as Context from "effect/Context";
 import type * as Effect from "effect/Effect";
 
+/** The steps progress names. */
 export type StepName =
   "sandbox" | "refs" | "scenario" | "worktree" | "install" | "build" | "boot" | "run" | "stopped" | "report" | "publish" | "cleanup";
 
@@ -28,8 +29,9 @@ export interface ProgressShape {
   readonly ended: (label: StepLabel, text: string, ms?: number) => Effect.Effect<void>;
   /** Prints that a long step has started, so a person knows what is running. */
   readonly started: (label: StepLabel) => Effect.Effect<void>;
+  /** Prints a line as it is. */
   readonly line: (text: string) => Effect.Effect<void>;
-  /** Every step finished so far with its duration, in the order they finished: where a report reads its timings. */
+  /** Every step finished so far with its duration, in the order they finished; the report's timings. */
   readonly timed: Effect.Effect<ReadonlyArray<TimedStep>>;
 }
 
