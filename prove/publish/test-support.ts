@@ -8,7 +8,7 @@ import type { ProofReport, ReportScreenshot, SideTimings } from "../report/schem
 /** A side's timings in a report made up for a test: no step took place. */
 export const noSteps: SideTimings = { worktreeMs: null, installMs: null, buildMs: null, runs: [] };
 
-/** Report folders as a proof writes them, and the link targets a Markdown text holds: for the tests of publishing. */
+/** Test helpers for publishing: report folders as a proof writes them, and the link targets in Markdown. */
 
 export interface SampleProof {
   readonly file: string;

@@ -84,7 +84,7 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
     });
   }
 
-  // Until the Markdown and the JSON: what follows takes a few milliseconds.
+  // reportMs stops here: writing the Markdown and the JSON below takes a few ms more.
   const timings = { ...redacted.timings, reportMs: Math.round(performance.now() - started) };
   const errors = (["base", "head"] as const).flatMap((side) => {
     const attempt = evidence[side].shown?.attempt;
