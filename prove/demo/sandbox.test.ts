@@ -3,7 +3,6 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import { simpleGit } from "simple-git";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createDemoSandbox, defaultBugId, listBugs } from "./index.ts";
@@ -17,7 +16,7 @@ describe("the demo sandbox", () => {
     expect(bugs.map((bug) => bug.id)).toContain(defaultBugId);
   });
 
-  it.each(bugs)("$id: base is the app with the fix reversed, head the app as shipped, and base installs from the lockfile", async (bug) => {
+  it.each(bugs)("$id: base is the app with the fix reversed, head the app as shipped, and base installs as head does", async (bug) => {
     const sandbox = await createDemoSandbox({ bugId: bug.id, repoRoot });
     const scratch = await mkdtemp(join(tmpdir(), "demo-sandbox-test-"));
     onTestFinished(async () => {
@@ -38,11 +37,12 @@ describe("the demo sandbox", () => {
       expect(await git.show([`${head}:${file}`]), file).toBe(await readFile(join(repoRoot, file), "utf8"));
     }
 
+    // Base installs from the same manifests and lockfile as head, the checkout this suite installed:
+    // a fix that touched one of them would need its own install here.
+    const manifests = /(^|\/)(package\.json|pnpm-lock\.yaml|pnpm-workspace\.yaml|\.npmrc)$/;
+    expect(bug.files.filter((file) => manifests.test(file))).toEqual([]);
     const worktree = join(scratch, "base");
     await git.raw(["worktree", "add", "--detach", worktree, base]);
-    const install = await execa("pnpm", ["install", "--frozen-lockfile"], { cwd: worktree, reject: false, stdin: "ignore" });
-    expect(install.exitCode, `${install.stdout}\n${install.stderr}`).toBe(0);
-    expect(existsSync(join(worktree, "examples/agent-chat/node_modules/openai/package.json"))).toBe(true);
 
     const worktreeGit = simpleGit(worktree);
     // --index: a fix that adds a file (a parser and its test) adds it to what `git diff head` compares.
