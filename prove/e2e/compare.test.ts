@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CompareReport } from "../index.ts";
 import { linkTargets } from "../publish/test-support.ts";
 import { prMarker } from "../publish/pr-markdown.ts";
-import { afterLaterRun, checkout, cleanedUp, killOncePrinted, processesMentioning, publishFrom, startProver } from "./support/prover.ts";
+import { checkout, processesMentioning, publishFrom, startProver } from "./support/prover.ts";
 import { createRestyledRepo, type RestyledRepo } from "./support/restyled-repo.ts";
 
 /** Two labels: `asked` before any tool call shows, `tool-calls` with both tool calls opened on their results. */
@@ -137,23 +137,6 @@ describe("prove-scenario compare", () => {
     const targets = linkTargets(published.pr);
     expect(targets.length).toBeGreaterThanOrEqual(2 * images.length);
     expect(targets.filter((target) => !target.startsWith(`https://img.example/proofs/${folder}/images/`))).toEqual([]);
-  });
-
-  it("killed with SIGKILL while both sides run, leaves its run folder, which the next run removes and names, with no process left in it", async () => {
-    const out = join(work, "killed");
-    const killed = await killOncePrinted(startProver(compareArgs(out)), [/^base {2}run +…$/m, /^head {2}run +…$/m]);
-    expect(killed.seen, killed.text).toBe(true);
-    expect(killed.folders).toHaveLength(1);
-
-    const next = await startProver(["run", "--at", repo.head, "--repo", repo.dir, "--config", "playwright.config.ts", scenario]);
-    expect(next.exitCode, next.stderr).toBe(0);
-    expect(await afterLaterRun(next.stderr, killed.folders)).toEqual(cleanedUp(killed.folders));
-    expect(
-      (await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout
-        .split("\n")
-        .filter((line) => line.startsWith("worktree ")),
-    ).toHaveLength(1);
-    expect(existsSync(join(out, "compare.json"))).toBe(false);
   });
 
   it("refuses a --threshold that is not a share from 0 to 1, naming the flag and the fix, before running anything", async () => {

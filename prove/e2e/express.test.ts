@@ -136,13 +136,6 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect(broken.report.head.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${sumScenario}:11` } }]);
   });
 
-  it("answers flaky when base fails on every other run, with --repeat 2", async () => {
-    const { exitCode, report } = await prove(["--base", "flaky", "--head", "fix", "--repeat", "2", sumScenario, ...against("flaky")]);
-    expect([exitCode, report.verdict, report.reasonCode]).toEqual([1, "not-proved", "flaky"]);
-    expect(report.base.attempts.map((attempt) => attempt.outcome).sort()).toEqual(["failed", "passed"]);
-    expect(report.head.attempts.map((attempt) => attempt.outcome)).toEqual(["passed", "passed"]);
-  });
-
   it("with --keep and a TMPDIR as long as a Mac's, keeps the run folder and each run's short folder with the app's home, says where and how to remove them, and a later proof leaves them", async () => {
     const before = await repo.git("worktree", "list", "--porcelain");
     const temp = join(await mkdtemp(join(tmpdir(), "prove-keep-")), "a-temporary-folder-as-long-as-a-mac-one");
