@@ -1,5 +1,6 @@
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
+import * as Scope from "effect/Scope";
 import type { ProveOptions, ScenarioOptions } from "../options/index.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
@@ -61,9 +62,11 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
   const shared: SharedInstall | undefined = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
   const sides = { ...context, shared, decided: yield* makeDecided };
+  // Both sides' worktrees are removed at once when the proof's scope closes, before its run folder.
+  const worktrees = yield* Scope.fork(yield* Effect.scope, "parallel");
   return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
     concurrency: options.sequential ? 1 : 2,
-  });
+  }).pipe(Scope.provide(worktrees));
 });
 
 /** One scenario's evidence from both sides' results: its attempts on each. */
