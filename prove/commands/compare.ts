@@ -10,7 +10,7 @@ import type { Commit } from "../git/git.ts";
 import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
 import { reported } from "../engine/terminal.ts";
 import { secrets as envSecrets } from "../progress/output.ts";
-import type { Known } from "../engine/known.ts";
+import { reportedScenario, type Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
 import { proverCommand, quote, reproduceCommand } from "../engine/paths.ts";
 import { defaultOutDir } from "../report/folders.ts";
@@ -44,11 +44,7 @@ const write = (
         writeCompare({
           dir,
           root: run.root(known),
-          scenario: {
-            file: known.scenario?.file ?? options.scenario,
-            title: known.scenario?.test.title ?? null,
-            sha256: known.scenario?.sha256 ?? null,
-          },
+          scenario: reportedScenario(known, options.scenario),
           base: sides.base,
           head: sides.head,
           threshold: options.threshold,

@@ -9,7 +9,7 @@ import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
 import { reported } from "../engine/terminal.ts";
 import { secrets as envSecrets } from "../progress/output.ts";
 import { isMany, proveMany, summaryPresenter } from "./prove-many.ts";
-import type { Known } from "../engine/known.ts";
+import { reportedScenario, type Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
 import { decideScenario } from "../outcome/decide-scenario.ts";
 import type { Decision } from "../outcome/verdict.ts";
@@ -47,11 +47,7 @@ const write = (
           dir,
           root: run.root(known),
           decision,
-          scenario: {
-            file: known.scenario?.file ?? options.scenario,
-            title: known.scenario?.test.title ?? null,
-            sha256: known.scenario?.sha256 ?? null,
-          },
+          scenario: reportedScenario(known, options.scenario),
           base: sides.base,
           head: sides.head,
           totalMs,

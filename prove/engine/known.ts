@@ -23,3 +23,10 @@ export interface Known {
   /** The report folder, once claimed. */
   readonly out?: string;
 }
+
+/** The scenario as a report names it: as listed once known, else as typed. */
+export const reportedScenario = (known: Known, typed: string) => ({
+  file: known.scenario?.file ?? typed,
+  title: known.scenario?.test.title ?? null,
+  sha256: known.scenario?.sha256 ?? null,
+});
