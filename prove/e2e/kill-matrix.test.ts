@@ -177,7 +177,11 @@ async function stopIn(phase: Phase, stop: Stop) {
 }
 
 describe("a proof stopped in each phase by each signal", () => {
-  const cases = phases.flatMap((phase) => stops.map((stop) => [phase, stop] as const));
+  // SIGTERM takes SIGINT's handler (engine/terminal.ts watchSignals): it is checked where a child runs, while installing and while running.
+  const sigtermPhases: ReadonlyArray<Phase> = ["install", "run"];
+  const cases = phases.flatMap((phase) =>
+    stops.filter((stop) => stop !== "SIGTERM" || sigtermPhases.includes(phase)).map((stop) => [phase, stop] as const),
+  );
 
   it.concurrent.each(cases)("in %s, by %s", async (phase, stop) => {
     const repoBefore = await repositoryState(repo);
