@@ -12,7 +12,7 @@ import { reported } from "../engine/terminal.ts";
 import { secrets as envSecrets } from "../progress/output.ts";
 import { reportedScenario, type Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
-import { proverCommand, quote, reproduceCommand } from "../engine/paths.ts";
+import { quote } from "../engine/paths.ts";
 import { defaultOutDir } from "../report/folders.ts";
 import { Progress } from "../progress/progress.ts";
 import type { SideEvidence } from "../report/evidence.ts";
@@ -20,12 +20,7 @@ import type { Replacement } from "../report/redact.ts";
 
 /** The command that runs this comparison again from the checkout's root, pinned to the commits it compared. */
 const command = (options: CompareOptions, run: Run, known: Known) => {
-  const root = run.root(known);
-  const again = reproduceCommand(
-    { ...options, scenarios: [options.scenario], repeat: 1 },
-    { cwd: run.cwd, root, prover: `${proverCommand(root)} compare`, configFile: known.place?.configFile },
-    { base: known.base?.sha, head: known.head?.sha, repo: known.place?.repo },
-  );
+  const again = run.reproduce(known, { ...options, scenarios: [options.scenario], repeat: 1 }, " compare");
   return options.threshold === undefined ? again : `${again} --threshold ${quote(String(options.threshold))}`;
 };
 

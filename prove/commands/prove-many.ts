@@ -8,7 +8,6 @@ import { runSpec, type Presenter, type Run, type Spec } from "../engine/run.ts";
 import type { Known } from "../engine/known.ts";
 import { bothSides, resolveRefs, runFolder, sideEvidence } from "../engine/steps.ts";
 import { decideScenario } from "../outcome/decide-scenario.ts";
-import { proverCommand, reproduceCommand } from "../engine/paths.ts";
 import { defaultManyOutDir, scenarioFolder } from "../report/folders.ts";
 import { findManyPlace, loadScenarios, shardSlice, type ListedScenario } from "../engine/scenarios.ts";
 import { sideContext } from "../engine/side.ts";
@@ -18,13 +17,6 @@ import { writeReport } from "../report/write-report.ts";
 import type { ProofSummary, SummaryCommit, SummaryRow } from "../summary/schema.ts";
 import { overall, sortRows } from "../summary/summarize.ts";
 import { writeSummary } from "../summary/write-summary.ts";
-
-const commandOf = (run: Run, known: Known, options: Parameters<typeof reproduceCommand>[0]) =>
-  reproduceCommand(
-    options,
-    { cwd: run.cwd, root: run.root(known), prover: proverCommand(run.root(known)), configFile: known.place?.configFile },
-    { base: known.base?.sha, head: known.head?.sha, repo: known.place?.repo },
-  );
 
 const summaryCommit = (ref: string, commit: Commit | undefined): SummaryCommit => ({
   ref,
@@ -63,7 +55,7 @@ const writeScenarioReport = (
           head: evidence.head,
           totalMs,
           steps,
-          command: commandOf(run, known, { ...options, scenarios: [scenario.path], grep }),
+          command: run.reproduce(known, { ...options, scenarios: [scenario.path], grep }),
           secrets: run.secrets,
           paths: run.paths(known),
         }),
@@ -104,7 +96,7 @@ const summarize = (options: ProveOptions, run: Run, known: Known, rows: Readonly
       markdown: "summary.md",
       timings: { totalMs: Math.round(totalMs) },
       // Sorted, so a shard's summary names them as the whole proof's does, whatever order they were typed in.
-      command: redact(commandOf(run, known, { ...options, scenarios: [...options.scenarios].sort() }), run.secrets),
+      command: redact(run.reproduce(known, { ...options, scenarios: [...options.scenarios].sort() }), run.secrets),
     };
     yield* Effect.tryPromise({ try: () => writeSummary(dir, summary), catch: failedWrite(dir) });
     return summary;

@@ -13,21 +13,12 @@ import { reportedScenario, type Known } from "../engine/known.ts";
 import { oneScenarioSides } from "../engine/steps.ts";
 import { decideScenario } from "../outcome/decide-scenario.ts";
 import type { Decision } from "../outcome/verdict.ts";
-import { proverCommand, reproduceCommand } from "../engine/paths.ts";
 import { defaultOutDir } from "../report/folders.ts";
 import { Progress } from "../progress/progress.ts";
 import type { SideEvidence } from "../report/evidence.ts";
 import type { Replacement } from "../report/redact.ts";
 import type { ProofReport } from "../report/schema.ts";
 import { writeReport } from "../report/write-report.ts";
-
-/** The command that proves this again from the checkout's root, pinned to the commits proved. */
-const command = (options: ProveOptions, run: Run, known: Known) =>
-  reproduceCommand(
-    options,
-    { cwd: run.cwd, root: run.root(known), prover: proverCommand(run.root(known)), configFile: known.place?.configFile },
-    { base: known.base?.sha, head: known.head?.sha, repo: known.place?.repo },
-  );
 
 const write = (
   options: ProveOptions,
@@ -52,7 +43,7 @@ const write = (
           head: sides.head,
           totalMs,
           steps,
-          command: reproduce ?? command(options, run, known),
+          command: reproduce ?? run.reproduce(known, options),
           secrets: run.secrets,
           paths: run.paths(known),
         }),

@@ -9,6 +9,7 @@ import { type CouldNotRun, type Interrupted, type ReportWriteFailed, type StopEr
 import type { Git } from "../git/git.ts";
 import type { ReasonCode } from "../outcome/types.ts";
 import { validateOut } from "./out-folder.ts";
+import { proverCommand, reproduceCommand, type ReproduceOptions } from "./paths.ts";
 import { claimOnce } from "./report-claim.ts";
 import { Progress, type TimedStep } from "../progress/progress.ts";
 import { pathsFrom, type Replacement } from "../report/redact.ts";
@@ -50,6 +51,8 @@ export interface Run {
   readonly elapsed: Effect.Effect<number>;
   /** The steps this command has finished so far, with their durations. */
   readonly timed: Effect.Effect<ReadonlyArray<TimedStep>>;
+  /** The command line that runs this again from the checkout's root, pinned to the commits known; `word` follows the prover's bin (` compare`). */
+  readonly reproduce: (known: Known, options: ReproduceOptions, word?: string) => string;
 }
 
 /** A stop that has a report: why, with its reason code. */
@@ -123,6 +126,12 @@ export const runSpec = <R extends Written, E>(
       paths: (known) => machinePaths(root(known), known.runDir),
       elapsed: Effect.map(Clock.currentTimeMillis, (now) => now - startedAt),
       timed: Effect.map(progress.timed, (steps) => steps.slice(before)),
+      reproduce: (known, options, word = "") =>
+        reproduceCommand(
+          options,
+          { cwd: spec.cwd, root: root(known), prover: `${proverCommand(root(known))}${word}`, configFile: known.place?.configFile },
+          { base: known.base?.sha, head: known.head?.sha, repo: known.place?.repo },
+        ),
     };
     const reportFile = (known: Known, report: R) => join(outDir(known), report.markdown);
 
