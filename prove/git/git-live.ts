@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { isAbsolute, join, posix, resolve } from "node:path";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
@@ -8,6 +7,7 @@ import { BadRef, NotARepository, SubmodulesFailed, WorktreeFailed } from "../err
 import { Git, type GitShape } from "./git.ts";
 import { gitErrorDetail, userGit } from "./user-git.ts";
 import { withRepoLock } from "./repo-lock.ts";
+import { removeTree } from "../workspace/remove-tree.ts";
 
 /** git as the user runs it (see userGit); with `abort`, an interrupted proof stops the git command it waits for. */
 const client = (baseDir: string, abort?: AbortSignal): SimpleGit => userGit(baseDir, abort === undefined ? {} : { abort });
@@ -179,7 +179,7 @@ const isIgnored = Effect.fn("Git.isIgnored")(function* (repo: string, path: stri
 
 /** Deletes the folder first, outside the lock (a worktree with node_modules takes a while), then prunes its entry. */
 const removeWorktree = Effect.fn("Git.removeWorktree")(function* (repo: string, path: string) {
-  yield* Effect.promise(() => rm(path, { recursive: true, force: true }));
+  yield* Effect.promise(() => removeTree(path));
   yield* prune(repo);
 });
 

@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Effect from "effect/Effect";
 import { ownedName, ownerAlive, ownerInName } from "../../common/ownership.ts";
 import { Git } from "../git/git.ts";
 import { killProcessesUnder } from "../process/stray-processes.ts";
+import { removeTree } from "./remove-tree.ts";
 
 /** One proof's temporary folder: worktrees, Playwright output, homes. */
 export interface RunDir {
@@ -76,7 +77,7 @@ export const cleanLeftovers = Effect.fn("RunDir.cleanLeftovers")(function* (root
     if (written?.keep === true) continue;
     const detail = yield* Effect.promise(async () => {
       await killProcessesUnder(dir);
-      return rm(dir, { recursive: true, force: true, maxRetries: 3 }).then(
+      return removeTree(dir).then(
         () => undefined,
         (error: unknown) => (error instanceof Error ? error.message : String(error)),
       );
@@ -98,7 +99,7 @@ const create = (repo: string, keep: boolean, root: string) =>
 const release = (dir: RunDir) =>
   Effect.promise(async () => {
     await killProcessesUnder(dir.path);
-    await rm(dir.path, { recursive: true, force: true });
+    await removeTree(dir.path);
   });
 
 /** The run's temporary folder, removed when the scope closes unless `keep`. */
