@@ -1,5 +1,7 @@
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import * as Scope from "effect/Scope";
 import type { ProveOptions, ScenarioOptions } from "../options/index.ts";
 import { Git, type Commit } from "../git/git.ts";
@@ -50,7 +52,8 @@ export const runFolder = Effect.fn("Proof.runFolder")(function* (repo: string, k
 /**
  * Base and head, both at once unless --sequential. When both commits have the same dependency
  * manifests, base installs and head reuses its install. When base could not run any
- * scenario, head stops.
+ * scenario, head stops. Both worktrees are being removed when it returns; the scope's close waits
+ * for that.
  */
 export const bothSides = Effect.fn("Proof.bothSides")(function* (
   options: Pick<ProveOptions, "base" | "head" | "sequential">,
@@ -62,11 +65,15 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
   const shared: SharedInstall | undefined = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
   const sides = { ...context, shared, decided: yield* makeDecided };
-  // Both sides' worktrees are removed at once when the proof's scope closes, before its run folder.
+  // Both sides' worktrees are removed at once: as soon as both sides are done, while the report is written.
   const worktrees = yield* Scope.fork(yield* Effect.scope, "parallel");
-  return yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
+  const results = yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
     concurrency: options.sequential ? 1 : 2,
   }).pipe(Scope.provide(worktrees));
+  const removing = yield* Effect.forkDetach(Scope.close(worktrees, Exit.void));
+  // The proof's scope waits for them before it removes its run folder (a finalizer added earlier, so run later).
+  yield* Effect.addFinalizer(() => Fiber.join(removing));
+  return results;
 });
 
 /** One scenario's evidence from both sides' results: its attempts on each. */
