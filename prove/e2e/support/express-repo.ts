@@ -1,5 +1,5 @@
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { execa } from "execa";
 
 /**
@@ -57,6 +57,9 @@ app.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("sum app lis
 `;
 }
 
+/** The lockfile `npm install express@4` wrote for the sum app once: each side's `npm ci` installs from it, and no repository is installed to be made. */
+const lockfile = resolve(import.meta.dirname, "../../test-fixtures/express/sum-app.package-lock.json");
+
 const packageJson = (dependencies: Record<string, string>) =>
   `${JSON.stringify({ name: "sum-app", private: true, type: "module", scripts: { start: "node server.js" }, dependencies }, null, 2)}\n`;
 
@@ -76,8 +79,8 @@ export async function makeExpressRepo(root: string): Promise<ExpressRepo> {
 
   await git("init", "-q", "-b", "main");
   await write(".gitignore", "node_modules/\n");
-  await write("package.json", packageJson({}));
-  await execa("npm", ["install", "express@4", "--no-audit", "--no-fund"], { cwd: dir });
+  await write("package.json", packageJson({ express: "^4.22.3" }));
+  await copyFile(lockfile, join(dir, "package-lock.json"));
   await write("server.js", server("return a + b;"));
   await commit("bug", "Add the sum page");
 
