@@ -1,7 +1,9 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main, type AttemptErrorKind, type ProofReport, type ReasonCode } from "../index.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import { checkout, config, fixtures, processesMentioning, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
@@ -46,6 +48,16 @@ interface Row {
   readonly args: (at: Places) => ReadonlyArray<string>;
   /** Pieces of stderr: the input named, and what to change. */
   readonly says: (at: Places) => ReadonlyArray<string>;
+  /**
+   * Refused by the command line's parser, before anything starts: run in this process through
+   * main(argv), the function the binary calls, instead of spawning it (the first row spawns it).
+   */
+  readonly parser?: true;
+  /**
+   * For an input the prover gets as far as writing a report about: its reason code, when base could
+   * not run the error's kind, and what the report's message says beyond stderr's line.
+   */
+  readonly report?: { readonly reasonCode: ReasonCode; readonly kind?: AttemptErrorKind; readonly alsoSays?: ReadonlyArray<string> };
 }
 
 const help = "Run `prove-scenario --help` for the options.";
@@ -56,38 +68,64 @@ const rows: ReadonlyArray<Row> = [
   { input: "an unknown option", args: (at) => [...proof(at), "--frobnicate"], says: () => ["Unknown option '--frobnicate'", help] },
   {
     input: "an option missing its value",
+    parser: true,
     args: (at) => [...proof(at, { config: null }), "--config"],
     says: () => ["Option '--config <value>' argument missing", help],
   },
   {
     input: "an unknown command",
+    parser: true,
     args: (at) => ["frobnicate", ...proof(at)],
     says: () => ['Unknown command "frobnicate"', "The commands are init, run, publish, merge, demo", help],
   },
-  { input: "--base empty", args: (at) => proof(at, { base: "" }), says: () => ["--base is required, e.g. --base main.", help] },
-  { input: "no --head", args: (at) => proof(at, { head: null }), says: () => ["--head is required, e.g. --head HEAD.", help] },
+  {
+    input: "--base empty",
+    parser: true,
+    args: (at) => proof(at, { base: "" }),
+    says: () => ["--base is required, e.g. --base main.", help],
+  },
+  {
+    input: "no --head",
+    parser: true,
+    args: (at) => proof(at, { head: null }),
+    says: () => ["--head is required, e.g. --head HEAD.", help],
+  },
   {
     input: "--base and --head given twice",
+    parser: true,
     args: (at) => [...proof(at), "--base", "noop", "--head", "broken-fix"],
     says: () => ['Give each option once; got --base twice ("bug", "noop") and --head twice ("fix", "broken-fix").', help],
   },
   {
     input: "--repeat 0",
+    parser: true,
     args: (at) => [...proof(at), "--repeat", "0"],
     says: () => ['--repeat takes a whole number of runs, 1 or more; got "0".', help],
   },
   {
     input: "--repeat abc",
+    parser: true,
     args: (at) => [...proof(at), "--repeat", "abc"],
     says: () => ['--repeat takes a whole number of runs, 1 or more; got "abc".', help],
   },
-  { input: "--repo empty", args: (at) => proof(at, { repo: "" }), says: () => ["--repo needs a value, e.g. --repo ../my-app.", help] },
+  {
+    input: "--repo empty",
+    parser: true,
+    args: (at) => proof(at, { repo: "" }),
+    says: () => ["--repo needs a value, e.g. --repo ../my-app.", help],
+  },
   {
     input: "--config empty",
+    parser: true,
     args: (at) => proof(at, { config: "" }),
     says: () => ["--config needs a value, e.g. --config scenarios.config.ts.", help],
   },
-  { input: "--out empty", args: (at) => proof(at, { out: "" }), says: () => ["--out needs a value, e.g. --out ../reports.", help] },
+  {
+    input: "--out empty",
+    parser: true,
+    args: (at) => proof(at, { out: "" }),
+    says: () => ["--out needs a value, e.g. --out ../reports.", help],
+  },
   {
     input: "--repo that is not a git repository",
     args: (at) => proof(at, { repo: at.notARepo }),
@@ -96,11 +134,19 @@ const rows: ReadonlyArray<Row> = [
       "Pass the folder of the git repository whose commits you compare",
       "leave --repo out",
     ],
+    report: { reasonCode: "bad-repo" },
+  },
+  {
+    input: "--repo that does not exist",
+    args: (at) => proof(at, { repo: join(at.notARepo, "sum-app") }),
+    says: (at) => [`--repo "${join(at.notARepo, "sum-app")}": there is no folder at ${join(at.notARepo, "sum-app")}`, "leave --repo out"],
+    report: { reasonCode: "bad-repo" },
   },
   {
     input: "a ref that does not exist",
     args: (at) => proof(at, { base: "no-such-ref" }),
     says: (at) => [`--base "no-such-ref" does not name a commit in ${at.repo}`, `\`git -C ${at.repo} branch -a\``],
+    report: { reasonCode: "bad-ref" },
   },
   // The tests run as root, whom a folder without write permission does not stop: a regular file on the way stops everyone.
   {
@@ -122,11 +168,13 @@ const rows: ReadonlyArray<Row> = [
     input: "a config file that does not exist",
     args: (at) => proof(at, { config: `${badInput}/missing.config.ts` }),
     says: () => [`Scenario config ${badInput}/missing.config.ts: there is no file at`, "Pass --config <file> naming your scenario config."],
+    report: { reasonCode: "config-error" },
   },
   {
     input: "a scenario that does not exist",
     args: (at) => proof(at, { scenario: `${fixtures}/missing.e2e.ts` }),
     says: () => [`Scenario ${fixtures}/missing.e2e.ts: there is no file at`, "Check the path; it is relative to"],
+    report: { reasonCode: "scenario-not-found" },
   },
   {
     input: "a config that throws on import",
@@ -136,6 +184,7 @@ const rows: ReadonlyArray<Row> = [
       "Error: SUM_APP_SECRET is not set",
       `${badInput}/throws.config.ts:4`,
     ],
+    report: { reasonCode: "config-error" },
   },
   {
     input: "a config exporting no app",
@@ -143,6 +192,7 @@ const rows: ReadonlyArray<Row> = [
     says: () => [
       `Scenario config ${badInput}/no-app.config.ts: it names no app. Build it with defineScenarioConfig({ app: { root, start, ready } })`,
     ],
+    report: { reasonCode: "config-error" },
   },
   {
     input: "a {port} placeholder as an env variable's name",
@@ -151,6 +201,7 @@ const rows: ReadonlyArray<Row> = [
       `Scenario config ${badInput}/port-in-env-name.config.ts: app.env has a variable named "{port}"; rename it`,
       "Placeholders such as {port} are filled into values, not names",
     ],
+    report: { reasonCode: "config-error" },
   },
   {
     input: "a scenario outside the config's testDir",
@@ -160,6 +211,7 @@ const rows: ReadonlyArray<Row> = [
       "does not run it (testDir",
       "Move it under testDir or pass --config for the config that covers it.",
     ],
+    report: { reasonCode: "scenario-not-found" },
   },
   {
     input: "two tests in one file without --grep",
@@ -167,11 +219,13 @@ const rows: ReadonlyArray<Row> = [
     says: () => [
       `Scenario ${fixtures}/two-tests.e2e.ts holds 2 tests; a proof runs exactly one. Pass --grep <text> matching one of these titles:\n  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0`,
     ],
+    report: { reasonCode: "ambiguous-scenario" },
   },
   {
     input: "--grep matching two tests",
     args: (at) => [...proof(at, { scenario: `${fixtures}/two-tests.e2e.ts` }), "--grep", "adding"],
     says: () => [`Scenario ${fixtures}/two-tests.e2e.ts has, for --grep "adding", 2 tests; a proof runs exactly one. Pass --grep <text>`],
+    report: { reasonCode: "ambiguous-scenario" },
   },
   {
     input: "--grep matching no test",
@@ -179,6 +233,7 @@ const rows: ReadonlyArray<Row> = [
     says: () => [
       `Scenario ${fixtures}/two-tests.e2e.ts: no test title contains --grep "multiply". Its tests are:\n  - adding 1 and 2 shows 3`,
     ],
+    report: { reasonCode: "scenario-not-found" },
   },
   // Nothing to install (install: false) and --sequential, so base fails at once and head never starts.
   {
@@ -189,6 +244,7 @@ const rows: ReadonlyArray<Row> = [
       '[scenario-harness:boot] The app exited with code 127 before it was ready, its last line being "',
       'definitely-not-a-command-xyz: not found". Check app.start (`definitely-not-a-command-xyz --port ',
     ],
+    report: { reasonCode: "base-error", kind: "boot" },
   },
   {
     input: "a transcript that cannot be loaded",
@@ -202,6 +258,7 @@ const rows: ReadonlyArray<Row> = [
       "bad-transcript.ndjson:3: this line is not valid JSON",
       "Write one JSON object per line",
     ],
+    report: { reasonCode: "base-error", kind: "transcript", alsoSays: ["Fix the line it names"] },
   },
 ];
 
@@ -233,6 +290,29 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+/** The real binary on a row's command line; its run's temporary folder and worktrees are named after its pid. */
+async function spawned(args: ReadonlyArray<string>) {
+  const prover = startProver(args);
+  const run = await prover;
+  return { exitCode: run.exitCode, stderr: run.stderr, ownRun: `scenario-prover-${String(prover.pid)}.` };
+}
+
+/**
+ * main(argv) in this process, as the binary calls it, with what it writes to stderr: a command line
+ * the parser refuses answers before anything asynchronous starts, so no other row's output mixes in.
+ */
+async function parse(args: ReadonlyArray<string>) {
+  const lines: string[] = [];
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0);
+  let exited: Promise<number>;
+  try {
+    exited = main(args, checkout);
+  } finally {
+    stderr.mockRestore();
+  }
+  return { exitCode: await exited, stderr: lines.join(""), ownRun: `scenario-prover-${String(process.pid)}.` };
+}
+
 describe("bad inputs: each exits 2 with a message naming what to change, and leaves nothing behind", () => {
   it.concurrent.for(rows)("$input", async (row, { expect }) => {
     const at: Places = {
@@ -241,16 +321,28 @@ describe("bad inputs: each exits 2 with a message naming what to change, and lea
       notARepo: join(work, "not-a-repo"),
       aFile: join(work, "a-file"),
     };
-    const prover = startProver(row.args(at));
-    // The run's temporary folder and worktrees are named after its pid.
-    const ownRun = `scenario-prover-${prover.pid ?? "?"}.`;
-    const run = await prover;
+    const { exitCode, stderr, ownRun } = await (row.parser === true ? parse : spawned)(row.args(at));
 
-    expect(run.exitCode, run.stderr).toBe(2);
-    for (const text of row.says(at)) expect(run.stderr).toContain(text);
+    expect(exitCode, stderr).toBe(2);
+    for (const text of row.says(at)) expect(stderr).toContain(text);
     // A message, not a crash: no stack of Node's or Playwright's, and no "please report this".
-    expect(run.stderr).not.toMatch(/^\s+at .*(node:internal|node_modules)/m);
-    expect(run.stderr).not.toContain("failed unexpectedly");
+    expect(stderr).not.toMatch(/^\s+at .*(node:internal|node_modules)/m);
+    expect(stderr).not.toContain("failed unexpectedly");
+
+    // A could-not-run report where the prover got that far, with the same message; none for a refused command line.
+    const written = join(at.out, "report.json");
+    if (row.report === undefined) expect(existsSync(written)).toBe(false);
+    else {
+      const { reasonCode, kind, alsoSays = [] } = row.report;
+      const report = JSON.parse(await readFile(written, "utf8")) as ProofReport;
+      expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["could-not-run", 2, reasonCode]);
+      if (kind !== undefined) expect(report.base.attempts).toMatchObject([{ outcome: "error", error: { kind } }]);
+      const message = kind === undefined ? report.reason : (report.base.attempts[0]?.error?.message ?? "");
+      for (const text of [...row.says(at).filter((piece) => !piece.startsWith("could-not-run")), ...alsoSays])
+        expect(message).toContain(text);
+      expect(stderr.split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^could-not-run \\(exit 2, ${reasonCode}\\): `)));
+      expect(stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(at.out, "report.md")}`);
+    }
 
     expect((await readdir(tmpdir())).filter((name) => name.startsWith(ownRun))).toEqual([]);
     expect(await processesMentioning(ownRun)).toEqual([]);
