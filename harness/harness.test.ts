@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 interface JsonReport {
   readonly suites: ReadonlyArray<JsonSuite>;
@@ -14,7 +14,7 @@ interface JsonSuite {
   readonly suites?: ReadonlyArray<JsonSuite>;
   readonly specs: ReadonlyArray<{
     readonly title: string;
-    readonly tests: ReadonlyArray<{ readonly results: ReadonlyArray<JsonResult> }>;
+    readonly tests: ReadonlyArray<{ readonly projectName: string; readonly results: ReadonlyArray<JsonResult> }>;
   }>;
 }
 interface JsonResult {
@@ -24,47 +24,70 @@ interface JsonResult {
   readonly annotations: ReadonlyArray<{ readonly type: string; readonly description?: string }>;
 }
 
-const scratch: string[] = [];
-afterEach(async () => {
-  await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
 function specs(suites: ReadonlyArray<JsonSuite>): Array<JsonSuite["specs"][number]> {
   return suites.flatMap((suite) => [...suite.specs, ...specs(suite.suites ?? [])]);
-}
-
-function results(suites: ReadonlyArray<JsonSuite>): JsonResult[] {
-  return specs(suites).flatMap((spec) => spec.tests.flatMap((test) => test.results));
 }
 
 // eslint-disable-next-line no-control-regex -- Playwright colours its messages with ANSI escapes, which start with ESC.
 const plain = (text: string | undefined) => (text ?? "").replace(/\u001b\[[0-9;]*m/g, "");
 
-/** Runs one of the harness's test apps (with its `config`) through the real Playwright CLI and reads its JSON report. */
-async function runTestApp(
-  name: string,
-  env: Record<string, string> = {},
-  args: ReadonlyArray<string> = [],
-  config = "playwright.config.ts",
-) {
-  const output = await mkdtemp(join(tmpdir(), "harness-test-"));
-  scratch.push(output);
-  const run = await execa(
-    "pnpm",
-    ["exec", "playwright", "test", "--config", `harness/test-apps/${name}/${config}`, "--reporter=json", "--output", output, ...args],
-    { reject: false, env },
-  );
-  const report = JSON.parse(run.stdout) as JsonReport;
-  return { exitCode: run.exitCode, report, results: results(report.suites) };
+/** One test's title and its result, in a project's run. */
+interface TestRun {
+  readonly title: string;
+  readonly result: JsonResult;
 }
 
-/** The status of each test of a run, by title, with its first error's first line. */
-function statuses(suites: ReadonlyArray<JsonSuite>): Record<string, [string, string | undefined]> {
+/**
+ * Every test app, one project per app config (harness/test-apps/all.config.ts), in one run of the
+ * real Playwright CLI, its JSON report read once; each test below asserts on its own project's
+ * results. The runner's environment has secrets and package manager settings planted, which
+ * env-app's test checks the app never sees.
+ */
+let output = "";
+let report: JsonReport;
+let exitCode: number | undefined;
+
+beforeAll(async () => {
+  output = await mkdtemp(join(tmpdir(), "harness-test-"));
+  const run = await execa(
+    "pnpm",
+    ["exec", "playwright", "test", "--config", "harness/test-apps/all.config.ts", "--reporter=json", "--output", output],
+    {
+      reject: false,
+      env: {
+        OPENAI_API_KEY: "sk-planted-0123456789abcdef",
+        GH_TOKEN: "ghp_planted0123456789abcdef",
+        npm_config_planted_setting: "true",
+        PNPM_PLANTED: "1",
+      },
+    },
+  );
+  exitCode = run.exitCode;
+  report = JSON.parse(run.stdout) as JsonReport;
+  // Eleven projects, fourteen tests, each with its own app, some waiting out a slow app on purpose.
+}, 240_000);
+
+afterAll(async () => {
+  await rm(output, { recursive: true, force: true });
+});
+
+/** A project's tests in file order, each with its one result (no retries). */
+function project(name: string) {
+  const runs: TestRun[] = specs(report.suites).flatMap((spec) =>
+    spec.tests.filter((test) => test.projectName === name).flatMap((test) => test.results.map((result) => ({ title: spec.title, result }))),
+  );
+  if (runs.length === 0) throw new Error(`no test ran in project ${name}`);
+  return { results: runs.map((run) => run.result), runs };
+}
+
+/** Each passing test's status and error messages: what a project whose run would exit 0 has. */
+const passedAlone = (results: ReadonlyArray<JsonResult>) =>
+  results.map((result) => [result.status, result.errors.map((error) => error.message)]);
+
+/** The status of each test of a project, by title, with its first error's first line. */
+function statuses(runs: ReadonlyArray<TestRun>): Record<string, [string, string | undefined]> {
   return Object.fromEntries(
-    specs(suites).map((spec) => {
-      const result = spec.tests[0]?.results[0];
-      return [spec.title, [result?.status ?? "none", plain(result?.errors[0]?.message).split("\n")[0] || undefined]];
-    }),
+    runs.map(({ title, result }) => [title, [result.status, plain(result.errors[0]?.message).split("\n")[0] || undefined]]),
   );
 }
 
@@ -88,9 +111,6 @@ async function pixels(png: Buffer) {
   return { width: info.width, height: info.height, red, blue };
 }
 
-/** A --grep pattern that matches this title alone. */
-const exactly = (title: string) => `${title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
-
 const clickTests = {
   config: "A click right after app.open() counts",
   locator: "A click right after app.open() with until a locator counts",
@@ -98,85 +118,68 @@ const clickTests = {
 };
 
 describe("the harness", () => {
-  it("keeps the runner's secrets, home and package manager settings away from the app, and shares its package caches", async () => {
-    const run = await runTestApp("env-app", {
-      OPENAI_API_KEY: "sk-planted-0123456789abcdef",
-      GH_TOKEN: "ghp_planted0123456789abcdef",
-      npm_config_planted_setting: "true",
-      PNPM_PLANTED: "1",
-    });
-    expect(run.report.errors).toEqual([]);
-    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
-    expect(run.exitCode).toBe(0);
+  it("runs every test app's project with no error of the run's own, failing only the tests that fail on purpose", () => {
+    expect(report.errors).toEqual([]);
+    expect(exitCode).toBe(1);
   });
 
-  it("hands a stdio app the replay peer's command, and holds the peer's stream at a pause until the scenario resumes it", async () => {
-    const run = await runTestApp("stdio-app");
-    expect(run.report.errors).toEqual([]);
-    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
-    expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toEqual(["screenshot:mid-stream", "screenshot:done"]);
-    expect(run.exitCode).toBe(0);
+  it("keeps the runner's secrets, home and package manager settings away from the app, and shares its package caches", () => {
+    expect(passedAlone(project("env-app").results)).toEqual([["passed", []]]);
   });
 
-  it("waits for an app's ready path to answer while the app warms up, and stops asking once it has", async () => {
-    const run = await runTestApp("readiness-app", {}, ["--grep", "warms up"]);
-    expect(run.report.errors).toEqual([]);
-    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
-    expect(run.exitCode).toBe(0);
+  it("hands a stdio app the replay peer's command, and holds the peer's stream at a pause until the scenario resumes it", () => {
+    const { results } = project("stdio-app");
+    expect(passedAlone(results)).toEqual([["passed", []]]);
+    expect(results[0]?.attachments.map((attachment) => attachment.name)).toEqual(["screenshot:mid-stream", "screenshot:done"]);
   });
 
-  it("opens the app at the config's app.host, so a dev server that serves its dev resources to localhost only hydrates the page", async () => {
-    const run = await runTestApp("origin-app");
-    expect(run.report.errors).toEqual([]);
-    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
-    expect(run.exitCode).toBe(0);
+  it("waits for an app's ready path to answer while the app warms up, and stops asking once it has", () => {
+    expect(passedAlone(project("readiness-app").results)).toEqual([["passed", []]]);
   });
 
-  it("fails a page whose dev resources the app refuses at the default host, keeping the server's line that says why", async () => {
-    const run = await runTestApp("origin-app", {}, [], "default-host.config.ts");
-    expect(run.exitCode).toBe(1);
-    expect(run.results.map((result) => result.status)).toEqual(["failed"]);
-    expect(plain(run.results[0]?.errors[0]?.message)).toContain("element(s) not found");
+  it("opens the app at the config's app.host, so a dev server that serves its dev resources to localhost only hydrates the page", () => {
+    expect(passedAlone(project("origin-app").results)).toEqual([["passed", []]]);
+  });
+
+  it("fails a page whose dev resources the app refuses at the default host, keeping the server's line that says why", () => {
+    const { results } = project("origin-app default-host");
+    expect(results.map((result) => result.status)).toEqual(["failed"]);
+    expect(plain(results[0]?.errors[0]?.message)).toContain("element(s) not found");
     const excerpt =
-      run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description ?? "";
+      results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description ?? "";
     expect(excerpt.split("\n")).toContain(
       '⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.',
     );
     // What the app printed once the harness stopped it is in server.log, not in the excerpt of what it printed while the test ran.
     expect(excerpt).not.toContain("stopped by SIGTERM");
-    expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
+    expect(results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
   });
 
-  it("keeps boot and a first render longer than the test's own timeout out of the test's time", async () => {
-    const run = await runTestApp("compile-app");
-    expect(run.report.errors).toEqual([]);
-    expect(run.results.map((result) => [result.status, result.errors.map((error) => error.message)])).toEqual([["passed", []]]);
+  it("keeps boot and a first render longer than the test's own timeout out of the test's time", () => {
+    const { results } = project("compile-app");
+    expect(passedAlone(results)).toEqual([["passed", []]]);
     // The app answers its first GET of / in full 5 s after it listens: readiness waited for it, more than the test's 4 s.
-    const bootMs = run.results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:boot-ms")?.description;
+    const bootMs = results[0]?.annotations.find((annotation) => annotation.type === "scenario-harness:boot-ms")?.description;
     expect(Number(bootMs)).toBeGreaterThanOrEqual(5_000);
-    expect(run.exitCode).toBe(0);
   });
 
-  it("opens a page and waits until it is interactive, by the config's app.interactive or by until, so a click made at once counts", async () => {
-    const run = await runTestApp("hydrate-app", {}, ["interactive.e2e.ts"]);
-    expect(run.report.errors).toEqual([]);
-    expect(statuses(run.report.suites)).toEqual({
+  it("opens a page and waits until it is interactive, by the config's app.interactive or by until, so a click made at once counts", () => {
+    const { runs } = project("hydrate-app");
+    expect(statuses(runs.filter((run) => Object.values(clickTests).includes(run.title)))).toEqual({
       [clickTests.config]: ["passed", undefined],
       [clickTests.locator]: ["passed", undefined],
       [clickTests.expression]: ["passed", undefined],
     });
   });
 
-  it("loses a click made right after app.open() on a page not yet hydrated when nothing says when it is interactive", async () => {
-    const run = await runTestApp("hydrate-app", {}, ["interactive.e2e.ts", "--grep", exactly(clickTests.config)], "no-wait.config.ts");
-    expect(run.exitCode).toBe(1);
-    expect(statuses(run.report.suites)).toEqual({ [clickTests.config]: ["failed", "Error: expect(locator).toHaveText(expected) failed"] });
+  it("loses a click made right after app.open() on a page not yet hydrated when nothing says when it is interactive", () => {
+    expect(statuses(project("hydrate-app no-wait").runs)).toEqual({
+      [clickTests.config]: ["failed", "Error: expect(locator).toHaveText(expected) failed"],
+    });
   });
 
-  it("fails app.open() whose app.interactive never becomes true, saying what it waited for and which key to change", async () => {
-    const run = await runTestApp("hydrate-app", {}, ["interactive.e2e.ts", "--grep", exactly(clickTests.config)], "never.config.ts");
-    expect(run.exitCode).toBe(1);
-    expect(statuses(run.report.suites)).toEqual({
+  it("fails app.open() whose app.interactive never becomes true, saying what it waited for and which key to change", () => {
+    expect(statuses(project("hydrate-app never").runs)).toEqual({
       [clickTests.config]: [
         "failed",
         "Error: app.open(\"/\") waited 3000 ms for `window.__hydrated === 'never'` to be truthy in the page (app.interactive), and it never was. " +
@@ -186,10 +189,9 @@ describe("the harness", () => {
   });
 
   it("takes screenshots of the page and of an element without frameworks' dev tool launchers, keeping error overlays", async () => {
-    const run = await runTestApp("hydrate-app", {}, ["screenshots.e2e.ts"]);
-    expect(run.report.errors).toEqual([]);
-    expect(run.results.map((result) => result.status)).toEqual(["passed", "failed"]);
-    const [result, failed] = run.results;
+    const { runs } = project("hydrate-app");
+    const [result, failed] = runs.filter((run) => !Object.values(clickTests).includes(run.title)).map((run) => run.result);
+    expect([result?.status, failed?.status]).toEqual(["passed", "failed"]);
     expect(result?.attachments.map((entry) => entry.name)).toEqual(["screenshot:page", "screenshot:card", "card-box"]);
     const box = JSON.parse(attachment(result, "card-box").toString()) as { width: number; height: number };
     // The launchers are red blocks, one over the card; the error overlay is a blue block beside it.
@@ -205,22 +207,20 @@ describe("the harness", () => {
     expect((await pixels(attachment(failed, "screenshot"))).red).toBeGreaterThan(0);
   });
 
-  it("fails a scenario whose app sends a request the transcript does not expect, with the diff", async () => {
-    const run = await runTestApp("wrong-transcript");
-    expect(run.exitCode).toBe(1);
-    expect(run.results.map((result) => result.status)).toEqual(["failed"]);
-    const message = run.results.flatMap((result) => result.errors.map((error) => error.message ?? "")).join("\n");
+  it("fails a scenario whose own steps pass when its app sends a request the transcript does not expect, with the diff", () => {
+    const { results } = project("wrong-transcript");
+    expect(results.map((result) => result.status)).toEqual(["failed"]);
+    const message = results.flatMap((result) => result.errors.map((error) => error.message ?? "")).join("\n");
     expect(message).toContain("[scenario-harness:replay-mismatch]");
     expect(message).toContain("POST /v1/chat/completions");
-    expect(message).toContain('body.messages[1].content: expected "Good morning", got "Hello there"');
-    expect(run.results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
+    expect(message).toContain('body.messages[0].content: expected "Good morning", got "Hello there"');
+    expect(results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
   });
 
-  it("names each unexpected request by what it said, and says whether it came after the test had already failed", async () => {
-    const run = await runTestApp("late-request");
-    expect(run.exitCode).toBe(1);
+  it("names each unexpected request by what it said, and says whether it came after the test had already failed", () => {
+    const { runs } = project("late-request");
     const seen = (title: string) => {
-      const result = specs(run.report.suites).find((spec) => spec.title.startsWith(title))?.tests[0]?.results[0];
+      const result = runs.find((run) => run.title.startsWith(title))?.result;
       return {
         errors: result?.errors.map((error) => plain(error.message).split("\n\n")[0]?.split("\n")),
         late: result?.annotations.some((annotation) => annotation.type === "scenario-harness:replay-mismatch-after-failure"),
