@@ -2,9 +2,33 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { main } from "./cli.ts";
 import { firstLine, replayAgent } from "./fixtures/cli-process.ts";
 import { fixture } from "./fixtures/fixture.ts";
+
+/**
+ * Runs the CLI's `main` in this process, as bin/replay-agent.mjs does, with `env` over this
+ * process's environment: its exit code and what it printed. For commands that end by themselves
+ * (check, new, usage errors); what takes signals or stdin runs as a process (`replayAgent`).
+ */
+async function inProcess(args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) {
+  const printed = { stdout: "", stderr: "" };
+  const capture = (stream: "stdout" | "stderr") =>
+    vi.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
+      printed[stream] += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+      return true;
+    });
+  const spies = [capture("stdout"), capture("stderr")];
+  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+  try {
+    const exitCode = await main(args);
+    return { exitCode, ...printed };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+    vi.unstubAllEnvs();
+  }
+}
 
 const nameThread = (url: string, content: string) =>
   new OpenAI({ baseURL: `${url}/v1`, apiKey: "replay", maxRetries: 0 }).chat.completions
@@ -76,7 +100,7 @@ describe("replay-agent new", () => {
       "--background",
       "title=Math helpers",
     ];
-    const written = await replayAgent(["new", ...description, "--out", out]);
+    const written = await inProcess(["new", ...description, "--out", out]);
     expect(written).toMatchObject({ exitCode: 0, stderr: "" });
     expect(written.stdout).toContain(
       `${out}: valid replay-transcript v1\n  provider: openai-chat\n  model:    gpt-4o-mini\n  requests: 3\n`,
@@ -86,11 +110,11 @@ describe("replay-agent new", () => {
     expect(text.split("\n")[0]).toBe(
       `// Written by: replay-agent new --provider openai-chat --user 'Give me a short tour' --tool 'list_files {"path":"src"}' --reply 'This project has two files.' --pause mid-stream@3 --background 'title=Math helpers' --out ${out}`,
     );
-    expect((await replayAgent(["check", out])).exitCode).toBe(0);
-    const printed = await replayAgent(["new", ...description]);
+    expect((await inProcess(["check", out])).exitCode).toBe(0);
+    const printed = await inProcess(["new", ...description]);
     expect(printed.exitCode).toBe(0);
-    expect(`${printed.stdout}\n`).toBe(text.replace(` --out ${out}`, ""));
-    expect((await replayAgent(["new", ...description, "--out", out])).stderr).toContain(`replay-agent new cannot write ${out}: EEXIST`);
+    expect(printed.stdout).toBe(text.replace(` --out ${out}`, ""));
+    expect((await inProcess(["new", ...description, "--out", out])).stderr).toContain(`replay-agent new cannot write ${out}: EEXIST`);
   });
 });
 
@@ -125,7 +149,7 @@ describe("replay-agent check", () => {
       unterminated,
       missing: join(dir, "missing.ndjson"),
     };
-    const result = await replayAgent(["check", paths[file]]);
+    const result = await inProcess(["check", paths[file]]);
     expect(result.exitCode).toBe(exitCode);
     expect(result[stream]).toContain(output);
   });
@@ -156,11 +180,6 @@ describe("replay-agent check", () => {
       '"jsonrpc-stdio" transcripts are not served by replay-agent serve. Use replay-agent stdio --transcript',
     ],
     [
-      ["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")],
-      {},
-      '"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript',
-    ],
-    [
       ["new", "--provider", "openai-chat", "--user", "Hi"],
       {},
       "new needs --reply <text> (the answer), --tool '<name> <json>' with --reply, or --fail <status>",
@@ -187,8 +206,15 @@ describe("replay-agent check", () => {
     ],
     [["new", "--from", "missing.json"], {}, "replay-agent new cannot read the description missing.json: ENOENT"],
   ])("exits 2 for %j, saying what to change", async (args, env, message) => {
-    const result = await replayAgent(args, env);
+    const result = await inProcess(args, env);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(message);
+  });
+
+  // stdio reads stdin and takes signals, so it runs as a process: the bin's exit code is main's.
+  it("exits 2 for stdio with an HTTP transcript, as a process, saying what to change", async () => {
+    const result = await replayAgent(["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")]);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain('"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript');
   });
 });
