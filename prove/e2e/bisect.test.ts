@@ -6,7 +6,15 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BisectReport } from "../bisect/schema.ts";
 import { defaultBugId, findBug } from "../demo/index.ts";
-import { brokenSubject, bugAuthor, makeBisectRepo, unbrokenSubject, type BisectRepo } from "./support/bisect-repo.ts";
+import {
+  brokenSubject,
+  bugAuthor,
+  makeBisectRepo,
+  makeLightBisectRepo,
+  unbrokenSubject,
+  writeLightScenario,
+  type BisectRepo,
+} from "./support/bisect-repo.ts";
 import { linkTargets } from "../publish/test-support.ts";
 import { checkout, processesMentioning, publishFrom, repositoryState, startProver } from "./support/prover.ts";
 
@@ -20,8 +28,13 @@ const bug = await findBug(checkout, defaultBugId);
  */
 const history = { length: 32, bug: 21, broken: [8, 16, 24] };
 
-// The failing runs wait out an assertion; half the config's 10 s is still ample for the passing ones.
-const expectTimeout = ["--expect-timeout", "5000"];
+/** What a bisection runs: a repository, its scenario config and scenario, and the expect timeout its failing runs wait out. */
+interface Target {
+  readonly repo: BisectRepo;
+  readonly config: string;
+  readonly scenario: string;
+  readonly expectTimeout: string;
+}
 
 interface Bisection {
   readonly exitCode: number | undefined;
@@ -31,58 +44,60 @@ interface Bisection {
   /** bisect.json as written, when there is one. */
   readonly report: BisectReport | undefined;
   readonly out: string;
+  readonly repo: BisectRepo;
 }
 
 let work = "";
-let repo: BisectRepo;
+/** The bundled app, for the bisection that finds the bug: its install, screenshots and report. */
+let app: Target;
+/**
+ * The lightest app with the same history, for the cases that need only an outcome at each end,
+ * an install that fails, or a step under way: a node:http page with no dependencies.
+ */
+let light: Target;
 let before: Awaited<ReturnType<typeof repositoryState>>;
+let lightBefore: Awaited<ReturnType<typeof repositoryState>>;
 let found: Bisection;
 let unchanged: Bisection;
 let newEndBroken: Bisection;
 let badRef: Bisection;
 let interrupted: Bisection;
 
-/** Runs `prove-scenario bisect … --json` against the sandbox, into its own folder under `work`. */
-async function bisect(name: string, args: ReadonlyArray<string>): Promise<Bisection> {
-  const out = join(work, name);
-  const prover = startProver([
+/** Starts `prove-scenario bisect … --json` against a target, into its own folder under `work`. */
+function startBisect(target: Target, out: string, args: ReadonlyArray<string>) {
+  return startProver([
     "bisect",
     "--repo",
-    repo.dir,
+    target.repo.dir,
     "--config",
-    "playwright.config.ts",
-    ...expectTimeout,
-    bug.scenario,
+    target.config,
+    "--expect-timeout",
+    target.expectTimeout,
+    target.scenario,
     "--out",
     out,
     "--json",
     ...args,
   ]);
+}
+
+/** Runs a bisection to its end and reads bisect.json, when it wrote one. */
+async function bisect(target: Target, name: string, args: ReadonlyArray<string>): Promise<Bisection> {
+  const out = join(work, name);
+  const prover = startBisect(target, out, args);
   const run = await prover;
   const json = join(out, "bisect.json");
   const report = existsSync(json) ? (JSON.parse(await readFile(json, "utf8")) as BisectReport) : undefined;
-  return { exitCode: run.exitCode, stderr: run.stderr, stdout: run.stdout, pid: prover.pid, report, out };
+  return { exitCode: run.exitCode, stderr: run.stderr, stdout: run.stdout, pid: prover.pid, report, out, repo: target.repo };
 }
 
 /**
  * A bisection stopped by Ctrl-C (SIGINT) once its first step's Playwright run has started: a
  * step's worktree, the ends' kept install, a browser and an app server are all live then.
  */
-async function interruptedAtFirstStep(name: string, args: ReadonlyArray<string>): Promise<Bisection> {
+async function interruptedAtFirstStep(target: Target, name: string, args: ReadonlyArray<string>): Promise<Bisection> {
   const out = join(work, name);
-  const prover = startProver([
-    "bisect",
-    "--repo",
-    repo.dir,
-    "--config",
-    "playwright.config.ts",
-    ...expectTimeout,
-    bug.scenario,
-    "--out",
-    out,
-    "--json",
-    ...args,
-  ]);
+  const prover = startBisect(target, out, args);
   let seen = "";
   const running = new Promise<boolean>((resolve) => {
     prover.stderr?.on("data", (chunk: Buffer) => {
@@ -92,7 +107,7 @@ async function interruptedAtFirstStep(name: string, args: ReadonlyArray<string>)
   });
   if (await Promise.race([running, prover.then(() => false)])) prover.kill("SIGINT");
   const run = await prover;
-  return { exitCode: run.exitCode, stderr: run.stderr, stdout: run.stdout, pid: prover.pid, report: undefined, out };
+  return { exitCode: run.exitCode, stderr: run.stderr, stdout: run.stdout, pid: prover.pid, report: undefined, out, repo: target.repo };
 }
 
 /** What each bisection left behind: its temporary folders (named after its pid) and any process working in the sandbox. */
@@ -101,29 +116,49 @@ async function leftovers(run: Bisection) {
   const folders = (
     await Promise.all(roots.map(async (root) => (await readdir(root)).filter((name) => name.startsWith(`scenario-prover-${run.pid}.`))))
   ).flat();
-  return { folders, processes: await processesMentioning(repo.dir) };
+  return { folders, processes: await processesMentioning(run.repo.dir) };
 }
 
-const sha = (commit: number) => repo.shas[commit] ?? "";
-const short = (commit: number) => sha(commit).slice(0, 7);
+const sha = (commit: number, repo: BisectRepo = app.repo) => repo.shas[commit] ?? "";
+const short = (commit: number, repo: BisectRepo = app.repo) => sha(commit, repo).slice(0, 7);
+const lightSha = (commit: number) => sha(commit, light.repo);
+const lightShort = (commit: number) => short(commit, light.repo);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-bisect-"));
-  repo = await makeBisectRepo(join(work, "agent-chat"), bug, checkout, history);
-  before = await repositoryState(repo.dir);
-  found = await bisect("found", ["--old", "v1", "--new", "main"]);
-  unchanged = await bisect("unchanged", ["--old", sha(26), "--new", sha(30)]);
-  newEndBroken = await bisect("new-end-broken", ["--old", sha(22), "--new", sha(24)]);
-  badRef = await bisect("bad-ref", ["--old", "v0", "--new", "main"]);
-  interrupted = await interruptedAtFirstStep("interrupted", ["--old", sha(20), "--new", sha(22)]);
-  // Four bisections of a real app in worktrees, fourteen Playwright runs on two cores: minutes, not seconds.
+  // The failing runs wait out an assertion; half the config's 10 s is still ample for the passing ones.
+  app = {
+    repo: await makeBisectRepo(join(work, "agent-chat"), bug, checkout, history),
+    config: "playwright.config.ts",
+    scenario: bug.scenario,
+    expectTimeout: "5000",
+  };
+  // The light app's page is whole once it loads: its passing runs check at once.
+  light = {
+    repo: await makeLightBisectRepo(join(work, "sum-app"), history),
+    ...(await writeLightScenario(join(work, "sum-scenario"), checkout)),
+    expectTimeout: "2000",
+  };
+  before = await repositoryState(app.repo.dir);
+  lightBefore = await repositoryState(light.repo.dir);
+  // The light app's bisections run beside the bundled app's: they share nothing but the machine.
+  [found] = await Promise.all([
+    bisect(app, "found", ["--old", "v1", "--new", "main"]),
+    (async () => {
+      unchanged = await bisect(light, "unchanged", ["--old", lightSha(26), "--new", lightSha(30)]);
+      newEndBroken = await bisect(light, "new-end-broken", ["--old", lightSha(22), "--new", lightSha(24)]);
+      badRef = await bisect(light, "bad-ref", ["--old", "v0", "--new", "main"]);
+      interrupted = await interruptedAtFirstStep(light, "interrupted", ["--old", lightSha(20), "--new", lightSha(22)]);
+    })(),
+  ]);
+  // A bisection of the bundled app in worktrees, seven Playwright runs of it, and the light app's six: minutes on two cores.
 }, 600_000);
 
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe("prove-scenario bisect on a sandbox of the bundled app", () => {
+describe("prove-scenario bisect on a sandbox of the bundled app, and of a light one", () => {
   it("finds the commit that introduced the bug, skipping the commits that do not install, within ⌈log2 n⌉ + skipped steps", async () => {
     const { report, stderr } = found;
     expect(found.exitCode, stderr).toBe(0);
@@ -145,7 +180,7 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
     expect(report.reason).toBe(
       `${short(21)} "agent-chat: ${bug.title}" by ${bugAuthor} (2026-11-01T21:00:00+01:00) introduced the failure: the scenario passes at ${short(20)}, the commit before it, and fails at ${short(21)}.`,
     );
-    expect(report.steps.map((step) => [repo.shas.indexOf(step.sha), step.outcome])).toEqual([
+    expect(report.steps.map((step) => [app.repo.shas.indexOf(step.sha), step.outcome])).toEqual([
       [16, "skip"],
       [17, "pass"],
       [24, "skip"],
@@ -164,7 +199,7 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
     ]);
     expect(report.steps.length).toBeLessThanOrEqual(Math.ceil(Math.log2(report.commits)) + report.skipped.length);
     expect(report.maxSteps).toBe(Math.ceil(Math.log2(32)) + 2);
-    expect(repo.subjects[17]).toBe(unbrokenSubject);
+    expect(app.repo.subjects[17]).toBe(unbrokenSubject);
 
     // One install per state of the dependency manifests: v1's, and the broken one's; every other commit hard-links v1's.
     expect(stderr.split("\n").filter((line) => / install {3}pnpm install --frozen-lockfile/.test(line))).toEqual([
@@ -222,7 +257,7 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
       skipped: [],
     });
     expect(unchanged.report?.reason).toBe(
-      `The scenario fails at both ends, --old ${short(26)} and --new ${short(30)}, so there is no change to find between them. ` +
+      `The scenario fails at both ends, --old ${lightShort(26)} and --new ${lightShort(30)}, so there is no change to find between them. ` +
         "To find the commit that broke it, pass as --old an earlier commit where it passes; to find one that fixed it, pass as --new a commit where it passes.",
     );
     expect(unchanged.stderr.trimEnd().split("\n").at(-1)).toBe(`bisect: ${join(unchanged.out, "bisect.md")}`);
@@ -238,7 +273,7 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
       steps: [],
     });
     expect(newEndBroken.report?.reason).toBe(
-      `The scenario gave no outcome at --new ${short(24)}: could not run (install): install failed: \`pnpm install --frozen-lockfile\` in the repository's root at ${short(24)} exited with code 1. ` +
+      `The scenario gave no outcome at --new ${lightShort(24)}: could not run (install): install failed: \`pnpm install --frozen-lockfile\` in the repository's root at ${lightShort(24)} exited with code 1. ` +
         "A bisection needs the scenario's outcome at both ends: make it run there, or pass as that end a commit where it does.",
     );
   });
@@ -247,7 +282,7 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
     expect(badRef.exitCode).toBe(2);
     expect(badRef.stdout).toBe("");
     expect(badRef.report).toBeUndefined();
-    expect(badRef.stderr).toContain(`could not run (exit 2): --old "v0" does not name a commit in ${repo.dir}.`);
+    expect(badRef.stderr).toContain(`could not run (exit 2): --old "v0" does not name a commit in ${light.repo.dir}.`);
   });
 
   it("stops on Ctrl-C in the middle of a step, exiting 2 with no report", () => {
@@ -260,7 +295,8 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
   });
 
   it("leaves the sandbox's HEAD, branches, status and worktrees as they were, and no folder or process behind", async () => {
-    expect(await repositoryState(repo.dir)).toEqual(before);
+    expect(await repositoryState(app.repo.dir)).toEqual(before);
+    expect(await repositoryState(light.repo.dir)).toEqual(lightBefore);
     for (const run of [found, unchanged, newEndBroken, badRef, interrupted])
       expect(await leftovers(run)).toEqual({ folders: [], processes: [] });
   });
@@ -268,7 +304,7 @@ describe("prove-scenario bisect on a sandbox of the bundled app", () => {
   it("is published for a pull request: its screenshots go to <scenario>/bisect-<old7>-<new7>/ on the branch, and pr.md links each one there", async () => {
     const report = found.report;
     if (report === undefined) throw new Error("no bisect.json");
-    const published = await publishFrom(repo.dir, found.out);
+    const published = await publishFrom(app.repo.dir, found.out);
     expect(published.exitCode, published.stderr).toBe(0);
     const folder = `${bug.scenario.replace(/\.e2e\.ts$/, "")}/bisect-${short(0)}-${short(32)}`;
     const images = report.screenshots.rows

@@ -1,15 +1,14 @@
-import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { writeSandboxFiles, type ZooBug } from "../../demo/index.ts";
 
 /**
- * A repository of the bundled app with a history to bisect, from one bug of the zoo: tag `v1`
- * holds the app as shipped, then `length` commits follow on `main`, each a harmless README line
- * but for the commit `bug` (1-based from v1), which reverses the bug's fix, and the commits
- * `broken`, which make the app depend on a package that does not exist (so the frozen install
- * fails at once), each undone by the commit after it. Every commit has its own author date;
- * the bug's commit alone is by "Robin Refactor".
+ * A repository with a history to bisect: tag `v1` holds an app as shipped, then `length` commits
+ * follow on `main`, each a harmless README line but for the commit `bug` (1-based from v1), which
+ * brings the bug in, and the commits `broken`, which make the app depend on a package that does
+ * not exist (so the frozen install fails at once), each undone by the commit after it. Every
+ * commit has its own author date; the bug's commit alone is by "Robin Refactor".
  */
 export interface BisectRepo {
   readonly dir: string;
@@ -25,18 +24,113 @@ export interface BisectHistory {
   readonly broken: ReadonlyArray<number>;
 }
 
-const manifest = "examples/agent-chat/package.json";
+/** The app a bisect repository holds: how to write it as shipped, and how to bring its bug in. */
+interface BisectApp {
+  /** The app's name, which starts its commits' subjects. */
+  readonly name: string;
+  /** Its package.json, relative to the repository's root. */
+  readonly manifest: string;
+  readonly write: (dir: string) => Promise<void>;
+  readonly bugTitle: string;
+  readonly addBug: (dir: string, git: (...args: string[]) => Promise<string>) => Promise<unknown>;
+}
+
 /** A dependency no registry has: pnpm's frozen install stops at once, the lockfile not matching package.json. */
 const missing = "@scenario-prover-bisect/never-published";
 
-export const brokenSubject = "agent-chat: depend on the shared helpers";
-export const unbrokenSubject = "agent-chat: drop the helpers again, they are not published";
+const brokenSubjectOf = (app: string) => `${app}: depend on the shared helpers`;
+const unbrokenSubjectOf = (app: string) => `${app}: drop the helpers again, they are not published`;
+export const brokenSubject = brokenSubjectOf("agent-chat");
+export const unbrokenSubject = unbrokenSubjectOf("agent-chat");
 export const bugAuthor = "Robin Refactor";
 
-export async function makeBisectRepo(dir: string, bug: ZooBug, checkout: string, history: BisectHistory): Promise<BisectRepo> {
-  await writeSandboxFiles(checkout, dir);
-  const shipped = await readFile(join(dir, manifest), "utf8");
-  const parsed = JSON.parse(shipped) as { readonly dependencies: Readonly<Record<string, string>> };
+/** The bundled app (laid out as `demo` lays it out), its bug brought in by reversing the fix of one bug of the zoo. */
+export const makeBisectRepo = (dir: string, bug: ZooBug, checkout: string, history: BisectHistory) =>
+  makeRepo(
+    dir,
+    {
+      name: "agent-chat",
+      manifest: "examples/agent-chat/package.json",
+      write: (at) => writeSandboxFiles(checkout, at),
+      bugTitle: bug.title,
+      addBug: (_at, git) => git("apply", "--reverse", bug.patch),
+    },
+    history,
+  );
+
+const sumServer = (add: string) => `import { createServer } from "node:http";
+
+const add = (a, b) => ${add};
+createServer((_request, response) => {
+  response.setHeader("content-type", "text/html");
+  response.end(\`<!doctype html><title>Sum</title><h1>Sum</h1><output>Total: \${add("1", "2")}</output>\`);
+}).listen(Number(process.env.PORT), "127.0.0.1");
+`;
+
+/**
+ * The lightest app a bisection's outcome needs: one node:http page showing the total of 1 and 2,
+ * with no dependencies (pnpm still installs it, from a lockfile), whose bug concatenates them.
+ */
+export const makeLightBisectRepo = (dir: string, history: BisectHistory) =>
+  makeRepo(
+    dir,
+    {
+      name: "sum-app",
+      manifest: "package.json",
+      write: async (at) => {
+        await mkdir(at, { recursive: true });
+        await writeFile(join(at, "package.json"), `${JSON.stringify({ name: "sum-app", private: true, type: "module" }, null, 2)}\n`);
+        await writeFile(join(at, ".gitignore"), "node_modules/\n");
+        await writeFile(join(at, "README.md"), "# Sum\n");
+        await writeFile(join(at, "server.mjs"), sumServer("Number(a) + Number(b)"));
+        await execa("pnpm", ["install", "--lockfile-only", "--prefer-offline", "--ignore-scripts"], { cwd: at, stdin: "ignore" });
+      },
+      bugTitle: "add the numbers as they come",
+      addBug: (at) => writeFile(join(at, "server.mjs"), sumServer("a + b")),
+    },
+    history,
+  );
+
+/**
+ * The light app's scenario and config, in `dir` (outside the repository): the page shows a total
+ * of 3, a screenshot before the check. Returns their absolute paths.
+ */
+export async function writeLightScenario(dir: string, checkout: string) {
+  const harness = JSON.stringify(join(checkout, "harness/index.ts"));
+  await mkdir(dir, { recursive: true });
+  // ES modules, as the harness is: Playwright would load a .ts file outside any package as CommonJS.
+  await writeFile(join(dir, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
+  const config = join(dir, "scenarios.config.ts");
+  const scenario = join(dir, "sum.e2e.ts");
+  await writeFile(
+    config,
+    `import { defineScenarioConfig } from ${harness};
+
+export default defineScenarioConfig({
+  testDir: ".",
+  app: { root: ".", start: "node server.mjs", ready: { path: "/" } },
+});
+`,
+  );
+  await writeFile(
+    scenario,
+    `import { expect, test } from ${harness};
+
+test("the total of 1 and 2 is 3", async ({ app, page }) => {
+  await app.open("/");
+  await app.screenshot("opened");
+  await expect(page.locator("output")).toHaveText("Total: 3");
+});
+`,
+  );
+  return { config, scenario };
+}
+
+async function makeRepo(dir: string, app: BisectApp, history: BisectHistory): Promise<BisectRepo> {
+  await app.write(dir);
+  const manifest = join(dir, app.manifest);
+  const shipped = await readFile(manifest, "utf8");
+  const parsed = JSON.parse(shipped) as { readonly dependencies?: Readonly<Record<string, string>> };
   const withMissing = JSON.stringify({ ...parsed, dependencies: { ...parsed.dependencies, [missing]: "^1.0.0" } }, null, 2);
   let identity: Record<string, string> = {};
   const git = async (...args: string[]) => (await execa("git", args, { cwd: dir, env: identity })).stdout;
@@ -56,18 +150,18 @@ export async function makeBisectRepo(dir: string, bug: ZooBug, checkout: string,
     subjects.push(subject);
   };
   await git("init", "--quiet", "-b", "main");
-  await commit(0, "agent-chat as shipped");
+  await commit(0, `${app.name} as shipped`);
   await git("tag", "v1");
   for (let index = 1; index <= history.length; index++) {
     if (index === history.bug) {
-      await git("apply", "--reverse", bug.patch);
-      await commit(index, `agent-chat: ${bug.title}`, bugAuthor);
+      await app.addBug(dir, git);
+      await commit(index, `${app.name}: ${app.bugTitle}`, bugAuthor);
     } else if (history.broken.includes(index)) {
-      await writeFile(join(dir, manifest), `${withMissing}\n`);
-      await commit(index, brokenSubject);
+      await writeFile(manifest, `${withMissing}\n`);
+      await commit(index, brokenSubjectOf(app.name));
     } else if (history.broken.includes(index - 1)) {
-      await writeFile(join(dir, manifest), shipped);
-      await commit(index, unbrokenSubject);
+      await writeFile(manifest, shipped);
+      await commit(index, unbrokenSubjectOf(app.name));
     } else {
       await appendFile(join(dir, "README.md"), `- note ${index}\n`);
       await commit(index, `docs: note ${index}`);
