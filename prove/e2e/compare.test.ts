@@ -1,42 +1,108 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CompareReport } from "../index.ts";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main, type CompareReport } from "../index.ts";
 import { linkTargets } from "../publish/test-support.ts";
 import { prMarker } from "../publish/pr-markdown.ts";
 import { checkout, processesMentioning, publishFrom, startProver } from "./support/prover.ts";
-import { createRestyledRepo, type RestyledRepo } from "./support/restyled-repo.ts";
-
-/** Two labels: `asked` before any tool call shows, `tool-calls` with both tool calls opened on their results. */
-const scenario = "scenarios/agent-chat/two-tool-calls.e2e.ts";
 
 let work: string;
-let repo: RestyledRepo;
+/** A node:http app's repository: `app`, a page whose tool result shows once its details are opened, and `restyled`, a change to its stylesheet alone. */
+let repo: string;
+/** Two labels: `asked` before the tool call shows, `tool-calls` with its result opened. Outside the repository, as its config is. */
+let scenario: string;
+let config: string;
+
+const server = `import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+
+createServer((request, response) => {
+  const css = request.url === "/style.css";
+  response.setHeader("content-type", css ? "text/css" : "text/html");
+  response.end(readFileSync(css ? "style.css" : "index.html"));
+}).listen(Number(process.env.PORT), "127.0.0.1");
+`;
+
+const page = `<!doctype html>
+<title>Chat</title>
+<link rel="stylesheet" href="/style.css">
+<p>List the files</p>
+<details><summary>list_files</summary><pre class="tool-result">src/math.ts\nsrc/main.ts</pre></details>
+`;
+
+const style = "body { font: 16px sans-serif; }\n.tool-result {\n  width: 900px;\n  height: 240px;\n}\n";
+/** Restyled: a tool call's result gets a yellow background, so a screenshot shows it only once the tool call is opened. */
+const restyle = "\n.tool-result {\n  background: #fde68a;\n}\n";
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+const harness = JSON.stringify(join(checkout, "harness/index.ts"));
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-compare-"));
-  repo = await createRestyledRepo(checkout);
+  repo = join(work, "chat-app");
+  await mkdir(repo);
+  const git = (...args: string[]) =>
+    execa("git", ["-c", "user.name=Dev", "-c", "user.email=dev@example.com", "-c", "commit.gpgsign=false", ...args], { cwd: repo });
+  await writeFile(join(repo, "server.mjs"), server);
+  await writeFile(join(repo, "index.html"), page);
+  await writeFile(join(repo, "style.css"), style);
+  await git("init", "--quiet", "-b", "app");
+  await git("add", "--all");
+  await git("commit", "--quiet", "-m", "A chat page");
+  await git("checkout", "--quiet", "-b", "restyled");
+  await writeFile(join(repo, "style.css"), style + restyle);
+  await git("commit", "--quiet", "--all", "-m", "Tool results on a yellow background");
+
+  const scenarios = join(work, "scenarios");
+  await mkdir(scenarios);
+  // ES modules, as the harness is: Playwright would load a .ts file outside any package as CommonJS.
+  await writeFile(join(scenarios, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
+  config = join(scenarios, "scenarios.config.ts");
+  await writeFile(
+    config,
+    `import { defineScenarioConfig } from ${harness};
+
+export default defineScenarioConfig({
+  testDir: ".",
+  app: { root: ".", install: false, start: "node server.mjs", ready: { path: "/" } },
+});
+`,
+  );
+  scenario = join(scenarios, "tool-call.e2e.ts");
+  await writeFile(
+    scenario,
+    `import { expect, test } from ${harness};
+
+test("a tool call's result shows once it is opened", async ({ app, page }) => {
+  await app.open("/");
+  await app.screenshot("asked");
+  await page.getByText("list_files").click();
+  await expect(page.locator(".tool-result")).toBeVisible();
+  await app.screenshot("tool-calls");
+});
+`,
+  );
 });
 
 afterAll(async () => {
-  await repo.dispose();
   await rm(work, { recursive: true, force: true });
 });
 
 const compareArgs = (out: string) => [
   "compare",
   "--repo",
-  repo.dir,
+  repo,
   "--base",
-  repo.base,
+  "app",
   "--head",
-  repo.head,
+  "restyled",
   "--config",
-  "playwright.config.ts",
+  config,
   scenario,
   "--out",
   out,
@@ -52,9 +118,7 @@ async function magentaPixels(file: string): Promise<number> {
 
 describe("prove-scenario compare", () => {
   it("finds that a change to the stylesheet alone changed the one label that shows the restyled element, and not the other", async () => {
-    expect((await execa("git", ["diff", "--name-only", repo.base, repo.head], { cwd: repo.dir })).stdout).toBe(
-      "examples/agent-chat/public/style.css",
-    );
+    expect((await execa("git", ["diff", "--name-only", "app", "restyled"], { cwd: repo })).stdout).toBe("style.css");
     const out = join(work, "restyled");
     // Both sides pass, so no run waits an expect timeout out; 5 s as a proof's tests use keeps a slip cheap.
     const run = await startProver([...compareArgs(out), "--expect-timeout", "5000", "--json"]);
@@ -109,26 +173,32 @@ describe("prove-scenario compare", () => {
       ],
     ]);
     expect(markdown).toMatch(/^\| \| base `[0-9a-f]{7}` app \| head `[0-9a-f]{7}` restyled \| difference \|$/m);
+    // The command names each path as typed, relative to the invoking checkout, where it runs again.
+    const typed = (path: string) => relative(checkout, path);
     expect(report.command).toMatch(
       new RegExp(
-        `^pnpm prove-scenario compare --base [0-9a-f]{12} --head [0-9a-f]{12} ${scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`,
+        `^pnpm prove-scenario compare --base [0-9a-f]{12} --head [0-9a-f]{12} ${escaped(typed(scenario))} --repo ${escaped(typed(repo))} --config ${escaped(typed(config))} --expect-timeout 5000$`,
       ),
     );
 
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines.slice(-2)).toEqual([`compared (exit 0): ${report.reason}`, `compare: ${join(out, "compare.md")}`]);
     expect(report.reason).toMatch(/^1 of 2 labels changed: tool-calls \(\d+(\.\d+)? %\); unchanged: asked\.$/);
-    expect(await processesMentioning(repo.dir)).toEqual([]);
+    expect(await processesMentioning(repo)).toEqual([]);
     expect(
-      (await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo.dir })).stdout
+      (await execa("git", ["worktree", "list", "--porcelain"], { cwd: repo })).stdout
         .split("\n")
         .filter((line) => line.startsWith("worktree ")),
     ).toHaveLength(1);
 
     // Published for a pull request: the images go to <scenario>/<base7>-<head7>-compare/ on the branch, and pr.md links each one there.
-    const published = await publishFrom(repo.dir, out);
+    const published = await publishFrom(repo, out);
     expect(published.exitCode, published.stderr).toBe(0);
-    const folder = `scenarios/agent-chat/two-tool-calls/${report.base.sha?.slice(0, 7) ?? "?"}-${report.head.sha?.slice(0, 7) ?? "?"}-compare`;
+    // The scenario lies outside the checkout: its folder is its path from there, less the steps up, in lower case.
+    const folder = `${typed(scenario)
+      .replace(/^(\.\.\/)+/, "")
+      .replace(/\.e2e\.ts$/, "")
+      .toLowerCase()}/${report.base.sha?.slice(0, 7) ?? "?"}-${report.head.sha?.slice(0, 7) ?? "?"}-compare`;
     const images = report.labels
       .flatMap((label) => [label.base, label.head, label.difference])
       .filter((path): path is string => path !== null);
@@ -141,12 +211,20 @@ describe("prove-scenario compare", () => {
 
   it("refuses a --threshold that is not a share from 0 to 1, naming the flag and the fix, before running anything", async () => {
     const out = join(work, "bad-threshold");
-    const run = await startProver([...compareArgs(out), "--threshold", "5%"]);
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain(
+    // main(argv) in this process, as the binary calls it: the parser refuses the line before anything asynchronous starts.
+    const lines: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => lines.push(String(chunk)) > 0);
+    let exited: Promise<number>;
+    try {
+      exited = main([...compareArgs(out), "--threshold", "5%"], checkout);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(await exited).toBe(2);
+    expect(lines.join("")).toContain(
       '--threshold takes the share of changed pixels, from 0 to 1, at or below which a label counts as unchanged, e.g. --threshold 0.005 for half a percent (default 0.001); got "5%".',
     );
-    expect(run.stderr).toContain("Run `prove-scenario --help` for the options.");
+    expect(lines.join("")).toContain("Run `prove-scenario --help` for the options.");
     expect(existsSync(out)).toBe(false);
   });
 });
