@@ -64,7 +64,7 @@ beforeAll(async () => {
   );
   exitCode = run.exitCode;
   report = JSON.parse(run.stdout) as JsonReport;
-  // Eleven projects, fourteen tests, each with its own app, some waiting out a slow app on purpose.
+  // Eleven projects, sixteen tests, each with its own app, some waiting out a slow app on purpose.
 }, 240_000);
 
 afterAll(async () => {
