@@ -339,7 +339,7 @@ describe("after SIGKILL", () => {
     stderrs.push(next.stderr);
 
     expect(next.exitCode).toBe(1);
-    // From the worktree phase on, a killed proof had its run folder; each is named as removed by a later proof.
+    // From the scenario phase on (the worktrees are checked out while the scenario is listed), a killed proof had its run folder; each is named as removed by a later proof.
     const left = [...leftovers.entries()];
     expect(
       left
@@ -347,10 +347,13 @@ describe("after SIGKILL", () => {
         .map(([name]) => name)
         .sort(),
     ).toEqual(
-      [...phases.slice(phases.indexOf("worktree")), "publish"].flatMap((phase) => [`${phase}, SIGKILL`, `${phase}, group SIGKILL`]).sort(),
+      [...phases.slice(phases.indexOf("scenario")), "publish"].flatMap((phase) => [`${phase}, SIGKILL`, `${phase}, group SIGKILL`]).sort(),
     );
     for (const folder of left.flatMap(([, folders]) => folders)) {
-      expect(stderrs.some((stderr) => stderr.includes(`removed ${folder}, left by a proof that was killed`))).toBe(true);
+      expect(
+        stderrs.some((stderr) => stderr.includes(`removed ${folder}, left by a proof that was killed`)),
+        `${folder} named as removed`,
+      ).toBe(true);
       expect(existsSync(folder)).toBe(false);
       expect(await processesMentioning(folder)).toEqual([]);
     }

@@ -5,7 +5,8 @@ import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import * as Ref from "effect/Ref";
-import { attemptErrorOf, InstallUnknown, type SideError } from "../errors.ts";
+import type * as Result from "effect/Result";
+import { attemptErrorOf, InstallUnknown, type SideError, type WorktreeFailed } from "../errors.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";
 import { copyInstalled } from "../install/reuse.ts";
@@ -57,6 +58,8 @@ export const makeDecided = Effect.gen(function* () {
 export interface SideContext {
   /** Set when head reuses base's install. */
   readonly shared?: SharedInstall;
+  /** Worktrees checked out before the sides started (while the scenario was listed): each one's path, or why it has none. */
+  readonly checkedOut?: Partial<Record<RunName, Result.Result<string, WorktreeFailed>>>;
   /** Set when both sides run, so base's errors stop head's useless runs. */
   readonly decided?: Decided;
   readonly repo: string;
@@ -145,13 +148,21 @@ const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: RunNa
   return true;
 });
 
-/** Checks the side's commit out, installs and builds it; returns the app's folder in the worktree. */
+/** The side's worktree of its commit, in the run folder, removed with the scope that is current unless `keep`. */
+export const checkOut = (name: RunName, commit: Commit, where: Pick<SideContext, "repo" | "runDir" | "keep">) =>
+  Effect.gen(function* () {
+    const progress = yield* Progress;
+    return yield* progress.step(
+      { side: name, step: "worktree", detail: commit.sha.slice(0, 7) },
+      worktree(where.repo, join(where.runDir, name), commit.sha, where.keep),
+    );
+  });
+
+/** Checks the side's commit out (unless it was, earlier), installs and builds it; returns the app's folder in the worktree. */
 const prepare = Effect.fn("Side.prepare")(function* (name: RunName, commit: Commit, context: SideContext, out: string) {
   const progress = yield* Progress;
-  const path = yield* progress.step(
-    { side: name, step: "worktree", detail: commit.sha.slice(0, 7) },
-    worktree(context.repo, join(context.runDir, name), commit.sha, context.keep),
-  );
+  const early = context.checkedOut?.[name];
+  const path = yield* early === undefined ? checkOut(name, commit, context) : Effect.fromResult(early);
   if (context.app.submodules) {
     const git = yield* Git;
     yield* progress.step({ side: name, step: "worktree", detail: "submodules" }, git.checkoutSubmodules(context.repo, path, commit.sha));

@@ -8,7 +8,7 @@ import { Git, type Commit } from "../git/git.ts";
 import { Progress } from "../progress/progress.ts";
 import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { findWorkplace, loadScenario } from "./scenario.ts";
-import { makeDecided, runSide, sideContext, type SharedInstall, type SideContext, type SideResult } from "./side.ts";
+import { checkOut, makeDecided, runSide, sideContext, type SharedInstall, type SideContext, type SideResult } from "./side.ts";
 import type { SideEvidence } from "../report/evidence.ts";
 import type { Run } from "./run.ts";
 
@@ -60,13 +60,15 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
   base: Commit,
   head: Commit,
   context: SideContext,
+  // Where the worktrees were checked out, when they were before (see checkOutBoth).
+  early?: Scope.Closeable,
 ) {
   const git = yield* Git;
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
   const shared: SharedInstall | undefined = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
   const sides = { ...context, shared, decided: yield* makeDecided };
   // Both sides' worktrees are removed at once: as soon as both sides are done, while the report is written.
-  const worktrees = yield* Scope.fork(yield* Effect.scope, "parallel");
+  const worktrees = early ?? (yield* worktreeScope);
   const results = yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
     concurrency: options.sequential ? 1 : 2,
   }).pipe(Scope.provide(worktrees));
@@ -75,6 +77,29 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
   yield* Effect.addFinalizer(() => Fiber.join(removing));
   return results;
 });
+
+/** The scope both sides' worktrees are made in: closed at once, removing both together. */
+const worktreeScope = Effect.flatMap(Effect.scope, (scope) => Scope.fork(scope, "parallel"));
+
+/**
+ * Checks out both sides' worktrees at once, in a scope of their own, while `meanwhile` runs (the
+ * listing: a worktree needs only its commit). Each side gets its path or why it has none; a
+ * failure of `meanwhile` stops the checkouts, and the pipeline's scope removes what was made.
+ */
+const checkOutBoth = <A, E, R>(
+  where: Pick<SideContext, "repo" | "runDir" | "keep">,
+  base: Commit,
+  head: Commit,
+  meanwhile: Effect.Effect<A, E, R>,
+) =>
+  Effect.gen(function* () {
+    const worktrees = yield* worktreeScope;
+    const both = Effect.all([Effect.result(checkOut("base", base, where)), Effect.result(checkOut("head", head, where))], {
+      concurrency: 2,
+    }).pipe(Scope.provide(worktrees));
+    const [value, [baseTree, headTree]] = yield* Effect.all([meanwhile, both], { concurrency: 2 });
+    return { value, worktrees, checkedOut: { base: baseTree, head: headTree } };
+  });
 
 /** One scenario's evidence from both sides' results: its attempts on each. */
 export function sideEvidence(
@@ -91,20 +116,22 @@ export type SidesOptions = ScenarioOptions & Pick<ProveOptions, "base" | "head" 
 
 /**
  * The sequence a proof and a comparison of one scenario share: the workplace, both commits, the
- * scenario, the report folder's claim, the run folder, then both sides run `repeat` times; each
- * fact is learned as soon as it is known.
+ * run folder, the scenario (both worktrees checked out meanwhile), the report folder's claim, then
+ * both sides run `repeat` times; each fact is learned as soon as it is known.
  */
 export const oneScenarioSides = Effect.fn("Engine.oneScenario")(function* (run: Run, options: SidesOptions, repeat: number) {
   const place = yield* findWorkplace(options, run.cwd);
   yield* run.learn({ place });
   const [base, head] = yield* resolveRefs(options, place.repo);
   yield* run.learn({ base, head });
-  const scenario = yield* loadScenario(options, place);
-  yield* run.learn({ scenario });
-  yield* run.claim;
   const runDir = yield* runFolder(place.repo, options.keep);
   yield* run.learn({ runDir });
+  // Nothing waits that need not: the worktrees are checked out while Playwright lists the scenario.
+  const listing = Effect.tap(loadScenario(options, place), (scenario) => run.learn({ scenario }));
+  const listed = yield* checkOutBoth({ repo: place.repo, runDir, keep: options.keep }, base, head, listing);
+  const scenario = listed.value;
+  yield* run.claim;
   const context = sideContext({ place, scenarios: [scenario], runDir, cwd: run.cwd, keep: options.keep, repeat });
-  const [baseSide, headSide] = yield* bothSides(options, base, head, context);
+  const [baseSide, headSide] = yield* bothSides(options, base, head, { ...context, checkedOut: listed.checkedOut }, listed.worktrees);
   return sideEvidence(baseSide, headSide, 0);
 });
