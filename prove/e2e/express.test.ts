@@ -1,12 +1,16 @@
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTime } from "../../common/ownership.ts";
 import type { BisectReport } from "../bisect/schema.ts";
+import type { ProofReport } from "../index.ts";
 import { formatDuration } from "../outcome/durations.ts";
+import type { AppPlace } from "../test-fixtures/concurrency/where.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import {
   afterLaterRun,
@@ -25,10 +29,16 @@ import {
 
 let work: string;
 let repo: ExpressRepo;
+/** Where the scenarios write down each app's port, home and worktree. */
+let places: string;
+/** Report folders under the invoking checkout's reports/, removed at the end. */
+const written: string[] = [];
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-express-"));
   repo = await makeExpressRepo(work);
+  places = join(work, "places");
+  await mkdir(places);
   // A developer's checkout in the middle of work, on a detached HEAD: an edit, an untracked file and a stash.
   await writeFile(join(repo.dir, "notes.txt"), "stashed idea\n");
   await repo.git("add", "notes.txt");
@@ -39,6 +49,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const dir of written) {
+    await rm(dir, { recursive: true, force: true });
+    // The scenario's folders in reports/, now empty, up to reports/ itself.
+    for (let parent = dirname(dir); parent !== join(checkout, "reports"); parent = dirname(parent)) await rmdir(parent).catch(() => {});
+  }
   await rm(work, { recursive: true, force: true });
 });
 
@@ -51,15 +66,122 @@ async function pixels(file: string) {
   return sharp(file).raw().toBuffer();
 }
 
+/** A scenario of the sum app under a config of its own: negative numbers, which a fix that does not work gets wrong too. */
+const atOnceConfig = "prove/test-fixtures/concurrency/playwright.config.ts";
+const negative = "prove/test-fixtures/concurrency/negative.e2e.ts";
+
+/**
+ * Starts the real CLI from the invoking checkout against the sum app, with the scenarios told where
+ * to write down their apps: through node, or as the README runs it, through pnpm.
+ */
+function startAtOnce(via: "node" | "pnpm", args: ReadonlyArray<string>) {
+  const command = via === "node" ? ["node", "bin/prove-scenario.mjs"] : ["pnpm", "prove-scenario"];
+  return execa(command[0] ?? via, [...command.slice(1), ...args, "--repo", repo.dir], {
+    cwd: checkout,
+    reject: false,
+    stdin: "ignore",
+    env: { SCENARIO_CONCURRENCY_PLACES: places },
+  });
+}
+
+type AtOnce = ReturnType<typeof startAtOnce>;
+
+/** Resolves once the prover's stderr has shown every pattern, or with the ones it never showed once it has ended. */
+function printed(prover: AtOnce, patterns: ReadonlyArray<RegExp>): Promise<RegExp[]> {
+  return new Promise((resolve) => {
+    let text = "";
+    const missing = () => patterns.filter((pattern) => !pattern.test(text));
+    prover.stderr?.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      if (missing().length === 0) resolve([]);
+    });
+    void prover.then(() => resolve(missing()));
+  });
+}
+
+/** The worktree lock prove-scenario takes for a repository (prove/git/repo-lock.ts). */
+const lockOf = (dir: string) => join(tmpdir(), `scenario-prover.lock-${createHash("sha1").update(dir).digest("hex").slice(0, 16)}`);
+
+/** A proof's end as a user sees it: exit code, report.json from stdout (with --json) and from its folder, stderr. */
+async function ended(prover: AtOnce, folder?: string) {
+  const run = await prover;
+  const printedReport = folder === undefined ? (JSON.parse(run.stdout) as ProofReport) : undefined;
+  const dir = folder ?? reportDir(printedReport as ProofReport);
+  const onDisk = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ProofReport;
+  return { pid: prover.pid, exitCode: run.exitCode, report: printedReport ?? onDisk, onDisk, dir, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * Four proofs at once in the sum app's repository, made once for the tests that read them: the fix
+ * proved twice, identically, into the same default folder; a fix that does not work, of another
+ * scenario under another config; and a no-op change through pnpm, base named by its full SHA. Meanwhile locks are left by killed proofs, and
+ * the user runs git gc and git worktree prune.
+ */
+async function proveAtOnce() {
+  const repoBefore = await repositoryState(repo.dir);
+  const lock = lockOf(await repo.git("rev-parse", "--show-toplevel"));
+  // A proof killed while it held the repository's lock left it, with its pid and start time; the pid has since gone to a
+  // later process (this test's): the first proof to add a worktree takes it over all the same.
+  await mkdir(lock);
+  await writeFile(join(lock, "pid"), `${String(process.pid)}.${String(Number(startTime(process.pid)) - 1)}`);
+  // The first two are the same proof, into the same default folder under the checkout's reports/.
+  const short = async (ref: string) => (await repo.git("rev-parse", ref)).slice(0, 7);
+  const folder = join(checkout, "reports", fixtures, "sum", `${await short("bug")}-${await short("fix")}`);
+  written.push(folder, `${folder}-2`);
+  const fixSha = await repo.git("rev-parse", "fix");
+  const provers = [
+    startAtOnce("node", ["--base", "bug", "--head", "fix", sumScenario, "--config", config, "--json"]),
+    startAtOnce("node", ["--base", "bug", "--head", "fix", sumScenario, "--config", config, "--json"]),
+    startAtOnce("node", [
+      "--base",
+      "bug",
+      "--head",
+      "broken-fix",
+      negative,
+      "--config",
+      atOnceConfig,
+      "--json",
+      "--out",
+      out("broken-fix"),
+    ]),
+    startAtOnce("pnpm", ["--base", fixSha, "--head", "noop", sumScenario, "--config", config, "--out", out("noop")]),
+  ] as const;
+
+  // Once every proof has both its worktrees, the user cleans up the repository, and the lock is left again, by a proof
+  // killed before it wrote its pid, long ago: the first proof to remove its worktrees takes it over.
+  const notShown = await Promise.all(
+    provers.map((prover) => printed(prover, [/^base {2}worktree {2}[0-9a-f]{7} {2}\d/m, /^head {2}worktree {2}[0-9a-f]{7} {2}\d/m])),
+  );
+  await repo.git("gc", "--prune=now", "--quiet");
+  await repo.git("worktree", "prune");
+  await mkdir(lock);
+  await utimes(lock, new Date(0), new Date(0));
+
+  const [first, second, broken, noop] = await Promise.all([
+    ended(provers[0]),
+    ended(provers[1]),
+    ended(provers[2]),
+    ended(provers[3], out("noop")),
+  ]);
+  const apps = await Promise.all(
+    (await readdir(places)).map(async (file) => JSON.parse(await readFile(join(places, file), "utf8")) as AppPlace),
+  );
+  return { repoBefore, lock, folder, fixSha, notShown, first, second, broken, noop, apps };
+}
+
+let atOnce: ReturnType<typeof proveAtOnce> | undefined;
+/** The four proofs at once, made by the first test that needs them. */
+const provedAtOnce = () => (atOnce ??= proveAtOnce());
+
 describe("proving a fix in a plain Express repository that does not contain scenario-prover", () => {
   it("proves it: the total is wrong on base and right on head, with both sides' screenshots side by side", async () => {
-    const before = await repositoryState(repo.dir);
-    const { exitCode, report, stderr } = await prove(["--base", "bug", "--head", "fix", sumScenario, ...against("proved")]);
-    const dir = reportDir(report);
+    // The first of the two identical proofs made at once.
+    const { repoBefore, first } = await provedAtOnce();
+    const { exitCode, report, stderr, dir } = first;
 
     expect([exitCode, report.verdict, report.reasonCode]).toEqual([0, "proved", "proved"]);
     expect(report.scenario).toMatchObject({ file: sumScenario, title: "adding 1 and 2 shows a total of 3" });
-    expect(report.base.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${sumScenario}:11` } }]);
+    expect(report.base.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${sumScenario}:13` } }]);
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
     expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
     expect(report.base.subject).toBe("Add the sum page");
@@ -90,7 +212,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
       ["filled in", false],
       ["after add", true],
     ]);
-    expect(markdown).toContain(`**Base: assertion** at \`${sumScenario}:11\``);
+    expect(markdown).toContain(`**Base: assertion** at \`${sumScenario}:13\``);
     expect(markdown).toContain(`(fix) Add numbers, not strings — passed (run ${runLine?.[1]}, of which the test ${runLine?.[2]})`);
 
     for (const shot of [...report.base.screenshots, ...report.head.screenshots]) {
@@ -106,25 +228,64 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect([report.base.trace, report.base.serverLog, report.head.trace]).toEqual(["base/trace.zip", "base/server.log", null]);
     expect(await readFile(join(dir, "base/server.log"), "utf8")).toContain("sum app listening on");
 
-    expect(await repositoryState(repo.dir)).toEqual(before);
+    expect(await repositoryState(repo.dir)).toEqual(repoBefore);
   });
 
-  it("runs two proofs at once in one repository: a no-op change passes on base, a fix that does not work fails on head", async () => {
-    // The first as the README runs it, through pnpm, naming base by its full SHA: a correct "not proved" ends with the report's path.
-    const fixSha = await repo.git("rev-parse", "fix");
-    const viaPnpm = execa("pnpm", ["prove-scenario", "--base", fixSha, "--head", "noop", sumScenario, ...against("noop")], {
-      cwd: checkout,
-      reject: false,
-      stdin: "ignore",
-    });
-    const [noopRun, broken] = await Promise.all([
-      viaPnpm,
-      prove(["--base", "bug", "--head", "broken-fix", sumScenario, ...against("broken")]),
+  it("runs four proofs at once, two of them identical, with locks left by killed proofs and the user running git gc and git worktree prune: each its own verdict, folder, ports, homes and worktrees, and nothing left", async () => {
+    const { lock, folder, notShown, first, second, broken, noop, apps } = await provedAtOnce();
+    expect(notShown).toEqual([[], [], [], []]);
+    expect([first, second, broken, noop].map(({ exitCode, report }) => [exitCode, report.verdict, report.reasonCode])).toEqual([
+      [0, "proved", "proved"],
+      [0, "proved", "proved"],
+      [1, "not-proved", "fails-on-head"],
+      [1, "not-proved", "passes-on-base"],
     ]);
-    expect(noopRun.exitCode).toBe(1);
-    expect(noopRun.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out("noop"), "report.md")}`);
-    expect(`${noopRun.stdout}${noopRun.stderr}`).not.toContain("ELIFECYCLE");
-    const noop = { report: JSON.parse(await readFile(join(out("noop"), "report.json"), "utf8")) as typeof broken.report };
+    expect([first, second, broken].map(({ report, onDisk }) => JSON.stringify(onDisk) === JSON.stringify(report))).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(broken.report.scenario.title).toBe("adding -1 and 1 shows a total of 0");
+
+    // The identical proofs: one wrote the default folder, the other the one after it, and said so.
+    expect([first.dir, second.dir].sort()).toEqual([folder, `${folder}-2`]);
+    const moved = first.dir === folder ? second : first;
+    expect(moved.stderr).toContain(`\n${folder} is being written by another proof running now (pid `);
+    expect(moved.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(`${folder}-2`, "report.md")}`);
+    const all = [first, second, broken, noop];
+    expect(new Set(all.map(({ dir }) => dir)).size).toBe(4);
+    for (const { dir } of all) expect((await readdir(dir)).filter((name) => name.startsWith("."))).toEqual([]);
+
+    // Each side's app: its own port, home and worktree, in its own proof's temporary folder.
+    expect(apps).toHaveLength(8);
+    expect(new Set(apps.map(({ port }) => port)).size).toBe(8);
+    expect(new Set(apps.map(({ home }) => home)).size).toBe(8);
+    expect(new Set(apps.map(({ root }) => root)).size).toBe(8);
+    const runOf = (pid: number | undefined) => join(tmpdir(), `scenario-prover-${String(pid)}.`);
+    // pnpm starts the prover as its child: that proof's pid is the one named by the run folder of the apps no other proof ran.
+    const pnpmRun = apps.find(({ root }) => ![first, second, broken].some(({ pid }) => root.startsWith(runOf(pid))));
+    const pids = [first.pid, second.pid, broken.pid, Number(/^scenario-prover-(\d+)\./.exec(basename(dirname(pnpmRun?.root ?? "")))?.[1])];
+    for (const pid of pids) {
+      const own = apps.filter(({ root }) => root.startsWith(runOf(pid)));
+      expect(own.map(({ root }) => root.split("/").at(-1)).sort()).toEqual(["base", "head"]);
+      expect(own.every(({ home }) => home.startsWith(dirname(own[0]?.root ?? "?")))).toBe(true);
+    }
+
+    // Nothing of theirs is left: worktrees, temporary folders, the repository's lock; and the repository is whole.
+    expect((await repo.git("worktree", "list", "--porcelain")).split("\n\n")).toHaveLength(1);
+    const left = (await readdir(tmpdir())).filter((name) => pids.some((pid) => name.startsWith(`scenario-prover-${String(pid)}.`)));
+    expect(left).toEqual([]);
+    expect(existsSync(lock)).toBe(false);
+    const fsck = await execa("git", ["fsck", "--full", "--strict"], { cwd: repo.dir, reject: false });
+    expect([fsck.exitCode, fsck.stderr.split("\n").filter((line) => /^(error|missing|broken|fatal)/.test(line))]).toEqual([0, []]);
+  });
+
+  it("says why a change is not proved: a no-op change passes on base (run as the README runs it, through pnpm, naming base by its full SHA), a fix that does not work fails on head", async () => {
+    const { fixSha, broken, noop } = await provedAtOnce();
+    // A correct "not proved" through pnpm ends with the report's path, and pnpm adds no failure of its own.
+    expect(noop.exitCode).toBe(1);
+    expect(noop.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out("noop"), "report.md")}`);
+    expect(`${noop.stdout}${noop.stderr}`).not.toContain("ELIFECYCLE");
     expect([noop.report.verdict, noop.report.reasonCode]).toEqual(["not-proved", "passes-on-base"]);
     expect(noop.report.reason).toBe(
       `The scenario passes on base (${fixSha.slice(0, 7)}), so it does not reproduce the bug there; make it fail on base first.`,
@@ -133,10 +294,10 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect(markdown).toContain(`| | base \`${fixSha.slice(0, 7)}\` | head`);
     expect(markdown.replace(/```sh\n.*\n```/, "")).not.toContain(fixSha);
     expect([broken.exitCode, broken.report.verdict, broken.report.reasonCode]).toEqual([1, "not-proved", "fails-on-head"]);
-    expect(broken.report.head.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${sumScenario}:11` } }]);
+    expect(broken.report.head.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${negative}:10` } }]);
   });
 
-  it("with --keep and a TMPDIR as long as a Mac's, keeps the run folder and each run's short folder with the app's home, says where and how to remove them, and a later proof leaves them", async () => {
+  it("with --keep and a TMPDIR as long as a Mac's, keeps the run folder and each run's short folder with the app's home, says where and how to remove them; a later run leaves them, but removes and names what a bisection killed with SIGKILL left, with no worktree or process of it left", async () => {
     const before = await repo.git("worktree", "list", "--porcelain");
     const temp = join(await mkdtemp(join(tmpdir(), "prove-keep-")), "a-temporary-folder-as-long-as-a-mac-one");
     await mkdir(temp);
@@ -160,23 +321,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     }
     expect([existsSync(join(runDir, "base")), existsSync(join(runDir, "head"))]).toEqual([true, true]);
 
-    // A later run in the same temporary folders takes none of it for a killed proof's leftovers.
-    const later = await inTemp(["run", "--at", "fix", sumScenario, "--repo", repo.dir, "--config", config]);
-    expect(later.exitCode, later.stderr).toBe(0);
-    for (const dir of [runDir, ...shorts]) {
-      expect(later.stderr).not.toContain(`removed ${dir}`);
-      expect(existsSync(dir)).toBe(true);
-    }
-
-    // Removed as it said, nothing of it is left: no folder, no worktree.
-    await execa("sh", ["-c", `${run?.[2] ?? "false"} && rm -rf ${shorts.join(" ")}`]);
-    for (const dir of [runDir, ...shorts]) expect(existsSync(dir)).toBe(false);
-    expect(await repo.git("worktree", "list", "--porcelain")).toBe(before);
-    await rm(dirname(temp), { recursive: true, force: true });
-  });
-
-  it("a bisection killed with SIGKILL while its ends run leaves its run folder, which the next run removes and names, with no worktree or process left", async () => {
-    const before = await repo.git("worktree", "list", "--porcelain");
+    // A bisection killed while its ends run leaves its run folder in /tmp, which a run in TMPDIR also looks through.
     const bisection = startProver([
       "bisect",
       "--old",
@@ -195,10 +340,20 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect(killed.seen, killed.text).toBe(true);
     expect(killed.folders).toHaveLength(1);
 
-    const next = await startProver(["run", "--at", "fix", sumScenario, "--repo", repo.dir, "--config", config]);
-    expect(next.exitCode, next.stderr).toBe(0);
-    expect(await afterLaterRun(next.stderr, killed.folders)).toEqual(cleanedUp(killed.folders));
+    // A later run in the same temporary folders removes the killed proof's leftovers and takes none of the kept ones for them.
+    const later = await inTemp(["run", "--at", "fix", sumScenario, "--repo", repo.dir, "--config", config]);
+    expect(later.exitCode, later.stderr).toBe(0);
+    expect(await afterLaterRun(later.stderr, killed.folders)).toEqual(cleanedUp(killed.folders));
+    for (const dir of [runDir, ...shorts]) {
+      expect(later.stderr).not.toContain(`removed ${dir}`);
+      expect(existsSync(dir)).toBe(true);
+    }
+
+    // Removed as it said, nothing of it is left: no folder, no worktree.
+    await execa("sh", ["-c", `${run?.[2] ?? "false"} && rm -rf ${shorts.join(" ")}`]);
+    for (const dir of [runDir, ...shorts]) expect(existsSync(dir)).toBe(false);
     expect(await repo.git("worktree", "list", "--porcelain")).toBe(before);
+    await rm(dirname(temp), { recursive: true, force: true });
   });
 
   it("bisects to no answer when the new end is flaky, making none of its runs after the first two that disagree, with --repeat 3", async () => {
@@ -232,70 +387,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     );
   });
 
-  it.each([
-    [
-      "a ref that does not exist",
-      ["--base", "no-such-ref", "--head", "fix", sumScenario],
-      "bad-ref",
-      undefined,
-      ['--base "no-such-ref" does not name a commit', "git -C"],
-    ],
-    [
-      "a --repo folder that does not exist",
-      ["--base", "bug", "--head", "fix", sumScenario, "--repo", "/nonexistent/sum-app"],
-      "bad-repo",
-      undefined,
-      ['--repo "/nonexistent/sum-app": there is no folder at /nonexistent/sum-app', "leave --repo out"],
-    ],
-    [
-      "a scenario file that does not exist",
-      ["--base", "bug", "--head", "fix", `${fixtures}/missing.e2e.ts`],
-      "scenario-not-found",
-      undefined,
-      ["there is no file at", "Check the path"],
-    ],
-    [
-      "a scenario file holding two tests",
-      ["--base", "bug", "--head", "fix", `${fixtures}/two-tests.e2e.ts`],
-      "ambiguous-scenario",
-      undefined,
-      ["Pass --grep <text>", "  - adding 1 and 2 shows 3\n  - adding -1 and 1 shows 0"],
-    ],
-    [
-      "an install that fails on base",
-      ["--base", "install-broken", "--head", "fix", sumScenario],
-      "base-error",
-      "install",
-      ["`npm install`", "set app.install", "sum-helpers-1.0.0.tgz"],
-    ],
-    [
-      "an app that crashes before it is ready on base",
-      ["--base", "boot-crash", "--head", "fix", sumScenario],
-      "base-error",
-      "boot",
-      ["[scenario-harness:boot]", "Check app.start", "SUM_CONFIG is missing"],
-    ],
-    [
-      "a transcript that cannot be loaded",
-      ["--base", "bug", "--head", "fix", `${fixtures}/bad-transcript.e2e.ts`],
-      "base-error",
-      "transcript",
-      ["[scenario-harness:transcript]", "bad-transcript.ndjson:3: this line is not valid JSON", "Fix the line it names"],
-    ],
-  ])("could not run with %s: exit 2 and a message naming what to change", async (name, args, reasonCode, kind, says) => {
-    // A row's own --repo replaces the sum app's (an option given twice is refused).
-    const common = against(name.replaceAll(" ", "-")).slice(args.includes("--repo") ? 2 : 0);
-    const { exitCode, report, stderr } = await prove([...common, ...args]);
-    const dir = reportDir(report);
-    expect([exitCode, report.verdict, report.exitCode, report.reasonCode]).toEqual([2, "could-not-run", 2, reasonCode]);
-    const message = kind === undefined ? report.reason : (report.base.attempts[0]?.error?.message ?? "");
-    if (kind !== undefined) expect(report.base.attempts).toMatchObject([{ outcome: "error", error: { kind } }]);
-    for (const text of says) expect(message).toContain(text);
-    expect(stderr.split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^could-not-run \\(exit 2, ${reasonCode}\\): `)));
-    expect(stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(dir, "report.md")}`);
-  });
-
-  it("stops head as soon as base cannot install, instead of waiting out head's scenario, which hangs", async () => {
+  it("could not run when base cannot install: exit 2, a message naming what to change, and head stopped at once instead of waiting out its scenario, which hangs", async () => {
     const { exitCode, report, stderr } = await prove([
       "--base",
       "install-broken",
@@ -304,8 +396,13 @@ describe("proving a fix in a plain Express repository that does not contain scen
       `${fixtures}/hang.e2e.ts`,
       ...against("stopped"),
     ]);
-    expect([exitCode, report.verdict, report.reasonCode]).toEqual([2, "could-not-run", "base-error"]);
+    expect([exitCode, report.verdict, report.exitCode, report.reasonCode]).toEqual([2, "could-not-run", 2, "base-error"]);
     expect(report.base.attempts).toMatchObject([{ outcome: "error", error: { kind: "install" } }]);
+    // The message names the command that failed, the setting to change and what it could not find.
+    for (const text of ["`npm install`", "set app.install", "sum-helpers-1.0.0.tgz"])
+      expect(report.base.attempts[0]?.error?.message).toContain(text);
+    expect(stderr.split("\n")).toContainEqual(expect.stringMatching(/^could-not-run \(exit 2, base-error\): /));
+    expect(stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(reportDir(report), "report.md")}`);
     expect(report.head.attempts).toEqual([]);
     expect(stderr).toContain("\nhead  stopped    base could not run the scenario, so nothing left to run on head can change the verdict\n");
     expect(await readFile(join(reportDir(report), "report.md"), "utf8")).toMatch(/^- head: `[0-9a-f]{7}` \(hang\) .* — not run$/m);
@@ -317,8 +414,10 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const [fixed, buggy, crashing] = await Promise.all([runAt("fix"), runAt("bug"), runAt("boot-crash")]);
     expect([fixed.exitCode, buggy.exitCode, crashing.exitCode]).toEqual([0, 1, 125]);
     expect(buggy.stderr.trimEnd().split("\n").at(-1)).toMatch(
-      /^[0-9a-f]{7} failed: assertion at prove\/test-fixtures\/express\/sum\.e2e\.ts:11: .* \(exit 1\)$/,
+      /^[0-9a-f]{7} failed: assertion at prove\/test-fixtures\/express\/sum\.e2e\.ts:13: .* \(exit 1\)$/,
     );
-    expect(crashing.stderr).toContain("error: boot");
+    // An app that crashes before it is ready: the boot error, with its exit code and what to check.
+    expect(crashing.stderr).toContain("error: boot: HarnessError: [scenario-harness:boot] The app exited with code 1 before it was ready");
+    expect(crashing.stderr).toContain("Check app.start (`node server.js`)");
   });
 });

@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ScenarioApp } from "../../../harness/index.ts";
 
-/** Where a scenario's app ran, as prove/e2e/concurrency.test.ts reads it: the port, the app's home, the worktree. */
+/** Where a scenario's app ran, as prove/e2e/express.test.ts reads it: the port, the app's home, the worktree. */
 export interface AppPlace {
   readonly port: number;
   readonly home: string;

@@ -1,6 +1,8 @@
 import { expect, test } from "../../../harness/index.ts";
+import { writePlace } from "../concurrency/where.ts";
 
 test("adding 1 and 2 shows a total of 3", async ({ app, page }) => {
+  await writePlace(app);
   await app.open("/app/");
   await page.getByLabel("a").fill("1");
   await page.getByLabel("b").fill("2");
