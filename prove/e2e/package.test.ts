@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofReport } from "../index.ts";
 import type { ProofSummary } from "../summary/schema.ts";
 import { checkout, repositoryState } from "./support/prover.ts";
-import { makeDashRepo, makePinnedRepo, makeShopRepo, makeStoreRepo, makeWorkspaceRepo, type UserRepo } from "./support/user-repos.ts";
+import { makeDashRepo, makeShopRepo, makeStoreRepo, makeWorkspaceRepo, type UserRepo } from "./support/user-repos.ts";
 
 /** A folder name the user's checkout lives under, to be found in no file of a report. */
 const planted = "planted-Xq9-checkout";
@@ -94,7 +94,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(npmPack?.files.map((file) => file.path).sort()).toEqual(files);
   });
 
-  it("installs as a devDependency of a plain npm repository, where init writes a config and an example that runs against the app", async () => {
+  it("installs as a devDependency of a plain npm repository, where init writes a config and an example", async () => {
     shop = await makeShopRepo(join(work, planted, "shop"));
     await npmInstall(shop.dir, tarball);
     expect((await manifest(shop.dir)).devDependencies?.["scenario-prover"]).toMatch(/scenario-prover-.*\.tgz$/);
@@ -113,55 +113,14 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect((await manifest(shop.dir)).scripts?.["prove-scenario"]).toBe("prove-scenario");
     expect(await readFile(join(shop.dir, ".gitignore"), "utf8")).toBe("node_modules/\n/reports/\ntest-results/\n");
 
-    const example = await npx(
-      shop.dir,
-      "playwright",
-      "test",
-      "-c",
-      "scenarios.config.ts",
-      "--reporter=line",
-      "--output",
-      join(work, "shop-example"),
-    );
-    expect(example.exitCode, example.stdout).toBe(0);
-    expect(example.stdout).toContain("1 passed");
-
+    // The example runs against the app in the proof of the next test; a direct run of one is the Vite app's test's.
     const again = await npx(shop.dir, "prove-scenario", "init");
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain("scenarios.config.ts and scenarios/example.e2e.ts already exist");
   });
 
-  it("proves a fix from inside the repository, the scenario untracked, with no --repo and no --config; the checkout stays as it was and no path of this machine is in the report", async () => {
+  it("in a CI job, from inside the repository with no --repo and no --config, proves every scenario under a folder at once (one of them untracked), publishes the images to the remote for a pr.md without a relative link, and sets the step's outputs and summary; the checkout stays as it was and no path of this machine is in the reports", async () => {
     await writeFile(join(shop.dir, "scenarios/cart-total.e2e.ts"), cartScenario);
-    const before = await repositoryState(shop.dir);
-
-    const run = await npx(shop.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
-
-    expect(run.exitCode, run.stderr).toBe(0);
-    const report = JSON.parse(run.stdout) as ProofReport;
-    const dir = join(shop.dir, report.dir);
-    expect(report.dir).toMatch(/^reports\/scenarios\/cart-total\/[0-9a-f]{7}-[0-9a-f]{7}$/);
-    expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(dir, "report.md")}`);
-    expect([report.verdict, report.reasonCode, report.scenario.file]).toEqual(["proved", "proved", "scenarios/cart-total.e2e.ts"]);
-    expect(report.base.attempts).toMatchObject([
-      { outcome: "failed", error: { kind: "assertion", location: "scenarios/cart-total.e2e.ts:6" } },
-    ]);
-    expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
-    expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
-    expect(report.command).toBe(
-      `npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} scenarios/cart-total.e2e.ts`,
-    );
-    expect(JSON.parse(await readFile(join(dir, "report.json"), "utf8"))).toEqual(report);
-
-    const texts = await textsUnder(dir);
-    expect(texts.map(([file]) => file.slice(dir.length + 1))).toEqual(
-      expect.arrayContaining(["report.md", "base/trace.zip", "base/server.log"]),
-    );
-    expect(texts.filter(([, text]) => text.includes(planted)).map(([file]) => file)).toEqual([]);
-    expect(await repositoryState(shop.dir)).toEqual(before);
-  });
-
-  it("in a CI job, proves every scenario under a folder at once, publishes the images to the remote for a pr.md without a relative link, and sets the step's outputs and summary", async () => {
     const remote = join(work, "shop-remote.git");
     await execa("git", ["init", "-q", "--bare", remote]);
     await shop.git("remote", "add", "origin", `file://${remote}`);
@@ -180,7 +139,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
       },
     );
 
-    // The example passes on both sides: one scenario proved, one not, and the worst verdict is the exit code.
+    // The example init wrote passes against the app on both sides: one scenario proved, one not, and the worst verdict is the exit code.
     expect(run.exitCode, run.stderr).toBe(1);
     expect(
       run.stderr
@@ -234,6 +193,37 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     );
     expect(branch.filter((file) => !/\.png$/.test(file))).toEqual([]);
     for (const link of links) expect(branch).toContain(link.slice("https://img.example/shop/".length));
+
+    const example = JSON.parse(await readFile(join(dir, "scenarios/example/report.json"), "utf8")) as ProofReport;
+    expect([example.reasonCode, example.base.attempts, example.head.attempts]).toMatchObject([
+      "passes-on-base",
+      [{ outcome: "passed" }],
+      [{ outcome: "passed" }],
+    ]);
+
+    // The untracked scenario's report: its failure on base, its pass on head, and the command that proves it alone.
+    const report = JSON.parse(await readFile(join(dir, "scenarios/cart-total/report.json"), "utf8")) as ProofReport;
+    expect([report.verdict, report.reasonCode, report.scenario.file]).toEqual(["proved", "proved", "scenarios/cart-total.e2e.ts"]);
+    expect(report.base.attempts).toMatchObject([
+      { outcome: "failed", error: { kind: "assertion", location: "scenarios/cart-total.e2e.ts:6" } },
+    ]);
+    expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
+    expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
+    expect(report.command).toBe(
+      `npx prove-scenario --base ${report.base.sha?.slice(0, 12)} --head ${report.head.sha?.slice(0, 12)} scenarios/cart-total.e2e.ts`,
+    );
+
+    const texts = await textsUnder(dir);
+    expect(texts.map(([file]) => file.slice(dir.length + 1))).toEqual(
+      expect.arrayContaining([
+        "summary.md",
+        "pr.md",
+        "scenarios/cart-total/report.md",
+        "scenarios/cart-total/base/trace.zip",
+        "scenarios/cart-total/base/server.log",
+      ]),
+    );
+    expect(texts.filter(([, text]) => text.includes(planted)).map(([file]) => file)).toEqual([]);
     expect(await repositoryState(shop.dir)).toEqual(before);
   });
 
@@ -302,31 +292,14 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(again.stderr).toContain("\nproved (exit 0, proved): ");
   });
 
-  it("proves a fix in a repository with a yarn v1 lockfile, on a machine without yarn, with the config init wrote", async () => {
-    const yarnShop = await makePinnedRepo(join(work, "yarn-shop"), "yarn");
-    await execa("npx", ["--yes", "yarn@1", "add", "-D", `file:${tarball}`, "@playwright/test@1.65.1"], {
-      cwd: yarnShop.dir,
-      stdin: "ignore",
-    });
-
-    const init = await npx(yarnShop.dir, "prove-scenario", "init");
-    expect(init.exitCode, init.stderr).toBe(0);
-    expect(init.stderr).toContain("detected: install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)\n");
-    expect(init.stderr).toContain("detected: start: node server.js ");
-    await writeFile(join(yarnShop.dir, "scenarios/cart-total.e2e.ts"), cartScenario);
-
-    const run = await npx(yarnShop.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout) as ProofReport).verdict).toBe("proved");
-    expect(run.stderr).toContain("base  install   yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)  ");
-  });
-
-  it("proves a fix in a Next.js-style app whose dev server compiles on first request and hydrates only for localhost, with the config init wrote", async () => {
+  it("proves a fix in a Next.js-style app whose dev server compiles on first request and hydrates only for localhost, with a yarn v1 lockfile on a machine without yarn, with the config init wrote", async () => {
     const dash = await makeDashRepo(join(work, "dash"));
-    await npmInstall(dash.dir, tarball);
+    await execa("npx", ["--yes", "yarn@1", "add", "-D", `file:${tarball}`, "@playwright/test@1.65.1"], { cwd: dash.dir, stdin: "ignore" });
 
     const init = await npx(dash.dir, "prove-scenario", "init");
     expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stderr).toContain("detected: install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)\n");
+    expect(init.stderr).toContain("detected: start: npx next dev ");
     const config = await readFile(join(dash.dir, "scenarios.config.ts"), "utf8");
     expect(config).toContain('    host: "localhost", //');
     expect(config).toContain('    ready: { path: "/", timeout: 90_000 }, // next dev compiles each page on its first request\n');
@@ -348,14 +321,23 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
     const report = JSON.parse(run.stdout) as ProofReport;
     expect(report.verdict).toBe("proved");
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
+    expect(run.stderr).toContain("base  install   yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)  ");
   });
 
   it("refuses, at init and before a proof, a repository whose own @playwright/test is below the peer range, naming the version, the range and the fix", async () => {
     const old = await makeShopRepo(join(work, "old-playwright"));
-    // npm refuses the peer conflict unless told to leave peers alone; pnpm links the repository's 1.38 with a warning. Either way 1.38 is what runs.
-    await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", "--legacy-peer-deps", tarball, "@playwright/test@1.38.0"], {
-      cwd: old.dir,
-    });
+    // The shop's install, hard-linked, with the registry's @playwright/test 1.38.0 in place of the peer npm added: what npm
+    // installs when told to leave peers alone (it refuses the conflict otherwise), and pnpm links with a warning. Either way 1.38 is what runs.
+    const oldPlaywright = join(old.dir, "node_modules/@playwright/test");
+    await execa("cp", ["-al", join(shop.dir, "node_modules"), join(old.dir, "node_modules")]);
+    await rm(oldPlaywright, { recursive: true });
+    await mkdir(oldPlaywright);
+    const [packed] = JSON.parse(
+      (await execa("npm", ["pack", "--json", "--pack-destination", work, "@playwright/test@1.38.0"])).stdout,
+    ) as Array<{
+      filename: string;
+    }>;
+    await execa("tar", ["-xzf", join(work, packed?.filename ?? ""), "-C", oldPlaywright, "--strip-components=1"]);
     const says = [
       `node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency)`,
       "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65), then run again.",

@@ -173,8 +173,9 @@ button.disabled = false;
 `;
 
 /**
- * A dashboard on the next dev stand-in above (npm, its package-lock.json): a button, disabled until
- * the client code hydrates the page, adds two fields. Tag `bug`: 1 and 2 make 12; `fix`: 3.
+ * A dashboard on the next dev stand-in above, with the yarn v1 lockfile yarn 1 wrote when the
+ * fixture was built and no packageManager (no yarn is installed): a button, disabled until the
+ * client code hydrates the page, adds two fields. Tag `bug`: 1 and 2 make 12; `fix`: 3.
  */
 export async function makeDashRepo(dir: string): Promise<UserRepo> {
   const repo = await repository(dir, {
@@ -186,7 +187,7 @@ export async function makeDashRepo(dir: string): Promise<UserRepo> {
       '<!doctype html><title>Dash</title><input aria-label="a" value="1"><input aria-label="b" value="2"><button disabled>Add</button><p role="status">Total: 0</p>',
     "app/client.js": dashClient("a.value + b.value"),
   });
-  await execa("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, stdin: "ignore" });
+  await execa("npx", ["--yes", "yarn@1", "install"], { cwd: dir, stdin: "ignore" });
   await commit(repo, "bug", "Add the fields");
   await writeFile(join(dir, "app/client.js"), dashClient("Number(a.value) + Number(b.value)"));
   await commit(repo, "fix", "Add the fields as numbers");
