@@ -64,8 +64,9 @@ beforeAll(async () => {
   );
   exitCode = run.exitCode;
   report = JSON.parse(run.stdout) as JsonReport;
-  // Eleven projects, sixteen tests, each with its own app, some waiting out a slow app on purpose.
-}, 240_000);
+  // Eleven projects, sixteen tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
+  // twelve runs before, in one hook.
+}, 600_000);
 
 afterAll(async () => {
   await rm(output, { recursive: true, force: true });
