@@ -2,11 +2,12 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createZooSandbox, defaultBugId, listBugs, type ZooBug, type ZooSandbox } from "../demo/index.ts";
 import type { ProofReport } from "../index.ts";
 import type { ProofSummary } from "../summary/schema.ts";
 import { checkout, processesMentioning, startProver } from "./support/prover.ts";
+import { found, planted, plantDeveloper, textsUnder } from "../test-fixtures/secrets/planted.ts";
 
 const bugs = await listBugs(checkout);
 const failedKinds = ["assertion", "timeout", "app-error", "unexpected-request", "unplayed-transcript"];
@@ -176,9 +177,12 @@ async function expectProvedBug(
 const installs = (stderr: string, side: string) =>
   stderr.split("\n").filter((line) => line.startsWith(`${side.padEnd(5)} install `)).length;
 
-describe("prove-scenario demo", () => {
+describe("prove-scenario demo, run by a developer with secrets in the environment, ~/.npmrc and ~/.gitconfig", () => {
+  beforeAll(() => plantDeveloper(join(work, "home")));
+  afterAll(() => vi.unstubAllEnvs());
+
   it.each(demoProofs)(
-    "$id: proved in its own sandbox, $runs run(s) a side, base failing in its scenario and head passing every time, and leaves nothing behind",
+    "$id: proved in its own sandbox, $runs run(s) a side, base failing in its scenario and head passing every time; none of the secrets reaches its report, and it leaves nothing behind",
     async ({ id, args, runs }) => {
       const bug = bugs.find((candidate) => candidate.id === id);
       if (bug === undefined) throw new Error(`no zoo bug ${id}`);
@@ -193,6 +197,12 @@ describe("prove-scenario demo", () => {
       expect([report.base.subject, report.head.subject]).toEqual([`agent-chat: ${bug.title}`, `Fix: ${bug.title}`]);
       expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}${runs > 1 ? ` --repeat ${runs}` : ""}`);
       await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` }, runs);
+
+      // Every file of the report folder, each trace's files decompressed, each image's metadata, and the prover's output.
+      const texts = [...(await textsUnder(out)), { file: "the prover's output", text: `${run.stdout}${run.stderr}` }];
+      expect(texts.filter(({ file }) => file.includes("trace.zip:")).length).toBeGreaterThan(3);
+      expect(found(texts, planted, "PLANTED")).toEqual([]);
+      expect(report.redactions).toEqual({ environment: 0, secretShaped: 0 });
 
       // The sandbox (in scenario-prover-<pid>.<start>-demo-…), its worktrees and the apps' homes (in scenario-prover-<pid>.<start>-…) are gone.
       expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}.`))).toEqual([]);
