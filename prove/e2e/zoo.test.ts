@@ -14,12 +14,12 @@ const failedKinds = ["assertion", "timeout", "app-error", "unexpected-request", 
 
 /**
  * The bugs `demo` proves, each in its own sandbox, both sides at once: its default bug, named by
- * nothing, and the event cut across two reads, five runs a side. A pause between the event's two
+ * nothing, and the event cut across two reads, three runs a side. A pause between the event's two
  * pieces makes the app read them apart, so base must lose the word and head show it every time.
  */
 const demoProofs = [
   { id: defaultBugId, args: [], runs: 1 },
-  { id: "event-split-across-reads-dropped", args: ["event-split-across-reads-dropped", "--repeat", "5"], runs: 5 },
+  { id: "event-split-across-reads-dropped", args: ["event-split-across-reads-dropped", "--repeat", "3"], runs: 3 },
 ] as const;
 
 /**
