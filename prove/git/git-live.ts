@@ -70,6 +70,8 @@ const lockedUnder = (repo: string, dir: string) =>
   );
 
 const prune = Effect.fn("Git.prune")(function* (repo: string, under?: string) {
+  // A repository deleted since (a killed run's, named by its owner.json) has no worktree entries left to forget.
+  if (!existsSync(repo)) return;
   yield* withRepoLock(
     repo,
     Effect.gen(function* () {

@@ -87,7 +87,7 @@ describe("worktrees and the run folder", () => {
     expect(await readdir(temp)).toEqual([]);
   });
 
-  it("left by a killed run are removed by the next one, its pid reused or not, its half-made worktree too; a live run's and a kept one's are not", async () => {
+  it("left by a killed run are removed by the next one, its pid reused or not, its half-made worktree too, its repository gone or not; a live run's and a kept one's are not", async () => {
     const { repo, temp, sha, git, worktrees } = await setup();
     const exited = execa("true");
     await exited;
@@ -109,12 +109,22 @@ describe("worktrees and the run folder", () => {
     const overtaken = await folder(reused, false);
     const running = await folder(live, false);
     const kept = await folder(dead, true);
+    // A run of a repository deleted since (a clone removed, a test's temporary repository).
+    const orphan = join(temp, `scenario-prover-${dead}-gone`);
+    await mkdir(join(orphan, "base"), { recursive: true });
+    await writeFile(join(orphan, "owner.json"), JSON.stringify({ pid: Number(dead), repo: join(temp, "deleted-repo"), keep: false }));
 
     const { removed, failed } = await Effect.runPromise(cleanLeftovers([temp]).pipe(Effect.provide(GitLive)));
 
-    expect([...removed].sort()).toEqual([killed, overtaken].sort());
+    expect([...removed].sort()).toEqual([killed, overtaken, orphan].sort());
     expect(failed).toEqual([]);
-    expect([existsSync(killed), existsSync(overtaken), existsSync(running), existsSync(kept)]).toEqual([false, false, true, true]);
+    expect([existsSync(killed), existsSync(overtaken), existsSync(orphan), existsSync(running), existsSync(kept)]).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+    ]);
     expect(await worktrees()).toBe(3);
   });
 
