@@ -136,7 +136,7 @@ beforeAll(async () => {
   // The light app's page is whole once it loads: its passing runs check at once.
   light = {
     repo: await makeLightBisectRepo(join(work, "sum-app"), history),
-    ...(await writeLightScenario(join(work, "sum-scenario"), checkout)),
+    ...(await writeLightScenario(join(work, "sum-scenario"))),
     expectTimeout: "2000",
   };
   before = await repositoryState(app.repo.dir);

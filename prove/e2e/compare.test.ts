@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main, type CompareReport } from "../index.ts";
 import { linkTargets } from "../publish/test-support.ts";
 import { prMarker } from "../publish/pr-markdown.ts";
-import { checkout, processesMentioning, publishFrom, startProver } from "./support/prover.ts";
+import { checkout, processesMentioning, publishFrom, startProver, writeScenarioFolder } from "./support/prover.ts";
 
 let work: string;
 /** A node:http app's repository: `app`, a page whose tool result shows once its details are opened, and `restyled`, a change to its stylesheet alone. */
@@ -40,8 +40,6 @@ const restyle = "\n.tool-result {\n  background: #fde68a;\n}\n";
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-const harness = JSON.stringify(join(checkout, "harness/index.ts"));
-
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-compare-"));
   repo = join(work, "chat-app");
@@ -58,27 +56,10 @@ beforeAll(async () => {
   await writeFile(join(repo, "style.css"), style + restyle);
   await git("commit", "--quiet", "--all", "-m", "Tool results on a yellow background");
 
-  const scenarios = join(work, "scenarios");
-  await mkdir(scenarios);
-  // ES modules, as the harness is: Playwright would load a .ts file outside any package as CommonJS.
-  await writeFile(join(scenarios, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
-  config = join(scenarios, "scenarios.config.ts");
-  await writeFile(
-    config,
-    `import { defineScenarioConfig } from ${harness};
-
-export default defineScenarioConfig({
-  testDir: ".",
-  app: { root: ".", install: false, start: "node server.mjs", ready: { path: "/" } },
-});
-`,
-  );
-  scenario = join(scenarios, "tool-call.e2e.ts");
-  await writeFile(
-    scenario,
-    `import { expect, test } from ${harness};
-
-test("a tool call's result shows once it is opened", async ({ app, page }) => {
+  ({ config, scenario } = await writeScenarioFolder(join(work, "scenarios"), {
+    app: `{ root: ".", install: false, start: "node server.mjs", ready: { path: "/" } }`,
+    file: "tool-call.e2e.ts",
+    body: `test("a tool call's result shows once it is opened", async ({ app, page }) => {
   await app.open("/");
   await app.screenshot("asked");
   await page.getByText("list_files").click();
@@ -86,7 +67,7 @@ test("a tool call's result shows once it is opened", async ({ app, page }) => {
   await app.screenshot("tool-calls");
 });
 `,
-  );
+  }));
 });
 
 afterAll(async () => {

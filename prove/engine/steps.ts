@@ -60,15 +60,14 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
   base: Commit,
   head: Commit,
   context: SideContext,
-  // Where the worktrees were checked out, when they were before (see checkOutBoth).
-  early?: Scope.Closeable,
+  early?: CheckedOut,
 ) {
   const git = yield* Git;
   const same = yield* git.sameDependencies(context.repo, base.sha, head.sha);
   const shared: SharedInstall | undefined = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
-  const sides = { ...context, shared, decided: yield* makeDecided };
+  const sides = { ...context, shared, decided: yield* makeDecided, checkedOut: early?.checkedOut };
   // Both sides' worktrees are removed at once: as soon as both sides are done, while the report is written.
-  const worktrees = early ?? (yield* worktreeScope);
+  const worktrees = early?.worktrees ?? (yield* worktreeScope);
   const results = yield* Effect.all([runSide("base", options.base, base, sides), runSide("head", options.head, head, sides)], {
     concurrency: options.sequential ? 1 : 2,
   }).pipe(Scope.provide(worktrees));
@@ -77,6 +76,12 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
   yield* Effect.addFinalizer(() => Fiber.join(removing));
   return results;
 });
+
+/** Both sides' worktrees checked out before the sides start (see checkOutBoth): the scope they are in, and each one's path or why it has none. */
+interface CheckedOut {
+  readonly worktrees: Scope.Closeable;
+  readonly checkedOut: NonNullable<SideContext["checkedOut"]>;
+}
 
 /** The scope both sides' worktrees are made in: closed at once, removing both together. */
 const worktreeScope = Effect.flatMap(Effect.scope, (scope) => Scope.fork(scope, "parallel"));
@@ -98,7 +103,8 @@ const checkOutBoth = <A, E, R>(
       concurrency: 2,
     }).pipe(Scope.provide(worktrees));
     const [value, [baseTree, headTree]] = yield* Effect.all([meanwhile, both], { concurrency: 2 });
-    return { value, worktrees, checkedOut: { base: baseTree, head: headTree } };
+    const early: CheckedOut = { worktrees, checkedOut: { base: baseTree, head: headTree } };
+    return { value, early };
   });
 
 /** One scenario's evidence from both sides' results: its attempts on each. */
@@ -132,6 +138,6 @@ export const oneScenarioSides = Effect.fn("Engine.oneScenario")(function* (run: 
   const scenario = listed.value;
   yield* run.claim;
   const context = sideContext({ place, scenarios: [scenario], runDir, cwd: run.cwd, keep: options.keep, repeat });
-  const [baseSide, headSide] = yield* bothSides(options, base, head, { ...context, checkedOut: listed.checkedOut }, listed.worktrees);
+  const [baseSide, headSide] = yield* bothSides(options, base, head, context, listed.early);
   return sideEvidence(baseSide, headSide, 0);
 });

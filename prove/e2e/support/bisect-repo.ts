@@ -2,6 +2,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { writeSandboxFiles, type ZooBug } from "../../demo/index.ts";
+import { writeScenarioFolder } from "./prover.ts";
 
 /**
  * A repository with a history to bisect: tag `v1` holds an app as shipped, then `length` commits
@@ -95,36 +96,17 @@ export const makeLightBisectRepo = (dir: string, history: BisectHistory) =>
  * The light app's scenario and config, in `dir` (outside the repository): the page shows a total
  * of 3, a screenshot before the check. Returns their absolute paths.
  */
-export async function writeLightScenario(dir: string, checkout: string) {
-  const harness = JSON.stringify(join(checkout, "harness/index.ts"));
-  await mkdir(dir, { recursive: true });
-  // ES modules, as the harness is: Playwright would load a .ts file outside any package as CommonJS.
-  await writeFile(join(dir, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
-  const config = join(dir, "scenarios.config.ts");
-  const scenario = join(dir, "sum.e2e.ts");
-  await writeFile(
-    config,
-    `import { defineScenarioConfig } from ${harness};
-
-export default defineScenarioConfig({
-  testDir: ".",
-  app: { root: ".", start: "node server.mjs", ready: { path: "/" } },
-});
-`,
-  );
-  await writeFile(
-    scenario,
-    `import { expect, test } from ${harness};
-
-test("the total of 1 and 2 is 3", async ({ app, page }) => {
+export const writeLightScenario = (dir: string) =>
+  writeScenarioFolder(dir, {
+    app: `{ root: ".", start: "node server.mjs", ready: { path: "/" } }`,
+    file: "sum.e2e.ts",
+    body: `test("the total of 1 and 2 is 3", async ({ app, page }) => {
   await app.open("/");
   await app.screenshot("opened");
   await expect(page.locator("output")).toHaveText("Total: 3");
 });
 `,
-  );
-  return { config, scenario };
-}
+  });
 
 async function makeRepo(dir: string, app: BisectApp, history: BisectHistory): Promise<BisectRepo> {
   await app.write(dir);

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readdir, readFile, readlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, readlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
@@ -10,6 +10,26 @@ export const checkout = resolve(import.meta.dirname, "../../..");
 export const fixtures = "prove/test-fixtures/express";
 export const config = `${fixtures}/playwright.config.ts`;
 export const sumScenario = `${fixtures}/sum.e2e.ts`;
+
+/**
+ * A scenario folder outside any repository, as a user keeps one beside the app: an ES-module
+ * package.json, a config of this checkout's harness with `app` (an object literal's text), and
+ * one scenario file holding `body` after the harness's import. Returns both absolute paths.
+ */
+export async function writeScenarioFolder(dir: string, input: { readonly app: string; readonly file: string; readonly body: string }) {
+  const harness = JSON.stringify(join(checkout, "harness/index.ts"));
+  await mkdir(dir, { recursive: true });
+  // ES modules, as the harness is: Playwright would load a .ts file outside any package as CommonJS.
+  await writeFile(join(dir, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
+  const config = join(dir, "scenarios.config.ts");
+  const scenario = join(dir, input.file);
+  await writeFile(
+    config,
+    `import { defineScenarioConfig } from ${harness};\n\nexport default defineScenarioConfig({\n  testDir: ".",\n  app: ${input.app},\n});\n`,
+  );
+  await writeFile(scenario, `import { expect, test } from ${harness};\n\n${input.body}`);
+  return { config, scenario };
+}
 
 /** Starts the real CLI, as a user would, from the invoking checkout. */
 export function startProver(args: ReadonlyArray<string>) {
