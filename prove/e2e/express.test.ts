@@ -11,7 +11,7 @@ import type { BisectReport } from "../bisect/schema.ts";
 import type { ProofReport } from "../index.ts";
 import { formatDuration } from "../outcome/durations.ts";
 import type { AppPlace } from "../test-fixtures/concurrency/where.ts";
-import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
+import { fillNpmCache, makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import {
   afterLaterRun,
   checkout,
@@ -118,6 +118,7 @@ async function ended(prover: AtOnce, folder?: string) {
  * the user runs git gc and git worktree prune.
  */
 async function proveAtOnce() {
+  await fillNpmCache(repo);
   const repoBefore = await repositoryState(repo.dir);
   const lock = lockOf(await repo.git("rev-parse", "--show-toplevel"));
   // A proof killed while it held the repository's lock left it, with its pid and start time; the pid has since gone to a
@@ -179,7 +180,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const { repoBefore, first } = await provedAtOnce();
     const { exitCode, report, stderr, dir } = first;
 
-    expect([exitCode, report.verdict, report.reasonCode]).toEqual([0, "proved", "proved"]);
+    expect([exitCode, report.verdict, report.reasonCode], stderr).toEqual([0, "proved", "proved"]);
     expect(report.scenario).toMatchObject({ file: sumScenario, title: "adding 1 and 2 shows a total of 3" });
     expect(report.base.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${sumScenario}:13` } }]);
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
@@ -234,7 +235,12 @@ describe("proving a fix in a plain Express repository that does not contain scen
   it("runs four proofs at once, two of them identical, with locks left by killed proofs and the user running git gc and git worktree prune: each its own verdict, folder, ports, homes and worktrees, and nothing left", async () => {
     const { lock, folder, notShown, first, second, broken, noop, apps } = await provedAtOnce();
     expect(notShown).toEqual([[], [], [], []]);
-    expect([first, second, broken, noop].map(({ exitCode, report }) => [exitCode, report.verdict, report.reasonCode])).toEqual([
+    // On a wrong verdict, each proof's progress says which step went wrong, and how.
+    const all = [first, second, broken, noop];
+    expect(
+      all.map(({ exitCode, report }) => [exitCode, report.verdict, report.reasonCode]),
+      all.map(({ stderr }) => stderr).join("\n\n"),
+    ).toEqual([
       [0, "proved", "proved"],
       [0, "proved", "proved"],
       [1, "not-proved", "fails-on-head"],
@@ -252,7 +258,6 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const moved = first.dir === folder ? second : first;
     expect(moved.stderr).toContain(`\n${folder} is being written by another proof running now (pid `);
     expect(moved.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(`${folder}-2`, "report.md")}`);
-    const all = [first, second, broken, noop];
     expect(new Set(all.map(({ dir }) => dir)).size).toBe(4);
     for (const { dir } of all) expect((await readdir(dir)).filter((name) => name.startsWith("."))).toEqual([]);
 

@@ -1,5 +1,5 @@
 import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { execa } from "execa";
 
 /**
@@ -124,4 +124,19 @@ const hangMarker = ${JSON.stringify(join(signals, "hang-"))} + process.pid;`;
 
   await git("checkout", "-q", "main");
   return { dir, signals, git };
+}
+
+/**
+ * Fills npm's cache with the sum app's dependencies, as a developer's machine has them, with one
+ * `npm ci` of the lockfile in a scratch folder beside the repository. On an empty cache (a fresh CI
+ * machine's), several proofs' `npm ci` at once each fetch every tarball from the registry side by
+ * side, where a fetch that fails or npm's cache racing itself fails a side's install.
+ */
+export async function fillNpmCache(repo: ExpressRepo): Promise<void> {
+  const scratch = join(dirname(repo.dir), "npm-cache-fill");
+  await mkdir(scratch);
+  await copyFile(lockfile, join(scratch, "package-lock.json"));
+  await writeFile(join(scratch, "package.json"), packageJson({ express: "^4.22.3" }));
+  await execa("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: scratch });
+  await rm(scratch, { recursive: true, force: true });
 }
