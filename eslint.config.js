@@ -57,7 +57,7 @@ const layerRules = [
 ];
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "reports/**", "test-results/**", "playwright-report/**", "dist/**"] },
+  { ignores: ["**/node_modules/**", "reports/**", "test-results/**", "playwright-report/**", "dist/**", ".e2e-prover*/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

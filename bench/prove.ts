@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { createDemoSandbox, defaultBugId, findBug } from "../prove/demo/index.ts";
+import { builtProver } from "../prove/e2e/support/built-prover.ts";
 import type { ProofReport } from "../prove/index.ts";
 import { median, type Figure } from "./figure.ts";
 
@@ -99,11 +100,14 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
   const out = await mkdtemp(join(tmpdir(), "bench-prove-"));
   try {
     const scenario = "scenarios/agent-chat/replay-turn-streams.e2e.ts";
+    const proofArgs = ["--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")];
+    // The same proof as an installed package runs it: its built JavaScript, where a clone's bin compiles the source through tsx.
+    const installed = await builtProver(root);
     const passing = await inTurns(runs, {
       direct: () => playwright(scenario, join(out, "direct")),
       twoAtOnce: () => twoAtOnce(scenario, out),
-      proof: () =>
-        timed("node", ["bin/prove-scenario.mjs", "--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")], 1),
+      proof: () => timed("node", ["bin/prove-scenario.mjs", ...proofArgs], 1),
+      installedProof: () => timed("node", [installed, ...proofArgs], 1),
     });
     const bug = await findBug(root, defaultBugId);
     const sandbox = await createDemoSandbox({ bugId: bug.id, repoRoot: root });
@@ -134,7 +138,20 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
         // The floor of a proof whose two sides run at once: two direct runs at once, on this machine.
         { figure: "prove-to-two-directs-at-once-ratio", value: passing.proof.wall / passing.twoAtOnce.wall, unit: "ratio", goal: 1.25 },
         { figure: "prove-to-two-directs-at-once-cpu-ratio", value: passing.proof.cpu / passing.twoAtOnce.cpu, unit: "ratio", goal: 1.25 },
+        {
+          figure: "installed-prove-to-two-directs-at-once-ratio",
+          value: passing.installedProof.wall / passing.twoAtOnce.wall,
+          unit: "ratio",
+          goal: null,
+        },
+        {
+          figure: "installed-prove-to-two-directs-at-once-cpu-ratio",
+          value: passing.installedProof.cpu / passing.twoAtOnce.cpu,
+          unit: "ratio",
+          goal: null,
+        },
         { figure: "prove-ms", value: passing.proof.wall, unit: "ms", goal: null },
+        { figure: "installed-prove-ms", value: passing.installedProof.wall, unit: "ms", goal: null },
         { figure: "two-directs-at-once-ms", value: passing.twoAtOnce.wall, unit: "ms", goal: null },
         { figure: "direct-ms", value: passing.direct.wall, unit: "ms", goal: null },
         { figure: "prove-to-direct-ratio", value: passing.proof.wall / passing.direct.wall, unit: "ratio", goal: null },

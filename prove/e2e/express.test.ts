@@ -21,6 +21,7 @@ import {
   killOncePrinted,
   processesMentioning,
   prove,
+  prover,
   reportDir,
   repositoryState,
   startProver,
@@ -75,7 +76,7 @@ const negative = "prove/test-fixtures/concurrency/negative.e2e.ts";
  * to write down their apps: through node, or as the README runs it, through pnpm.
  */
 function startAtOnce(via: "node" | "pnpm", args: ReadonlyArray<string>) {
-  const command = via === "node" ? ["node", "bin/prove-scenario.mjs"] : ["pnpm", "prove-scenario"];
+  const command = via === "node" ? ["node", prover] : ["pnpm", "prove-scenario"];
   return execa(command[0] ?? via, [...command.slice(1), ...args, "--repo", repo.dir], {
     cwd: checkout,
     reject: false,
@@ -307,7 +308,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const temp = join(await mkdtemp(join(tmpdir(), "prove-keep-")), "a-temporary-folder-as-long-as-a-mac-one");
     await mkdir(temp);
     const inTemp = (args: ReadonlyArray<string>) =>
-      execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore", env: { TMPDIR: temp } });
+      execa("node", [prover, ...args], { cwd: checkout, reject: false, stdin: "ignore", env: { TMPDIR: temp } });
 
     const kept = await inTemp(["--base", "bug", "--head", "fix", sumScenario, ...against("kept"), "--keep"]);
     expect(kept.exitCode, kept.stderr).toBe(0);

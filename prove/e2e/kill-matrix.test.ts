@@ -6,7 +6,7 @@ import { execa, type ResultPromise } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProofReport } from "../index.ts";
-import { checkout, processesMentioning, repositoryState } from "./support/prover.ts";
+import { checkout, processesMentioning, prover, repositoryState } from "./support/prover.ts";
 
 /**
  * The kill matrix: a proof stopped in each phase by each signal. A phase is reached by an event
@@ -119,7 +119,7 @@ const runFolders = async (pid: number | undefined) =>
  * SIGKILL kills the prover and every child that did not leave it.
  */
 function startHeld(args: ReadonlyArray<string>, cwd: string, phase: string, markers: string) {
-  return execa("node", [join(checkout, "bin/prove-scenario.mjs"), ...args], {
+  return execa("node", [prover, ...args], {
     cwd,
     env: {
       TMPDIR: temp,
@@ -270,7 +270,7 @@ describe("a scenario that never ends", () => {
     const run = execa(
       "node",
       [
-        "bin/prove-scenario.mjs",
+        prover,
         "--base",
         "held",
         "--head",
@@ -315,20 +315,7 @@ describe("after SIGKILL", () => {
     const markers = await mkdtemp(join(work, "next-"));
     const next = await execa(
       "node",
-      [
-        "bin/prove-scenario.mjs",
-        "--base",
-        "held",
-        "--head",
-        "held",
-        scenario,
-        "--repo",
-        repo,
-        "--config",
-        config,
-        "--out",
-        join(markers, "report"),
-      ],
+      [prover, "--base", "held", "--head", "held", scenario, "--repo", repo, "--config", config, "--out", join(markers, "report")],
       {
         cwd: checkout,
         env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },

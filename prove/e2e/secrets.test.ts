@@ -9,7 +9,7 @@ import { execa } from "execa";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { checkout, prove, reportDir, type ProverRun } from "./support/prover.ts";
+import { checkout, prove, prover, reportDir, type ProverRun } from "./support/prover.ts";
 import { found, npmrcToken, planted, plantDeveloper, plantedEnv, pngMetadata, textsUnder } from "../test-fixtures/secrets/planted.ts";
 
 /** Strings shaped like credentials that the app under test prints itself: no variable holds them. */
@@ -193,15 +193,11 @@ describe("secrets planted in the developer's environment, ~/.npmrc and ~/.gitcon
     await execa("git", ["init", "-q", "--bare", remote]);
     await repo.git("remote", "add", "origin", pathToFileURL(remote).href);
     // Run in the sum app's checkout, whose origin it publishes to.
-    const publish = await execa(
-      "node",
-      [join(checkout, "bin/prove-scenario.mjs"), "publish", dir, "--image-url", "https://img.example/proofs/"],
-      {
-        cwd: repo.dir,
-        reject: false,
-        stdin: "ignore",
-      },
-    );
+    const publish = await execa("node", [prover, "publish", dir, "--image-url", "https://img.example/proofs/"], {
+      cwd: repo.dir,
+      reject: false,
+      stdin: "ignore",
+    });
     expect(publish.exitCode, publish.stderr).toBe(0);
 
     const git = (...args: string[]) => execa("git", args, { cwd: remote, encoding: "buffer" });

@@ -4,12 +4,16 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import type { ProofReport } from "../../index.ts";
+import { builtProver } from "./built-prover.ts";
 
 /** The invoking checkout: this repository, where the scenario, config, harness and Playwright live. */
 export const checkout = resolve(import.meta.dirname, "../../..");
 export const fixtures = "prove/test-fixtures/express";
 export const config = `${fixtures}/playwright.config.ts`;
 export const sumScenario = `${fixtures}/sum.e2e.ts`;
+
+/** The prover the tests start, from the invoking checkout: built from its sources as an installed package has it (see builtProver). */
+export const prover = await builtProver(checkout);
 
 /**
  * A scenario folder outside any repository, as a user keeps one beside the app: an ES-module
@@ -33,7 +37,7 @@ export async function writeScenarioFolder(dir: string, input: { readonly app: st
 
 /** Starts the real CLI, as a user would, from the invoking checkout. */
 export function startProver(args: ReadonlyArray<string>) {
-  return execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore" });
+  return execa("node", [prover, ...args], { cwd: checkout, reject: false, stdin: "ignore" });
 }
 
 /** The report folder of a report.json, whose `dir` is relative to the invoking checkout. */
@@ -96,15 +100,11 @@ export async function publishFrom(repo: string, folder: string, branch = "scenar
     await execa("git", ["init", "-q", "--bare", bare]);
     await execa("git", ["remote", "add", "origin", bare], { cwd: repo });
   }
-  const run = await execa(
-    "node",
-    [join(checkout, "bin/prove-scenario.mjs"), "publish", folder, "--image-url", "https://img.example/proofs/"],
-    {
-      cwd: repo,
-      reject: false,
-      stdin: "ignore",
-    },
-  );
+  const run = await execa("node", [prover, "publish", folder, "--image-url", "https://img.example/proofs/"], {
+    cwd: repo,
+    reject: false,
+    stdin: "ignore",
+  });
   const origin = (await execa("git", ["remote", "get-url", "origin"], { cwd: repo })).stdout;
   const listed = await execa("git", ["ls-tree", "-r", "--name-only", branch], { cwd: origin, reject: false });
   return {

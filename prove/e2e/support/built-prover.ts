@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join, relative } from "node:path";
+import { execa } from "execa";
+
+/** The folders whose TypeScript the package's build compiles (tsconfig.build.json's include). */
+const sourceFolders = ["common", "harness", "replay-agent", "prove"];
+
+/** What the build reads besides the sources. */
+const buildFiles = ["package.json", "tsconfig.json", "tsconfig.build.json"];
+
+/** The entry the tests start: bin/prove-scenario.mjs as it runs in an installed package, where dist/ holds the JavaScript. */
+const entry = `// prove-scenario from this build's JavaScript, as bin/prove-scenario.mjs runs it in an installed package.
+const { main } = await import("./prove/index.js");
+process.exitCode = await main(process.argv.slice(2));
+`;
+
+/** Every TypeScript file under `dir`, tests and end-to-end support left out, as paths from `root`. */
+async function sources(root: string, dir: string): Promise<string[]> {
+  const entries = await readdir(join(root, dir), { withFileTypes: true });
+  const found = await Promise.all(
+    entries.map(async (item) => {
+      const path = join(dir, item.name);
+      if (item.isDirectory()) return item.name === "node_modules" || path === join("prove", "e2e") ? [] : sources(root, path);
+      return item.name.endsWith(".ts") && !item.name.endsWith(".test.ts") ? [path] : [];
+    }),
+  );
+  return found.flat();
+}
+
+/**
+ * The bytes the build depends on, hashed: every file it may compile (more than it does, never
+ * fewer, so a build is never taken for another's) and its configuration.
+ */
+async function sourcesHash(checkout: string): Promise<string> {
+  const files = [...(await Promise.all(sourceFolders.map((dir) => sources(checkout, dir)))).flat(), ...buildFiles].sort();
+  const hash = createHash("sha256");
+  for (const file of files)
+    hash
+      .update(`${file}\0`)
+      .update(await readFile(join(checkout, file)))
+      .update("\0");
+  return hash.digest("hex");
+}
+
+/**
+ * The prover as a user who installed the package runs it, built from this checkout's sources by
+ * the package's own build (tsc -p tsconfig.build.json, without its type check, which `pnpm
+ * typecheck` makes): the end-to-end tests start it instead of bin/prove-scenario.mjs, which in a
+ * clone compiles the source through tsx at every start. Built into `.e2e-prover/` of the checkout,
+ * so its package root (two folders up from prove/package-root.js) is the checkout, as dist/'s is,
+ * and built again only when the sources' bytes change. Returns the entry to start with node.
+ */
+export async function builtProver(checkout: string): Promise<string> {
+  const dir = join(checkout, ".e2e-prover");
+  const stamp = "sources.sha256";
+  const hash = await sourcesHash(checkout);
+  if ((await readFile(join(dir, stamp), "utf8").catch(() => "")) === hash) return join(dir, "prove-scenario.mjs");
+
+  const fresh = `${dir}.${String(process.pid)}`;
+  await rm(fresh, { recursive: true, force: true });
+  const tsc = createRequire(join(checkout, "package.json")).resolve("typescript/bin/tsc");
+  const options = ["--noCheck", "--declaration", "false", "--outDir", relative(checkout, fresh)];
+  await execa(process.execPath, [tsc, "-p", "tsconfig.build.json", ...options], { cwd: checkout, stdin: "ignore" });
+  await writeFile(join(fresh, "prove-scenario.mjs"), entry);
+  await writeFile(join(fresh, stamp), hash);
+  // The old build goes aside before the new one takes its place; a test file building at the same time keeps its own if it came first.
+  const old = `${dir}.old-${String(process.pid)}`;
+  await rename(dir, old).catch(() => undefined);
+  await rename(fresh, dir).catch(() => rm(fresh, { recursive: true, force: true }));
+  await rm(old, { recursive: true, force: true });
+  return join(dir, "prove-scenario.mjs");
+}
