@@ -289,7 +289,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
   it("says why a change is not proved: a no-op change passes on base (run as the README runs it, through pnpm, naming base by its full SHA), a fix that does not work fails on head", async () => {
     const { fixSha, broken, noop } = await provedAtOnce();
     // A correct "not proved" through pnpm ends with the report's path, and pnpm adds no failure of its own.
-    expect(noop.exitCode).toBe(1);
+    expect(noop.exitCode, noop.stderr).toBe(1);
     expect(noop.stderr.trimEnd().split("\n").at(-1)).toBe(`report: ${join(out("noop"), "report.md")}`);
     expect(`${noop.stdout}${noop.stderr}`).not.toContain("ELIFECYCLE");
     expect([noop.report.verdict, noop.report.reasonCode]).toEqual(["not-proved", "passes-on-base"]);
@@ -299,7 +299,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     const markdown = await readFile(join(out("noop"), "report.md"), "utf8");
     expect(markdown).toContain(`| | base \`${fixSha.slice(0, 7)}\` | head`);
     expect(markdown.replace(/```sh\n.*\n```/, "")).not.toContain(fixSha);
-    expect([broken.exitCode, broken.report.verdict, broken.report.reasonCode]).toEqual([1, "not-proved", "fails-on-head"]);
+    expect([broken.exitCode, broken.report.verdict, broken.report.reasonCode], broken.stderr).toEqual([1, "not-proved", "fails-on-head"]);
     expect(broken.report.head.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${negative}:10` } }]);
   });
 

@@ -294,7 +294,7 @@ describe("a scenario that never ends", () => {
     const result = await run;
     stderrs.push(result.stderr);
 
-    expect(result.exitCode).toBe(1);
+    expect(result.exitCode, result.stderr).toBe(1);
     const report = JSON.parse(result.stdout) as ProofReport;
     expect([report.verdict, report.reasonCode]).toEqual(["not-proved", "times-out-on-both"]);
     expect(report.reason).toContain(
@@ -325,7 +325,7 @@ describe("after SIGKILL", () => {
     );
     stderrs.push(next.stderr);
 
-    expect(next.exitCode).toBe(1);
+    expect(next.exitCode, next.stderr).toBe(1);
     // From the scenario phase on (the worktrees are checked out while the scenario is listed), a killed proof had its run folder; each is named as removed by a later proof.
     const left = [...leftovers.entries()];
     expect(

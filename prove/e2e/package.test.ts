@@ -203,7 +203,11 @@ describe("scenario-prover as a package installed in a user's repository", () => 
 
     // The untracked scenario's report: its failure on base, its pass on head, and the command that proves it alone.
     const report = JSON.parse(await readFile(join(dir, "scenarios/cart-total/report.json"), "utf8")) as ProofReport;
-    expect([report.verdict, report.reasonCode, report.scenario.file]).toEqual(["proved", "proved", "scenarios/cart-total.e2e.ts"]);
+    expect([report.verdict, report.reasonCode, report.scenario.file], run.stderr).toEqual([
+      "proved",
+      "proved",
+      "scenarios/cart-total.e2e.ts",
+    ]);
     expect(report.base.attempts).toMatchObject([
       { outcome: "failed", error: { kind: "assertion", location: "scenarios/cart-total.e2e.ts:6" } },
     ]);

@@ -99,8 +99,10 @@ async function expectProvedBug(
   bug: ZooBug,
   refs: { readonly base: string; readonly head: string },
   runs = 1,
+  progress?: string,
 ) {
-  expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["proved", 0, "proved"]);
+  // On a wrong verdict, the proof's progress says which step went wrong, and how.
+  expect([report.verdict, report.exitCode, report.reasonCode], progress).toEqual(["proved", 0, "proved"]);
   expect(report.scenario.file).toBe(bug.scenario);
   // Every run of base fails at the same place, and every run of head passes.
   const [failure] = report.base.attempts;
@@ -196,7 +198,7 @@ describe("prove-scenario demo, run by a developer with secrets in the environmen
       expect(JSON.parse(run.stdout)).toEqual(report);
       expect([report.base.subject, report.head.subject]).toEqual([`agent-chat: ${bug.title}`, `Fix: ${bug.title}`]);
       expect(report.command).toBe(`pnpm prove-scenario demo ${bug.id}${runs > 1 ? ` --repeat ${runs}` : ""}`);
-      await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` }, runs);
+      await expectProvedBug(out, report, bug, { base: `bug/${bug.id}`, head: `fix/${bug.id}` }, runs, run.stderr);
 
       // Every file of the report folder, each trace's files decompressed, each image's metadata, and the prover's output.
       const texts = [...(await textsUnder(out)), { file: "the prover's output", text: `${run.stdout}${run.stderr}` }];
@@ -271,6 +273,7 @@ describe("every other bug of the zoo, in one proof of several scenarios cut into
     expect(report.command).toMatch(
       new RegExp(`^pnpm prove-scenario --base [0-9a-f]{12} --head [0-9a-f]{12} ${bug.scenario} --repo .* --expect-timeout 5000$`),
     );
-    await expectProvedBug(out, report, bug, { base: "zoo-bugs", head: "zoo-fixes" });
+    const progress = shards.map((shard) => shard.run.stderr).join("\n\n");
+    await expectProvedBug(out, report, bug, { base: "zoo-bugs", head: "zoo-fixes" }, 1, progress);
   });
 });
