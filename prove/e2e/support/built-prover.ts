@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { execa } from "execa";
 
 /** The folders whose TypeScript the package's build compiles (tsconfig.build.json's include). */
@@ -45,6 +45,18 @@ async function sourcesHash(checkout: string): Promise<string> {
 }
 
 /**
+ * Removes what builds of killed test runs left beside the checkout's build (`<name>.<pid>`,
+ * `<name>.old-<pid>`) once older than a build takes, and this process's own.
+ */
+async function removeAbandoned(checkout: string, name: string): Promise<void> {
+  for (const entry of (await readdir(checkout)).filter((candidate) => candidate.startsWith(`${name}.`))) {
+    const path = join(checkout, entry);
+    const changed = (await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now();
+    if (Date.now() - changed > 10 * 60_000 || entry === `${name}.${String(process.pid)}`) await rm(path, { recursive: true, force: true });
+  }
+}
+
+/**
  * The prover as a user who installed the package runs it, built from this checkout's sources by
  * the package's own build (tsc -p tsconfig.build.json, without its type check, which `pnpm
  * typecheck` makes): the end-to-end tests start it instead of bin/prove-scenario.mjs, which in a
@@ -59,7 +71,7 @@ export async function builtProver(checkout: string): Promise<string> {
   if ((await readFile(join(dir, stamp), "utf8").catch(() => "")) === hash) return join(dir, "prove-scenario.mjs");
 
   const fresh = `${dir}.${String(process.pid)}`;
-  await rm(fresh, { recursive: true, force: true });
+  await removeAbandoned(checkout, basename(dir));
   const tsc = createRequire(join(checkout, "package.json")).resolve("typescript/bin/tsc");
   const options = ["--noCheck", "--declaration", "false", "--outDir", relative(checkout, fresh)];
   await execa(process.execPath, [tsc, "-p", "tsconfig.build.json", ...options], { cwd: checkout, stdin: "ignore" });
