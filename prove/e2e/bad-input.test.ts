@@ -2,11 +2,10 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main, type AttemptErrorKind, type ProofReport, type ReasonCode } from "../index.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { checkout, config, fixtures, processesMentioning, repositoryState, sumScenario } from "./support/prover.ts";
+import { checkout, config, fixtures, processesMentioning, repositoryState, startProver, sumScenario } from "./support/prover.ts";
 
 const badInput = "prove/test-fixtures/bad-input";
 
@@ -296,7 +295,7 @@ afterAll(async () => {
  * e2e files start the built package); its run's temporary folder and worktrees are named after its pid.
  */
 async function spawned(args: ReadonlyArray<string>) {
-  const prover = execa("node", ["bin/prove-scenario.mjs", ...args], { cwd: checkout, reject: false, stdin: "ignore" });
+  const prover = startProver(args, "bin/prove-scenario.mjs");
   const run = await prover;
   return { exitCode: run.exitCode, stderr: run.stderr, ownRun: `scenario-prover-${String(prover.pid)}.` };
 }

@@ -88,15 +88,15 @@ function startAtOnce(via: "node" | "pnpm", args: ReadonlyArray<string>) {
 type AtOnce = ReturnType<typeof startAtOnce>;
 
 /** Resolves once the prover's stderr has shown every pattern, or with the ones it never showed once it has ended. */
-function printed(prover: AtOnce, patterns: ReadonlyArray<RegExp>): Promise<RegExp[]> {
+function printed(proof: AtOnce, patterns: ReadonlyArray<RegExp>): Promise<RegExp[]> {
   return new Promise((resolve) => {
     let text = "";
     const missing = () => patterns.filter((pattern) => !pattern.test(text));
-    prover.stderr?.on("data", (chunk: Buffer) => {
+    proof.stderr?.on("data", (chunk: Buffer) => {
       text += chunk.toString();
       if (missing().length === 0) resolve([]);
     });
-    void prover.then(() => resolve(missing()));
+    void proof.then(() => resolve(missing()));
   });
 }
 
@@ -104,12 +104,12 @@ function printed(prover: AtOnce, patterns: ReadonlyArray<RegExp>): Promise<RegEx
 const lockOf = (dir: string) => join(tmpdir(), `scenario-prover.lock-${createHash("sha1").update(dir).digest("hex").slice(0, 16)}`);
 
 /** A proof's end as a user sees it: exit code, report.json from stdout (with --json) and from its folder, stderr. */
-async function ended(prover: AtOnce, folder?: string) {
-  const run = await prover;
+async function ended(proof: AtOnce, folder?: string) {
+  const run = await proof;
   const printedReport = folder === undefined ? (JSON.parse(run.stdout) as ProofReport) : undefined;
   const dir = folder ?? reportDir(printedReport as ProofReport);
   const onDisk = JSON.parse(await readFile(join(dir, "report.json"), "utf8")) as ProofReport;
-  return { pid: prover.pid, exitCode: run.exitCode, report: printedReport ?? onDisk, onDisk, dir, stdout: run.stdout, stderr: run.stderr };
+  return { pid: proof.pid, exitCode: run.exitCode, report: printedReport ?? onDisk, onDisk, dir, stdout: run.stdout, stderr: run.stderr };
 }
 
 /**
@@ -152,7 +152,7 @@ async function proveAtOnce() {
   // Once every proof has both its worktrees, the user cleans up the repository, and the lock is left again, by a proof
   // killed before it wrote its pid, long ago: the first proof to remove its worktrees takes it over.
   const notShown = await Promise.all(
-    provers.map((prover) => printed(prover, [/^base {2}worktree {2}[0-9a-f]{7} {2}\d/m, /^head {2}worktree {2}[0-9a-f]{7} {2}\d/m])),
+    provers.map((proof) => printed(proof, [/^base {2}worktree {2}[0-9a-f]{7} {2}\d/m, /^head {2}worktree {2}[0-9a-f]{7} {2}\d/m])),
   );
   await repo.git("gc", "--prune=now", "--quiet");
   await repo.git("worktree", "prune");

@@ -13,7 +13,7 @@ import { GitLive } from "../git/git-live.ts";
 import { resolveRefs } from "../engine/steps.ts";
 import { progressLayer } from "../progress/progress-live.ts";
 import { cleanLeftovers, runDirectory } from "./run-dir.ts";
-import { processesMentioning } from "../e2e/support/prover.ts";
+import { processesMentioning } from "../e2e/support/processes.ts";
 import { ownerToken, startTime } from "../../common/ownership.ts";
 import { worktree } from "./worktree.ts";
 

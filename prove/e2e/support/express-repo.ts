@@ -60,6 +60,9 @@ app.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("sum app lis
 /** The lockfile `npm install express@4` wrote for the sum app once: each side's `npm ci` installs from it, and no repository is installed to be made. */
 const lockfile = resolve(import.meta.dirname, "../../test-fixtures/express/sum-app.package-lock.json");
 
+/** The sum app's dependencies, as its lockfile holds them. */
+const locked = { express: "^4.22.3" };
+
 const packageJson = (dependencies: Record<string, string>) =>
   `${JSON.stringify({ name: "sum-app", private: true, type: "module", scripts: { start: "node server.js" }, dependencies }, null, 2)}\n`;
 
@@ -79,7 +82,7 @@ export async function makeExpressRepo(root: string): Promise<ExpressRepo> {
 
   await git("init", "-q", "-b", "main");
   await write(".gitignore", "node_modules/\n");
-  await write("package.json", packageJson({ express: "^4.22.3" }));
+  await write("package.json", packageJson(locked));
   await copyFile(lockfile, join(dir, "package-lock.json"));
   await write("server.js", server("return a + b;"));
   await commit("bug", "Add the sum page");
@@ -136,7 +139,7 @@ export async function fillNpmCache(repo: ExpressRepo): Promise<void> {
   const scratch = join(dirname(repo.dir), "npm-cache-fill");
   await mkdir(scratch);
   await copyFile(lockfile, join(scratch, "package-lock.json"));
-  await writeFile(join(scratch, "package.json"), packageJson({ express: "^4.22.3" }));
+  await writeFile(join(scratch, "package.json"), packageJson(locked));
   await execa("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: scratch });
   await rm(scratch, { recursive: true, force: true });
 }

@@ -1,10 +1,13 @@
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, readlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import type { ProofReport } from "../../index.ts";
 import { builtProver } from "./built-prover.ts";
+import { processesMentioning } from "./processes.ts";
+
+export { processesMentioning };
 
 /** The invoking checkout: this repository, where the scenario, config, harness and Playwright live. */
 export const checkout = resolve(import.meta.dirname, "../../..");
@@ -35,9 +38,9 @@ export async function writeScenarioFolder(dir: string, input: { readonly app: st
   return { config, scenario };
 }
 
-/** Starts the real CLI, as a user would, from the invoking checkout. */
-export function startProver(args: ReadonlyArray<string>) {
-  return execa("node", [prover, ...args], { cwd: checkout, reject: false, stdin: "ignore" });
+/** Starts the real CLI, as a user would, from the invoking checkout: the built prover, or `entry` (the clone's bin). */
+export function startProver(args: ReadonlyArray<string>, entry = prover) {
+  return execa("node", [entry, ...args], { cwd: checkout, reject: false, stdin: "ignore" });
 }
 
 /** The report folder of a report.json, whose `dir` is relative to the invoking checkout. */
@@ -71,22 +74,6 @@ export async function repositoryState(dir: string) {
     branches: await git("branch", "--list", "--all"),
     worktrees: await git("worktree", "list", "--porcelain"),
   };
-}
-
-/** Pids of live processes whose cwd, arguments or environment mention `text`. */
-export async function processesMentioning(text: string): Promise<number[]> {
-  const found: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid === process.pid) continue;
-    const stat = await readFile(`/proc/${pid}/stat`, "latin1").catch(() => "");
-    if (stat === "" || / Z /.test(stat.slice(stat.lastIndexOf(")")))) continue;
-    const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => "");
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, "latin1").catch(() => "");
-    const environ = await readFile(`/proc/${pid}/environ`, "latin1").catch(() => "");
-    if ([cwd, cmdline, environ].some((value) => value.includes(text))) found.push(pid);
-  }
-  return found;
 }
 
 /**
