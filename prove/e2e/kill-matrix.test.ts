@@ -138,7 +138,7 @@ function startHeld(args: ReadonlyArray<string>, cwd: string, phase: string, mark
 const send = (stop: Stop, pid: number) => process.kill(stop === "group SIGKILL" ? -pid : pid, stop === "group SIGKILL" ? "SIGKILL" : stop);
 
 /** Starts a proof held in `phase`, stops it with `stop` once it is there, and gives what it left. */
-async function stopIn(phase: Phase, stop: Stop) {
+async function stopIn(phase: Phase, stop: Stop, printed: string[] = []) {
   const markers = await mkdtemp(join(work, `${phase}-${stop.replace(" ", "-")}-`));
   await execa("mkfifo", [join(markers, "release")]);
   const out = join(markers, "report");
@@ -152,6 +152,7 @@ async function stopIn(phase: Phase, stop: Stop) {
     phase,
     markers,
   );
+  prover.stderr?.on("data", (chunk: Buffer) => printed.push(chunk.toString()));
   const handled = saysOnStderr(prover, `${stop}: stopping`);
   await reached;
   watching.abort();
@@ -183,10 +184,13 @@ describe("a proof stopped in each phase by each signal", () => {
     stops.filter((stop) => stop !== "SIGTERM" || sigtermPhases.includes(phase)).map((stop) => [phase, stop] as const),
   );
 
-  it.concurrent.each(cases)("in %s, by %s", async (phase, stop) => {
+  it.concurrent.for(cases)("in %s, by %s", async ([phase, stop], { onTestFailed }) => {
+    // A case that fails, or never ends, shows how far its prover got.
+    const printed: string[] = [];
+    onTestFailed(() => console.error(`in ${phase}, by ${stop}: the prover printed\n${printed.join("")}`));
     const repoBefore = await repositoryState(repo);
     const configBefore = await gitConfig();
-    const { result, markers, out, folders, pid } = await stopIn(phase, stop);
+    const { result, markers, out, folders, pid } = await stopIn(phase, stop, printed);
 
     // The repository under test is byte for byte what it was: HEAD, branches, stashes, index, .git/config
     // (its worktrees are the other cases' too, as they run at once).
