@@ -1,4 +1,4 @@
-import { constants, existsSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, open, readdir, readFile, rm, watch, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,8 +10,9 @@ import { checkout, processesMentioning, prover, repositoryState } from "./suppor
 
 /**
  * The kill matrix: a proof stopped in each phase by each signal. A phase is reached by an event
- * (a marker file the held command writes, or the report opening a screenshot that is a FIFO)
- * and held there until the test opens the `release` FIFO, so the signal always lands in it.
+ * (a marker file `reached-<phase>-<pid>` the held command writes, or the report opening a
+ * screenshot that is a FIFO) and held there until the test writes `released-<pid>`
+ * (test-fixtures/kill-matrix/hold.mjs), so the signal always lands in it.
  */
 const fixtures = "prove/test-fixtures/kill-matrix";
 const config = `${fixtures}/scenarios.config.ts`;
@@ -34,14 +35,10 @@ const leftovers = new Map<string, string[]>();
 
 const server = `import { createServer } from "node:http";
 import { writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 
-const [phase, markers] = process.argv.slice(2);
-if (phase === "boot") {
-  writeFileSync(join(markers, "reached-boot-" + process.pid), "");
-  await readFile(join(markers, "release"));
-}
+const [phase, markers, holdModule] = process.argv.slice(2);
+if (phase === "boot") await (await import(holdModule)).hold("boot", markers);
 createServer((request, response) => {
   if (request.url === "/hang") return writeFileSync(join(markers, "reached-run-" + process.pid), "");
   response.setHeader("content-type", "text/html");
@@ -80,10 +77,14 @@ afterAll(async () => {
   await rm(dirname(temp), { recursive: true, force: true });
 });
 
-/** Lets every command held in `markers` go on: opening the FIFO for writing ends their wait (none waiting: nothing to do). */
+/**
+ * Lets every command held in `markers` so far go on: each waits for `released-<its pid>` (none
+ * waiting: nothing to do). One that gets there later is held, as a proof that goes on after its
+ * stop would be.
+ */
 async function release(markers: string): Promise<void> {
-  const handle = await open(join(markers, "release"), constants.O_WRONLY | constants.O_NONBLOCK).catch(() => undefined);
-  await handle?.close();
+  const held = (await readdir(markers)).flatMap((name) => /^reached-[a-z]+-(\d+)$/.exec(name)?.[1] ?? []);
+  await Promise.all(held.map((pid) => writeFile(join(markers, `released-${pid}`), "")));
 }
 
 /** Resolves when a file whose name starts with `prefix` appears in `dir` (watched from before the prover starts). */
@@ -140,7 +141,6 @@ const send = (stop: Stop, pid: number) => process.kill(stop === "group SIGKILL" 
 /** Starts a proof held in `phase`, stops it with `stop` once it is there, and gives what it left. */
 async function stopIn(phase: Phase, stop: Stop, printed: string[] = []) {
   const markers = await mkdtemp(join(work, `${phase}-${stop.replace(" ", "-")}-`));
-  await execa("mkfifo", [join(markers, "release")]);
   const out = join(markers, "report");
   const watching = new AbortController();
   const reached = appears(markers, phase === "report" ? "report.png" : `reached-${phase}-`, watching.signal);
@@ -218,7 +218,6 @@ describe("a proof stopped in each phase by each signal", () => {
 describe("publishing stopped by each signal", () => {
   it.concurrent.each(stops)("by %s", async (stop) => {
     const markers = await mkdtemp(join(work, `publish-${stop.replace(" ", "-")}-`));
-    await execa("mkfifo", [join(markers, "release")]);
     const remote = join(markers, "remote.git");
     await execa("git", ["init", "-q", "--bare", remote]);
     const user = join(markers, "checkout");

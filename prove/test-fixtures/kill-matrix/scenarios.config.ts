@@ -7,11 +7,12 @@ import { hold } from "./hold.mjs";
 /**
  * The kill-matrix test's app: a dependency-free server, with the phase under test
  * (KILL_MATRIX_PHASE) held by the install or build command, the app, or this config while the
- * prover lists the scenario. Markers and the release FIFO are in KILL_MATRIX_DIR.
+ * prover lists the scenario (see hold.mjs). Markers and releases are in KILL_MATRIX_DIR.
  */
 const phase = process.env.KILL_MATRIX_PHASE ?? "";
 const markers = process.env.KILL_MATRIX_DIR ?? tmpdir();
-const holder = `node ${join(import.meta.dirname, "hold.mjs")}`;
+const holdModule = join(import.meta.dirname, "hold.mjs");
+const holder = `node ${holdModule}`;
 
 if (phase === "scenario" && process.argv.includes("--list")) await hold("scenario", markers);
 
@@ -22,7 +23,7 @@ export default defineScenarioConfig({
     root: ".",
     install: phase === "install" ? `${holder} install ${markers}` : false,
     ...(phase === "build" ? { build: `${holder} build ${markers}` } : {}),
-    start: `node server.mjs ${phase === "boot" ? "boot" : "-"} ${markers}`,
+    start: `node server.mjs ${phase === "boot" ? "boot" : "-"} ${markers} ${holdModule}`,
     ready: { path: "/" },
   },
 });
