@@ -15,6 +15,16 @@ export const expectTimeoutEnv = "SCENARIO_EXPECT_TIMEOUT";
 /** The TMPDIR the app gets instead of the Playwright run's own, where ports are reserved too. */
 export const appTempEnv = "SCENARIO_APP_TMPDIR";
 
+/**
+ * A file the harness waits for before it starts the app: the prover starts a side's first run while
+ * the side installs and builds, so Playwright, its worker and the browser start meanwhile, and
+ * writes this file when they are done: empty to start the app, "stop" when the side cannot run.
+ */
+export const preparedFileEnv = "SCENARIO_PREPARED_FILE";
+
+/** What the prepared file holds when the side's install or build failed or the proof stops: the run ends without starting the app. */
+export const preparedStop = "stop";
+
 /** The key of the config's metadata holding its `app` as AppMetadata. */
 export const appMetadataKey = "scenarioApp";
 

@@ -12,6 +12,7 @@ import { isHeadlessShell, resolveChromium } from "./chromium.ts";
 import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
 import { logExcerpt } from "./log-excerpt.ts";
+import { untilPrepared } from "./prepared.ts";
 
 export interface ScenarioTestOptions {
   /** The replay transcript for this test, relative to the scenario file. */
@@ -113,6 +114,8 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
     async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
       const { appRoot, startApp } = await import("./app.ts");
       const root = appRoot(scenarioApp, testInfo.config.configFile);
+      // In a proof's run started while its side installs, the browser is up by now: the app waits for the install.
+      await untilPrepared();
       const running = await startApp({
         config: { ...scenarioApp, env: { ...scenarioApp.env, ...appEnv } },
         root,

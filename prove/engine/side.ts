@@ -1,11 +1,13 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import * as Clock from "effect/Clock";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import * as Option from "effect/Option";
 import * as Ref from "effect/Ref";
-import type * as Result from "effect/Result";
+import * as Result from "effect/Result";
+import { preparedStop } from "../../common/contract.ts";
 import { attemptErrorOf, InstallUnknown, type SideError, type WorktreeFailed } from "../errors.ts";
 import { Git, type Commit } from "../git/git.ts";
 import { planInstall } from "../install/detect.ts";
@@ -53,6 +55,16 @@ export interface Decided {
 export const makeDecided = Effect.gen(function* () {
   return { scenarios: yield* Ref.make<ReadonlySet<number>>(new Set()), all: yield* Deferred.make<void>() } satisfies Decided;
 });
+
+/**
+ * A side's first run, started while the side installs and builds: Playwright, its worker and the
+ * browser start meanwhile, and the harness waits for `file` before it starts the app (the app
+ * sees nothing of it). `ready` succeeds once the side is prepared and fails when it cannot run.
+ */
+interface Prepared {
+  readonly file: string;
+  readonly ready: Deferred.Deferred<void, void>;
+}
 
 /** What both sides share: where to work and what to run. */
 export interface SideContext {
@@ -207,6 +219,7 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (
   appRoot: string,
   context: SideContext,
   out: string,
+  prepared?: Prepared,
 ) {
   const progress = yield* Progress;
   const detail = runDetail(context, scenario, index);
@@ -215,12 +228,43 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (
   const which = context.scenarios[scenario];
   if (which === undefined) return yield* Effect.die(new Error(`no scenario ${scenario} in the side's context`));
   yield* Effect.promise(() => mkdir(dir, { recursive: true }));
-  yield* progress.started(label);
-  const start = yield* Clock.currentTimeMillis;
-  const classified = yield* runAttempt({ ...context.attempt, ...which, appRoot, dir }).pipe(
-    Effect.catch((error: SideError) => Clock.currentTimeMillis.pipe(Effect.map((end) => errorAttempt(error, end - start, end - start)))),
-    Effect.onInterrupt(() => Clock.currentTimeMillis.pipe(Effect.flatMap((end) => progress.done(label, end - start, "interrupted after")))),
+  const started = yield* Ref.make<number | undefined>(undefined);
+  const begin = progress.started(label).pipe(
+    Effect.andThen(Clock.currentTimeMillis),
+    Effect.tap((now) => Ref.set(started, now)),
   );
+  const run = Effect.result(runAttempt({ ...context.attempt, ...which, appRoot, dir, prepared: prepared?.file }));
+  // A run started while its side installs is shown, and timed, from when the side is ready: the time it adds.
+  // When the side cannot run, its harness ends the run without starting the app, and it gives nothing.
+  const both: Effect.Effect<readonly [number | undefined, Result.Result<ClassifiedAttempt, SideError>], never, Progress> =
+    prepared === undefined
+      ? Effect.flatMap(begin, (start) => Effect.map(run, (ran) => [start, ran] as const))
+      : Effect.all(
+          [
+            Deferred.await(prepared.ready).pipe(
+              Effect.andThen(begin),
+              Effect.orElseSucceed(() => undefined),
+            ),
+            run,
+          ],
+          {
+            concurrency: 2,
+          },
+        );
+  const [start, ran] = yield* both.pipe(
+    Effect.onInterrupt(() =>
+      Effect.all([Ref.get(started), Clock.currentTimeMillis]).pipe(
+        Effect.flatMap(([start, end]) => (start === undefined ? Effect.void : progress.done(label, end - start, "interrupted after"))),
+      ),
+    ),
+  );
+  if (start === undefined) return undefined;
+  const end = yield* Clock.currentTimeMillis;
+  const classified: ClassifiedAttempt = Result.isFailure(ran)
+    ? errorAttempt(ran.failure, end - start, end - start)
+    : prepared === undefined || ran.success.attempt.runMs === null
+      ? ran.success
+      : { ...ran.success, attempt: { ...ran.success.attempt, runMs: Math.min(ran.success.attempt.runMs, end - start) } };
   if (classified.artifacts.bootMs !== undefined) yield* progress.done({ side: name, step: "boot" }, classified.artifacts.bootMs);
   yield* progress.ended(label, describeAttempt(classified));
   return classified;
@@ -254,24 +298,58 @@ export const runSide = Effect.fn("Side.run")(function* (name: RunName, ref: stri
   const attempts: ClassifiedAttempt[][] = context.scenarios.map(() => []);
   const work = Effect.gen(function* () {
     const start = yield* Clock.currentTimeMillis;
-    const prepared = yield* prepare(name, commit, context, out).pipe(
+    // The first run starts now, beside the install and build, unless there is none to make (see Prepared).
+    const early: Prepared | undefined =
+      context.shared === undefined ||
+      context.shared.by === name ||
+      context.repeat < 1 ||
+      context.scenarios.length === 0 ||
+      (yield* isDecided(context, 0))
+        ? undefined
+        : { file: join(out, "prepared"), ready: yield* Deferred.make<void, void>() };
+    // Where checkOut puts the worktree: the early run's app folder, checked against what prepare gives.
+    const earlyRoot = join(context.runDir, name, context.app.root);
+    /** Tells the early run's harness to start the app, or to end the run: the side cannot run it. */
+    const settle = (go: boolean) =>
+      early === undefined
+        ? Effect.void
+        : // Whole when it appears: written beside it, then renamed into place.
+          Effect.promise(async () => {
+            await writeFile(`${early.file}.new`, go ? "" : preparedStop);
+            await rename(`${early.file}.new`, early.file);
+          }).pipe(Effect.andThen(go ? Deferred.succeed(early.ready, undefined) : Deferred.fail(early.ready, undefined)));
+    const preparing = prepare(name, commit, context, out).pipe(
       // The installing side that got no install (a failure, an interrupt, nothing to install) lets the others install for themselves.
       Effect.ensuring(
         context.shared !== undefined && name === context.shared.by ? Deferred.fail(context.shared.installed, undefined) : Effect.void,
+      ),
+      Effect.onExit((exit) =>
+        Exit.isSuccess(exit)
+          ? Effect.flatMap(isDecided(context, 0), (decided) => settle(exit.value === earlyRoot && !decided))
+          : settle(false),
       ),
       Effect.map((appRoot) => ({ appRoot, failed: undefined })),
       Effect.catch((error: SideError) =>
         Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) }))),
       ),
     );
-    const { appRoot, failed } = prepared;
+    const [{ appRoot, failed }, first] =
+      early === undefined
+        ? [yield* preparing, Option.none<ClassifiedAttempt>()]
+        : yield* Effect.all([preparing, attemptOnce(name, 0, 1, earlyRoot, context, out, early).pipe(Effect.map(Option.fromUndefinedOr))], {
+            concurrency: 2,
+          });
     if (appRoot === undefined) {
       if (failed !== undefined) for (const runs of attempts) runs.push(failed);
       return yield* markDecided(name, context, [...context.scenarios.keys()]);
     }
     for (const [scenario, runs] of attempts.entries()) {
-      for (let index = 1; index <= context.repeat && !(yield* isDecided(context, scenario)); index++) {
-        const attempt = yield* attemptOnce(name, scenario, index, appRoot, context, out);
+      for (let index = 1; index <= context.repeat; index++) {
+        // The early run counts once made, whatever base decided since.
+        const ranEarly = scenario === 0 && index === 1 ? Option.getOrUndefined(first) : undefined;
+        if (ranEarly === undefined && (yield* isDecided(context, scenario))) break;
+        const attempt = ranEarly ?? (yield* attemptOnce(name, scenario, index, appRoot, context, out));
+        if (attempt === undefined) break;
         runs.push(attempt);
         if (attempt.attempt.outcome === "error") yield* markDecided(name, context, [scenario]);
         const settled = index < context.repeat ? context.settled?.(runs.map((run) => run.attempt)) : undefined;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import { appRootEnv, appTempEnv, expectTimeoutEnv, keepEnv } from "../../common/contract.ts";
+import { appRootEnv, appTempEnv, expectTimeoutEnv, keepEnv, preparedFileEnv } from "../../common/contract.ts";
 import { RunnerFailed } from "../errors.ts";
 import { classify } from "../outcome/classify.ts";
 import { tail } from "../outcome/error-text.ts";
@@ -31,6 +31,8 @@ export interface AttemptInput {
   readonly keep: boolean;
   /** The expect timeout the harness's config is asked to use (expectTimeoutEnv); undefined for the config's own. */
   readonly expectTimeout: number | undefined;
+  /** For a run started while its side installs: the file the harness waits for before it starts the app (preparedFileEnv). */
+  readonly prepared?: string;
 }
 
 /** Playwright's own default for its transform cache, in the temporary folder the prover was given. */
@@ -93,6 +95,7 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     FORCE_COLOR: "0",
     ...(input.keep ? { [keepEnv]: "1" } : {}),
     ...(input.expectTimeout === undefined ? {} : { [expectTimeoutEnv]: String(input.expectTimeout) }),
+    ...(input.prepared === undefined ? {} : { [preparedFileEnv]: input.prepared }),
   });
   const args = [
     input.cli,
