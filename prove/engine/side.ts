@@ -298,7 +298,7 @@ export const runSide = Effect.fn("Side.run")(function* (name: RunName, ref: stri
   const attempts: ClassifiedAttempt[][] = context.scenarios.map(() => []);
   const work = Effect.gen(function* () {
     const start = yield* Clock.currentTimeMillis;
-    // The first run starts now, beside the install and build, unless there is none to make (see Prepared).
+    // A side that waits for another's install starts its first run now, beside the wait, the copy and the build (see Prepared).
     const early: Prepared | undefined =
       context.shared === undefined ||
       context.shared.by === name ||
@@ -335,10 +335,8 @@ export const runSide = Effect.fn("Side.run")(function* (name: RunName, ref: stri
     );
     const [{ appRoot, failed }, first] =
       early === undefined
-        ? [yield* preparing, Option.none<ClassifiedAttempt>()]
-        : yield* Effect.all([preparing, attemptOnce(name, 0, 1, earlyRoot, context, out, early).pipe(Effect.map(Option.fromUndefinedOr))], {
-            concurrency: 2,
-          });
+        ? [yield* preparing, undefined]
+        : yield* Effect.all([preparing, attemptOnce(name, 0, 1, earlyRoot, context, out, early)], { concurrency: 2 });
     if (appRoot === undefined) {
       if (failed !== undefined) for (const runs of attempts) runs.push(failed);
       return yield* markDecided(name, context, [...context.scenarios.keys()]);
@@ -346,7 +344,7 @@ export const runSide = Effect.fn("Side.run")(function* (name: RunName, ref: stri
     for (const [scenario, runs] of attempts.entries()) {
       for (let index = 1; index <= context.repeat; index++) {
         // The early run counts once made, whatever base decided since.
-        const ranEarly = scenario === 0 && index === 1 ? Option.getOrUndefined(first) : undefined;
+        const ranEarly = scenario === 0 && index === 1 ? first : undefined;
         if (ranEarly === undefined && (yield* isDecided(context, scenario))) break;
         const attempt = ranEarly ?? (yield* attemptOnce(name, scenario, index, appRoot, context, out));
         if (attempt === undefined) break;
