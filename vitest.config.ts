@@ -1,11 +1,33 @@
 import { defineConfig } from "vitest/config";
 
+/** The test files that prove with real Playwright runs. */
+const proofs = ["prove/e2e/**/*.test.ts", "harness/harness.test.ts"];
+
+/**
+ * The two that kill provers with SIGKILL and check that a later run of their own removes and names
+ * what was left. Every prover removes the leftovers of killed ones it finds in TMPDIR and /tmp, so
+ * these two run after the others, one at a time, with no other prover starting meanwhile.
+ */
+const killing = ["prove/e2e/express.test.ts", "prove/e2e/kill-matrix.test.ts"];
+
+const npmCache = "prove/e2e/support/global-setup.ts";
+
 export default defineConfig({
   test: {
-    include: ["**/*.test.ts"],
     exclude: ["**/node_modules/**", "reports/**", "test-results/**", "dist/**", ".e2e-prover*/**"],
     // An end-to-end proof of several zoo scenarios runs six Playwright runs on two cores: minutes, not seconds.
     testTimeout: 240_000,
     hookTimeout: 60_000,
+    // Two test files at a time: an end-to-end file waits on browsers, apps and installs for much of its time, and each
+    // keeps what it checks for leftovers to its own folders, pids and commits.
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["**/*.test.ts"], exclude: proofs } },
+      { extends: true, test: { name: "e2e", include: proofs, exclude: killing, globalSetup: [npmCache] } },
+      {
+        extends: true,
+        test: { name: "e2e-killing", include: killing, globalSetup: [npmCache], maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

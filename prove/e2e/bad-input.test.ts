@@ -267,10 +267,18 @@ let repo: ExpressRepo;
 let repoBefore: Awaited<ReturnType<typeof repositoryState>>;
 let checkoutBefore: Awaited<ReturnType<typeof checkoutState>>;
 
-/** The invoking checkout as a proof could change it: its branch, stashes, branches, worktrees (its HEAD moves with other people's commits) and reports. */
+/**
+ * The invoking checkout as a proof could change it: its branch, stashes, branches, worktrees (its
+ * HEAD moves with other people's commits) and the folders under its reports/ named after a commit
+ * of this file's repository (a default report folder is `<base7>-<head7>`; other test files write
+ * their own there meanwhile).
+ */
 async function checkoutState() {
   const { branch, stashes, branches, worktrees } = await repositoryState(checkout);
-  const reports = (await readdir(join(checkout, "reports"), { recursive: true })).sort();
+  const shas = (await repo.git("rev-list", "--all")).split("\n").map((sha) => sha.slice(0, 7));
+  const reports = (await readdir(join(checkout, "reports"), { recursive: true }).catch(() => []))
+    .filter((path) => shas.some((sha) => path.includes(sha)))
+    .sort();
   return { branch, stashes, branches, worktrees: worktrees.replace(/^HEAD .*$/gm, ""), reports };
 }
 
@@ -291,11 +299,12 @@ afterAll(async () => {
 });
 
 /**
- * The real binary on a row's command line, as a clone runs it (its source, through tsx; the other
- * e2e files start the built package); its run's temporary folder and worktrees are named after its pid.
+ * The prover on a row's command line, started as a process: the first row's as a clone runs it
+ * (bin/prove-scenario.mjs, its source through tsx), the others' as the package built from it runs,
+ * as in the other e2e files; its run's temporary folder and worktrees are named after its pid.
  */
-async function spawned(args: ReadonlyArray<string>) {
-  const prover = startProver(args, "bin/prove-scenario.mjs");
+async function spawned(args: ReadonlyArray<string>, row: Row) {
+  const prover = row === rows[0] ? startProver(args, "bin/prove-scenario.mjs") : startProver(args);
   const run = await prover;
   return { exitCode: run.exitCode, stderr: run.stderr, ownRun: `scenario-prover-${String(prover.pid)}.` };
 }
@@ -324,7 +333,7 @@ describe("bad inputs: each exits 2 with a message naming what to change, and lea
       notARepo: join(work, "not-a-repo"),
       aFile: join(work, "a-file"),
     };
-    const { exitCode, stderr, ownRun } = await (row.parser === true ? parse : spawned)(row.args(at));
+    const { exitCode, stderr, ownRun } = await (row.parser === true ? parse(row.args(at)) : spawned(row.args(at), row));
 
     expect(exitCode, stderr).toBe(2);
     for (const text of row.says(at)) expect(stderr).toContain(text);

@@ -11,7 +11,7 @@ import type { BisectReport } from "../bisect/schema.ts";
 import type { ProofReport } from "../index.ts";
 import { formatDuration } from "../outcome/durations.ts";
 import type { AppPlace } from "../test-fixtures/concurrency/where.ts";
-import { fillNpmCache, makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
+import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
 import {
   afterLaterRun,
   checkout,
@@ -119,7 +119,6 @@ async function ended(proof: AtOnce, folder?: string) {
  * the user runs git gc and git worktree prune.
  */
 async function proveAtOnce() {
-  await fillNpmCache(repo);
   const repoBefore = await repositoryState(repo.dir);
   const lock = lockOf(await repo.git("rev-parse", "--show-toplevel"));
   // A proof killed while it held the repository's lock left it, with its pid and start time; the pid has since gone to a

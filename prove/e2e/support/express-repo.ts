@@ -1,5 +1,6 @@
-import { copyFile, mkdir, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { execa } from "execa";
 
 /**
@@ -74,9 +75,10 @@ export async function makeExpressRepo(root: string): Promise<ExpressRepo> {
   await mkdir(signals, { recursive: true });
   const git = async (...args: string[]) => (await execa("git", args, { cwd: dir })).stdout;
   const write = (file: string, text: string) => writeFile(join(dir, file), text);
-  const commit = async (tag: string, message: string) => {
+  const author = ["-c", "user.name=Sum Dev", "-c", "user.email=dev@example.com"];
+  const commit = async (tag: string, message: string, body?: string) => {
     await git("add", "-A");
-    await git("-c", "user.name=Sum Dev", "-c", "user.email=dev@example.com", "commit", "-qm", message);
+    await git(...author, "commit", "-qm", message, ...(body === undefined ? [] : ["-m", body]));
     await git("tag", tag);
   };
 
@@ -85,7 +87,9 @@ export async function makeExpressRepo(root: string): Promise<ExpressRepo> {
   await write("package.json", packageJson(locked));
   await copyFile(lockfile, join(dir, "package-lock.json"));
   await write("server.js", server("return a + b;"));
-  await commit("bug", "Add the sum page");
+  // The first commit names the folder the repository was made in, so its commits are its own: two repositories made in
+  // the same second by test files running at once do not share a SHA, nor the default report folders named after them.
+  await commit("bug", "Add the sum page", `Made in ${root}.`);
 
   await write("server.js", server("return Number(a) + Number(b);"));
   await commit("fix", "Add numbers, not strings");
@@ -131,15 +135,18 @@ const hangMarker = ${JSON.stringify(join(signals, "hang-"))} + process.pid;`;
 
 /**
  * Fills npm's cache with the sum app's dependencies, as a developer's machine has them, with one
- * `npm ci` of the lockfile in a scratch folder beside the repository. On an empty cache (a fresh CI
- * machine's), several proofs' `npm ci` at once each fetch every tarball from the registry side by
- * side, where a fetch that fails or npm's cache racing itself fails a side's install.
+ * `npm ci` of the lockfile in a scratch folder: once, before the end-to-end test files start
+ * (global-setup.ts). On an empty cache (a fresh CI machine's), several proofs' `npm ci` at once, of
+ * one test file or of files running beside each other, each fetch every tarball from the registry
+ * side by side, where a fetch that fails or npm's cache racing itself fails a side's install.
  */
-export async function fillNpmCache(repo: ExpressRepo): Promise<void> {
-  const scratch = join(dirname(repo.dir), "npm-cache-fill");
-  await mkdir(scratch);
-  await copyFile(lockfile, join(scratch, "package-lock.json"));
-  await writeFile(join(scratch, "package.json"), packageJson(locked));
-  await execa("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: scratch });
-  await rm(scratch, { recursive: true, force: true });
+export async function fillNpmCache(): Promise<void> {
+  const scratch = await mkdtemp(join(tmpdir(), "prove-npm-cache-fill-"));
+  try {
+    await copyFile(lockfile, join(scratch, "package-lock.json"));
+    await writeFile(join(scratch, "package.json"), packageJson(locked));
+    await execa("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: scratch, stdin: "ignore" });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
