@@ -6,9 +6,11 @@ const proofs = ["prove/e2e/**/*.test.ts", "harness/harness.test.ts"];
 /**
  * The two that kill provers with SIGKILL and check that a later run of their own removes and names
  * what was left. Every prover removes the leftovers of killed ones it finds in TMPDIR and /tmp, so
- * these two run after the others, one at a time, with no other prover starting meanwhile.
+ * neither runs beside a file that starts provers: express beside the unit files, which start none,
+ * then the kill matrix alone.
  */
-const killing = ["prove/e2e/express.test.ts", "prove/e2e/kill-matrix.test.ts"];
+const express = "prove/e2e/express.test.ts";
+const killMatrix = "prove/e2e/kill-matrix.test.ts";
 
 const npmCache = "prove/e2e/support/global-setup.ts";
 
@@ -19,14 +21,15 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 60_000,
     // Two test files at a time: an end-to-end file waits on browsers, apps and installs for much of its time, and each
-    // keeps what it checks for leftovers to its own folders, pids and commits.
+    // keeps what it checks for leftovers to its own folders, pids and commits. Groups run one after another.
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: "unit", include: ["**/*.test.ts"], exclude: proofs } },
-      { extends: true, test: { name: "e2e", include: proofs, exclude: killing, globalSetup: [npmCache] } },
+      { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [npmCache] } },
+      { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], sequence: { groupOrder: 1 } } },
       {
         extends: true,
-        test: { name: "e2e-killing", include: killing, globalSetup: [npmCache], maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: "e2e", include: proofs, exclude: [express, killMatrix], globalSetup: [npmCache], sequence: { groupOrder: 2 } },
       },
     ],
   },
