@@ -3,11 +3,18 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import * as Effect from "effect/Effect";
-import { withRepoLock } from "../git/repo-lock.ts";
 import { main, type AttemptErrorKind, type ProofReport, type ReasonCode } from "../index.ts";
 import { makeExpressRepo, type ExpressRepo } from "./support/express-repo.ts";
-import { checkout, config, fixtures, processesMentioning, repositoryState, startProver, sumScenario } from "./support/prover.ts";
+import {
+  checkout,
+  config,
+  fixtures,
+  processesMentioning,
+  repositoryState,
+  startProver,
+  sumScenario,
+  whileNoWorktreeIsAdded,
+} from "./support/prover.ts";
 
 const badInput = "prove/test-fixtures/bad-input";
 
@@ -360,15 +367,7 @@ describe("bad inputs: each exits 2 with a message naming what to change, and lea
 
     expect((await readdir(tmpdir())).filter((name) => name.startsWith(ownRun))).toEqual([]);
     expect(await processesMentioning(ownRun)).toEqual([]);
-    // Under the provers' own lock (named by the repository's top level, as theirs is): git fails to
-    // list the worktrees while another row's prover is adding one.
-    const toplevel = (await repo.git("rev-parse", "--show-toplevel")).trim();
-    const worktrees = await Effect.runPromise(
-      withRepoLock(
-        toplevel,
-        Effect.promise(() => repo.git("worktree", "list", "--porcelain")),
-      ),
-    );
+    const worktrees = await whileNoWorktreeIsAdded(repo.dir, () => repo.git("worktree", "list", "--porcelain"));
     expect(worktrees).not.toContain(ownRun);
     expect(await repo.git("status", "--porcelain", "--untracked-files=all")).toBe(repoBefore.status);
   });

@@ -188,13 +188,13 @@ describe("a proof stopped in each phase by each signal", () => {
     // A case that fails, or never ends, shows how far its prover got.
     const printed: string[] = [];
     onTestFailed(() => console.error(`in ${phase}, by ${stop}: the prover printed\n${printed.join("")}`));
-    const repoBefore = await repositoryState(repo);
+    const repoBefore = await repositoryState(repo, temp);
     const configBefore = await gitConfig();
     const { result, markers, out, folders, pid } = await stopIn(phase, stop, printed);
 
     // The repository under test is byte for byte what it was: HEAD, branches, stashes, index, .git/config
     // (its worktrees are the other cases' too, as they run at once).
-    const { worktrees, ...state } = await repositoryState(repo);
+    const { worktrees, ...state } = await repositoryState(repo, temp);
     const { worktrees: _others, ...stateBefore } = repoBefore;
     expect(state).toEqual(stateBefore);
     expect(await gitConfig()).toBe(configBefore);
@@ -348,7 +348,7 @@ describe("after SIGKILL", () => {
       expect(await processesMentioning(folder)).toEqual([]);
     }
     // A worktree git was still adding when its prover was killed is left locked; the later proof unlocks and prunes it too.
-    const { worktrees } = await repositoryState(repo);
+    const { worktrees } = await repositoryState(repo, temp);
     expect(worktrees.split("\n\n"), worktrees).toHaveLength(1);
     expect(await checkoutState()).toEqual(checkoutBefore);
   });

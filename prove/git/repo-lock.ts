@@ -8,7 +8,8 @@ import { tryLockDirectory, unlockDirectory } from "../../common/ownership.ts";
  * A directory lock per repository, shared by every prove-scenario process: git cannot add and
  * remove worktrees of one repository at once. A dead owner's lock is taken over (see tryLockDirectory).
  */
-const lockDir = (repo: string) => join(tmpdir(), `scenario-prover.lock-${createHash("sha1").update(repo).digest("hex").slice(0, 16)}`);
+const lockDir = (repo: string, tmp: string) =>
+  join(tmp, `scenario-prover.lock-${createHash("sha1").update(repo).digest("hex").slice(0, 16)}`);
 
 /** Each try is whole (a lock made is a lock held); with `interruptible`, the pause between tries can be interrupted. */
 const take = (dir: string, interruptible: boolean): Effect.Effect<void> => {
@@ -21,14 +22,17 @@ const take = (dir: string, interruptible: boolean): Effect.Effect<void> => {
 /**
  * Runs `effect` holding the repository's worktree lock. With `interruptible`, the wait for the lock
  * can be interrupted even inside an uninterruptible acquisition (adding a worktree); without, it cannot.
+ * `tmp` is the TMPDIR of the processes to exclude, by default this one's.
  */
 export const withRepoLock = <A, E, R>(
   repo: string,
   effect: Effect.Effect<A, E, R>,
-  options: { readonly interruptible?: boolean } = {},
-): Effect.Effect<A, E, R> =>
-  Effect.scoped(
-    Effect.acquireRelease(take(lockDir(repo), options.interruptible === true), () =>
-      Effect.promise(() => unlockDirectory(lockDir(repo))),
-    ).pipe(Effect.andThen(effect)),
+  options: { readonly interruptible?: boolean; readonly tmp?: string } = {},
+): Effect.Effect<A, E, R> => {
+  const dir = lockDir(repo, options.tmp ?? tmpdir());
+  return Effect.scoped(
+    Effect.acquireRelease(take(dir, options.interruptible === true), () => Effect.promise(() => unlockDirectory(dir))).pipe(
+      Effect.andThen(effect),
+    ),
   );
+};

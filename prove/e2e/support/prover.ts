@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import * as Effect from "effect/Effect";
 import { execa } from "execa";
+import { withRepoLock } from "../../git/repo-lock.ts";
 import type { ProofReport } from "../../index.ts";
 import { builtProver } from "./built-prover.ts";
 import { processesMentioning } from "./processes.ts";
@@ -61,19 +63,35 @@ export async function prove(args: ReadonlyArray<string>): Promise<ProverRun> {
   return { exitCode: run.exitCode, report, stderr: run.stderr };
 }
 
-/** Everything about a repository a proof must not change. */
-export async function repositoryState(dir: string) {
+/**
+ * Runs `read` on repository `dir` holding the provers' worktree lock (in `tmp`, their TMPDIR, by
+ * default this process's): git stops when it reads a worktree another prover is still adding
+ * ("failed to read .git/worktrees/base/commondir"), in `git worktree list` and `git branch`.
+ */
+export async function whileNoWorktreeIsAdded<A>(dir: string, read: () => Promise<A>, tmp?: string): Promise<A> {
+  const toplevel = (await execa("git", ["rev-parse", "--show-toplevel"], { cwd: dir })).stdout;
+  return Effect.runPromise(
+    withRepoLock(toplevel, Effect.tryPromise({ try: read, catch: (error) => error }), tmp === undefined ? {} : { tmp }),
+  );
+}
+
+/** Everything about a repository a proof must not change; `tmp` is the TMPDIR of provers that may run in it meanwhile. */
+export async function repositoryState(dir: string, tmp?: string) {
   const git = async (...args: string[]) => (await execa("git", args, { cwd: dir })).stdout;
-  return {
-    head: await git("rev-parse", "HEAD"),
-    // The branch checked out, or "HEAD" when detached.
-    branch: await git("rev-parse", "--abbrev-ref", "HEAD"),
-    status: await git("status", "--porcelain", "--untracked-files=all"),
-    index: await git("diff", "--cached", "--stat"),
-    stashes: await git("stash", "list"),
-    branches: await git("branch", "--list", "--all"),
-    worktrees: await git("worktree", "list", "--porcelain"),
-  };
+  return whileNoWorktreeIsAdded(
+    dir,
+    async () => ({
+      head: await git("rev-parse", "HEAD"),
+      // The branch checked out, or "HEAD" when detached.
+      branch: await git("rev-parse", "--abbrev-ref", "HEAD"),
+      status: await git("status", "--porcelain", "--untracked-files=all"),
+      index: await git("diff", "--cached", "--stat"),
+      stashes: await git("stash", "list"),
+      branches: await git("branch", "--list", "--all"),
+      worktrees: await git("worktree", "list", "--porcelain"),
+    }),
+    tmp,
+  );
 }
 
 /**
