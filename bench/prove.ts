@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, rmdir, watch } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
@@ -11,45 +12,127 @@ import { median, type Figure } from "./figure.ts";
 const root = resolve(import.meta.dirname, "..");
 
 /**
- * CPU time of this process's ended children and their descendants (user + system, in clock ticks of
- * /proc/self/stat): every process a measured command starts is a descendant that is waited for.
+ * CPU time of this process's ended children and their descendants (user + system, in ms, from the
+ * cutime and cstime of /proc/self/stat): only processes waited for count, so one whose parent ended
+ * first (an app's server outliving its `pnpm start`) does not. The fallback when no cgroup can be made.
  */
 async function childrenCpu(): Promise<number> {
   const stat = await readFile("/proc/self/stat", "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // cutime and cstime are the 16th and 17th fields; the list starts at the 3rd.
-  return Number(fields[13]) + Number(fields[14]);
+  // cutime and cstime are the 16th and 17th fields; the list starts at the 3rd. Clock ticks: 100 a second.
+  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
-/** A measured command's wall time and CPU, in ms and clock ticks. */
+/** A cgroup v2 hierarchy this process can make groups in and move processes to (as root, here), or undefined. */
+async function cgroupHierarchy(): Promise<string | undefined> {
+  for (const mount of ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"]) {
+    if (!existsSync(join(mount, "cgroup.procs")) || !existsSync(join(mount, "cpu.stat"))) continue;
+    const probe = join(mount, `bench-probe-${process.pid}`);
+    try {
+      await mkdir(probe);
+    } catch {
+      continue;
+    }
+    const moved = await execa("sh", ["-c", 'echo $$ > "$0/cgroup.procs"', probe], { reject: false, stdin: "ignore" });
+    await rmdir(probe);
+    if (moved.exitCode === 0) return mount;
+  }
+  return undefined;
+}
+
+/** Runs a command from this repository and gives its wall time in ms; it must exit with `expected`. */
+type Timed = (command: string, args: ReadonlyArray<string>, expected: number) => Promise<number>;
+
+/** A measured command's wall time and CPU, in ms. */
 interface Cost {
   readonly wall: number;
   readonly cpu: number;
 }
 
-/** The wall time of a command run from this repository, in ms; it must exit with `expected`. */
-async function timed(command: string, args: ReadonlyArray<string>, expected: number): Promise<number> {
-  const start = performance.now();
-  const run = await execa(command, args, { cwd: root, reject: false, stdin: "ignore", env: { FORCE_COLOR: "0" } });
-  const elapsed = performance.now() - start;
-  if (run.exitCode !== expected)
-    throw new Error(`bench: \`${command} ${args.join(" ")}\` exited ${String(run.exitCode)}, not ${expected}:\n${run.stderr.slice(-2000)}`);
-  return elapsed;
+/**
+ * Counts the CPU of every process a measurement starts: its commands run in a cgroup of its own,
+ * which counts every descendant whatever its parent did; without one, the bench's children's times do.
+ */
+interface CpuMeter {
+  readonly how: string;
+  /** Runs `measure` with its commands in one group; its cost once every process it started has ended. */
+  readonly count: (measure: (timed: Timed) => Promise<number>) => Promise<Cost>;
+}
+
+/** `timed` for commands run as `wrap` says (in a cgroup, or as they are). */
+const timedBy =
+  (wrap: (command: string, args: ReadonlyArray<string>) => readonly [string, ReadonlyArray<string>]): Timed =>
+  async (command, args, expected) => {
+    const [file, argv] = wrap(command, args);
+    const start = performance.now();
+    const run = await execa(file, argv, { cwd: root, reject: false, stdin: "ignore", env: { FORCE_COLOR: "0" } });
+    const elapsed = performance.now() - start;
+    if (run.exitCode !== expected)
+      throw new Error(
+        `bench: \`${command} ${args.join(" ")}\` exited ${String(run.exitCode)}, not ${expected}:\n${run.stderr.slice(-2000)}`,
+      );
+    return elapsed;
+  };
+
+/** Resolves when cgroup `group` has no process left; fails naming them after 60 s. */
+async function emptied(group: string): Promise<void> {
+  const events = join(group, "cgroup.events");
+  const empty = async () => (await readFile(events, "utf8")).includes("populated 0");
+  const signal = AbortSignal.timeout(60_000);
+  try {
+    const changes = watch(events, { signal });
+    if (await empty()) return;
+    for await (const _ of changes) if (await empty()) return;
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    const left = (await readFile(join(group, "cgroup.procs"), "utf8")).trim().split("\n").join(", ");
+    throw new Error(`bench: processes ${left} were still running 60 s after the measured commands ended`, { cause: error });
+  }
+}
+
+async function cpuMeter(): Promise<CpuMeter> {
+  const hierarchy = await cgroupHierarchy();
+  if (hierarchy === undefined) {
+    return {
+      how: "the bench's children's times (no cgroup could be made; as root one is), which miss a process whose parent ended first",
+      count: async (measure) => {
+        const before = await childrenCpu();
+        const wall = await measure(timedBy((command, args) => [command, args]));
+        return { wall, cpu: (await childrenCpu()) - before };
+      },
+    };
+  }
+  let made = 0;
+  return {
+    how: `a cgroup per measurement, in ${hierarchy}`,
+    count: async (measure) => {
+      const group = join(hierarchy, `bench-${process.pid}-${made++}`);
+      await mkdir(group);
+      try {
+        const wall = await measure(
+          timedBy((command, args) => ["sh", ["-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', group, command, ...args]]),
+        );
+        // What outlives the commands (a server stopping after its parent) counts too.
+        await emptied(group);
+        const usage = /^usage_usec (\d+)$/m.exec(await readFile(join(group, "cpu.stat"), "utf8"))?.[1];
+        return { wall, cpu: Number(usage) / 1000 };
+      } finally {
+        await rmdir(group).catch(() => undefined);
+      }
+    },
+  };
 }
 
 /** Measurements taken in turns (direct, proof, direct, proof, …), so each sees the same machine; the median of each. */
 async function inTurns<const Names extends string>(
   runs: number,
-  measures: Readonly<Record<Names, () => Promise<number>>>,
+  meter: CpuMeter,
+  measures: Readonly<Record<Names, (timed: Timed) => Promise<number>>>,
 ): Promise<Record<Names, Cost>> {
   const names = Object.keys(measures) as Names[];
   const taken = new Map<Names, Cost[]>(names.map((name) => [name, []]));
   for (let index = 0; index < runs; index++) {
-    for (const name of names) {
-      const cpu = await childrenCpu();
-      const wall = await measures[name]();
-      taken.get(name)?.push({ wall, cpu: (await childrenCpu()) - cpu });
-    }
+    for (const name of names) taken.get(name)?.push(await meter.count(measures[name]));
   }
   const medianOf = (name: Names, of: keyof Cost) => median((taken.get(name) ?? []).map((cost) => cost[of]));
   return Object.fromEntries(names.map((name) => [name, { wall: medianOf(name, "wall"), cpu: medianOf(name, "cpu") }])) as Record<
@@ -81,13 +164,13 @@ async function phaseFigures(reportJson: string): Promise<Figure[]> {
   ];
 }
 
-const playwright = (scenario: string, output: string) =>
+const playwright = (timed: Timed, scenario: string, output: string) =>
   timed("node", ["node_modules/@playwright/test/cli.js", "test", scenario, "--reporter=line", "--output", output], 0);
 
 /** Two direct runs started together, as a proof starts its two sides: the wall time until both end. */
-async function twoAtOnce(scenario: string, out: string): Promise<number> {
+async function twoAtOnce(timed: Timed, scenario: string, out: string): Promise<number> {
   const start = performance.now();
-  await Promise.all([playwright(scenario, join(out, "one")), playwright(scenario, join(out, "two"))]);
+  await Promise.all([playwright(timed, scenario, join(out, "one")), playwright(timed, scenario, join(out, "two"))]);
   return performance.now() - start;
 }
 
@@ -103,18 +186,20 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
     const proofArgs = ["--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")];
     // The same proof as an installed package runs it: its built JavaScript, where a clone's bin compiles the source through tsx.
     const installed = await builtProver(root);
-    const passing = await inTurns(runs, {
-      direct: () => playwright(scenario, join(out, "direct")),
-      twoAtOnce: () => twoAtOnce(scenario, out),
-      proof: () => timed("node", ["bin/prove-scenario.mjs", ...proofArgs], 1),
-      installedProof: () => timed("node", [installed, ...proofArgs], 1),
+    const meter = await cpuMeter();
+    console.error(`bench prove: CPU counted by ${meter.how}`);
+    const passing = await inTurns(runs, meter, {
+      direct: (timed) => playwright(timed, scenario, join(out, "direct")),
+      twoAtOnce: (timed) => twoAtOnce(timed, scenario, out),
+      proof: (timed) => timed("node", ["bin/prove-scenario.mjs", ...proofArgs], 1),
+      installedProof: (timed) => timed("node", [installed, ...proofArgs], 1),
     });
     const bug = await findBug(root, defaultBugId);
     const sandbox = await createDemoSandbox({ bugId: bug.id, repoRoot: root });
     try {
-      const failing = await inTurns(runs, {
-        direct: () => playwright(bug.scenario, join(out, "direct")),
-        proof: () =>
+      const failing = await inTurns(runs, meter, {
+        direct: (timed) => playwright(timed, bug.scenario, join(out, "direct")),
+        proof: (timed) =>
           timed(
             "node",
             [
