@@ -238,6 +238,11 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
         { figure: "prove-ms", value: passing.proof.wall, unit: "ms", goal: null },
         { figure: "installed-prove-ms", value: passing.installedProof.wall, unit: "ms", goal: null },
         { figure: "two-directs-at-once-ms", value: passing.twoAtOnce.wall, unit: "ms", goal: null },
+        // What the proof adds to its floor, which does not grow with the scenario: a longer scenario has a lower ratio.
+        { figure: "prove-cpu-ms", value: passing.proof.cpu, unit: "ms", goal: null },
+        { figure: "two-directs-at-once-cpu-ms", value: passing.twoAtOnce.cpu, unit: "ms", goal: null },
+        { figure: "prove-over-floor-ms", value: passing.proof.wall - passing.twoAtOnce.wall, unit: "ms", goal: null },
+        { figure: "prove-over-floor-cpu-ms", value: passing.proof.cpu - passing.twoAtOnce.cpu, unit: "ms", goal: null },
         { figure: "direct-ms", value: passing.direct.wall, unit: "ms", goal: null },
         { figure: "prove-to-direct-ratio", value: passing.proof.wall / passing.direct.wall, unit: "ratio", goal: null },
         { figure: "two-directs-at-once-to-direct-ratio", value: passing.twoAtOnce.wall / passing.direct.wall, unit: "ratio", goal: null },
