@@ -23,6 +23,9 @@ async function childrenCpu(): Promise<number> {
   return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
+/** A shell command line that moves its shell into the cgroup named by its $0. */
+const enterGroup = 'echo $$ > "$0/cgroup.procs"';
+
 /** A cgroup v2 hierarchy this process can make groups in and move processes to (as root, here), or undefined. */
 async function cgroupHierarchy(): Promise<string | undefined> {
   for (const mount of ["/sys/fs/cgroup/unified", "/sys/fs/cgroup"]) {
@@ -33,7 +36,7 @@ async function cgroupHierarchy(): Promise<string | undefined> {
     } catch {
       continue;
     }
-    const moved = await execa("sh", ["-c", 'echo $$ > "$0/cgroup.procs"', probe], { reject: false, stdin: "ignore" });
+    const moved = await execa("sh", ["-c", enterGroup, probe], { reject: false, stdin: "ignore" });
     await rmdir(probe);
     if (moved.exitCode === 0) return mount;
   }
@@ -109,9 +112,7 @@ async function cpuMeter(): Promise<CpuMeter> {
       const group = join(hierarchy, `bench-${process.pid}-${made++}`);
       await mkdir(group);
       try {
-        const wall = await measure(
-          timedBy((command, args) => ["sh", ["-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', group, command, ...args]]),
-        );
+        const wall = await measure(timedBy((command, args) => ["sh", ["-c", `${enterGroup} && exec "$@"`, group, command, ...args]]));
         // What outlives the commands (a server stopping after its parent) counts too.
         await emptied(group);
         const usage = /^usage_usec (\d+)$/m.exec(await readFile(join(group, "cpu.stat"), "utf8"))?.[1];
