@@ -32,6 +32,8 @@ let realGit: string;
 const stderrs: string[] = [];
 /** Run folders SIGKILL left behind, by case. */
 const leftovers = new Map<string, string[]>();
+/** The proof of a scenario that never ends, started by the first hook to run beside the matrix. */
+let neverEnding: ReturnType<typeof proveNeverEnding>;
 
 const server = `import { createServer } from "node:http";
 import { writeFileSync } from "node:fs";
@@ -68,6 +70,9 @@ beforeAll(async () => {
   await git("-c", "user.name=Held Dev", "-c", "user.email=dev@example.com", "commit", "-qm", "A server the test can hold");
   await git("tag", "held");
   realGit = (await execa("sh", ["-c", "command -v git"])).stdout.trim();
+  // Its test reads it once the matrix is done; a failure to start it fails that test, not the hook.
+  neverEnding = proveNeverEnding();
+  neverEnding.catch(() => undefined);
 });
 
 afterAll(async () => {
@@ -177,6 +182,41 @@ async function stopIn(phase: Phase, stop: Stop, printed: string[] = []) {
   return { result, markers, out, folders, pid };
 }
 
+/**
+ * A proof of a scenario that never ends, started as the matrix starts: its two sides wait out
+ * Playwright's test timeout, which the matrix's cases need not wait for.
+ */
+async function proveNeverEnding() {
+  const markers = await mkdtemp(join(work, "never-ends-"));
+  const run = execa(
+    "node",
+    [
+      prover,
+      "--base",
+      "held",
+      "--head",
+      "held",
+      `${fixtures}/hangs.e2e.ts`,
+      "--repo",
+      repo,
+      "--config",
+      `${fixtures}/hangs.config.ts`,
+      "--out",
+      join(markers, "report"),
+      "--json",
+    ],
+    {
+      cwd: checkout,
+      env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
+      reject: false,
+      stdin: "ignore",
+    },
+  );
+  const result = await run;
+  stderrs.push(result.stderr);
+  return { markers, pid: run.pid, result };
+}
+
 describe("a proof stopped in each phase by each signal", () => {
   // SIGTERM takes SIGINT's handler (engine/terminal.ts watchSignals): it is checked where a child runs, while installing and while running.
   const sigtermPhases: ReadonlyArray<Phase> = ["install", "run"];
@@ -269,33 +309,7 @@ describe("publishing stopped by each signal", () => {
 
 describe("a scenario that never ends", () => {
   it("fails by Playwright's test timeout on both sides, with the timeout in the report, and leaves nothing behind", async () => {
-    const markers = await mkdtemp(join(work, "never-ends-"));
-    const run = execa(
-      "node",
-      [
-        prover,
-        "--base",
-        "held",
-        "--head",
-        "held",
-        `${fixtures}/hangs.e2e.ts`,
-        "--repo",
-        repo,
-        "--config",
-        `${fixtures}/hangs.config.ts`,
-        "--out",
-        join(markers, "report"),
-        "--json",
-      ],
-      {
-        cwd: checkout,
-        env: { TMPDIR: temp, KILL_MATRIX_DIR: markers },
-        reject: false,
-        stdin: "ignore",
-      },
-    );
-    const result = await run;
-    stderrs.push(result.stderr);
+    const { markers, pid, result } = await neverEnding;
 
     expect(result.exitCode, result.stderr).toBe(1);
     const report = JSON.parse(result.stdout) as ProofReport;
@@ -308,7 +322,7 @@ describe("a scenario that never ends", () => {
     }
     expect(await readFile(join(markers, "report", "report.md"), "utf8")).toContain("Test timeout of 8000ms exceeded");
     // The apps (their arguments name the markers folder) are gone with everything else of the run.
-    expect(await runFolders(run.pid)).toEqual([]);
+    expect(await runFolders(pid)).toEqual([]);
     expect(await processesMentioning(markers)).toEqual([]);
   });
 });
