@@ -1,15 +1,14 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BisectReport } from "../bisect/schema.ts";
-import { defaultBugId, findBug } from "../demo/index.ts";
 import {
   brokenSubject,
   bugAuthor,
-  makeBisectRepo,
+  bugSubject,
   makeLightBisectRepo,
   unbrokenSubject,
   writeLightScenario,
@@ -17,8 +16,6 @@ import {
 } from "./support/bisect-repo.ts";
 import { linkTargets } from "../publish/test-support.ts";
 import { checkout, processesMentioning, publishFrom, repositoryState, startProver } from "./support/prover.ts";
-
-const bug = await findBug(checkout, defaultBugId);
 
 /**
  * 32 commits after v1: the bug comes in with commit 21, and commits 8, 16 and 24 do not install
@@ -48,12 +45,13 @@ interface Bisection {
 }
 
 let work = "";
-/** The bundled app, for the bisection that finds the bug: its install, screenshots and report. */
-let app: Target;
 /**
- * The lightest app with the same history, for the cases that need only an outcome at each end,
- * an install that fails, or a step under way: a node:http page with no dependencies.
+ * The lightest app a bisection needs, a node:http page with no dependencies (pnpm still installs
+ * it), in two repositories of the same history: one for the bisection that finds the bug, its
+ * installs, screenshots and report; one for the cases that need only an outcome at each end, an
+ * install that fails, or a step under way.
  */
+let app: Target;
 let light: Target;
 let before: Awaited<ReturnType<typeof repositoryState>>;
 let lightBefore: Awaited<ReturnType<typeof repositoryState>>;
@@ -126,14 +124,10 @@ const lightShort = (commit: number) => short(commit, light.repo);
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), "prove-bisect-"));
-  // The failing runs wait out an assertion; half the config's 10 s is still ample for the passing ones.
-  app = {
-    repo: await makeBisectRepo(join(work, "agent-chat"), bug, checkout, history),
-    config: "playwright.config.ts",
-    scenario: bug.scenario,
-    expectTimeout: "5000",
-  };
-  // The light app's page is whole once it loads: its passing runs check at once.
+  // The light app's page is whole once it loads: its passing runs check at once, and its failing ones wait out 2 s.
+  // The finding bisection's scenario lives in its repository, untracked, as a developer's new scenario does.
+  const repo = await makeLightBisectRepo(join(work, "found-app"), history);
+  app = { repo, ...(await writeLightScenario(join(repo.dir, "scenarios"))), expectTimeout: "2000" };
   light = {
     repo: await makeLightBisectRepo(join(work, "sum-app"), history),
     ...(await writeLightScenario(join(work, "sum-scenario"))),
@@ -141,7 +135,7 @@ beforeAll(async () => {
   };
   before = await repositoryState(app.repo.dir);
   lightBefore = await repositoryState(light.repo.dir);
-  // The light app's bisections run beside the bundled app's: they share nothing but the machine.
+  // The bisection that finds the bug runs beside the others: they share nothing but the machine.
   [found] = await Promise.all([
     bisect(app, "found", ["--old", "v1", "--new", "main"]),
     (async () => {
@@ -151,14 +145,14 @@ beforeAll(async () => {
       interrupted = await interruptedAtFirstStep(light, "interrupted", ["--old", lightSha(20), "--new", lightSha(22)]);
     })(),
   ]);
-  // A bisection of the bundled app in worktrees, seven Playwright runs of it, and the light app's six: minutes on two cores.
+  // A bisection in worktrees, seven Playwright runs, beside the other cases' six: a minute or more on two cores.
 }, 600_000);
 
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe("prove-scenario bisect on a sandbox of the bundled app, and of a light one", () => {
+describe("prove-scenario bisect on a sandbox of a light app", () => {
   it("finds the commit that introduced the bug, skipping the commits that do not install, within ⌈log2 n⌉ + skipped steps", async () => {
     const { report, stderr } = found;
     expect(found.exitCode, stderr).toBe(0);
@@ -172,13 +166,13 @@ describe("prove-scenario bisect on a sandbox of the bundled app, and of a light 
       direction: "introduced",
       old: { ref: "v1", sha: sha(0), outcome: "pass" },
       new: { ref: "main", sha: sha(32), outcome: "fail" },
-      commit: { sha: sha(21), subject: `agent-chat: ${bug.title}`, author: bugAuthor, date: "2026-11-01T21:00:00+01:00" },
+      commit: { sha: sha(21), subject: bugSubject, author: bugAuthor, date: "2026-11-01T21:00:00+01:00" },
       lastOld: { sha: sha(20), subject: "docs: note 20" },
       candidates: [{ sha: sha(21) }],
       commits: 32,
     });
     expect(report.reason).toBe(
-      `${short(21)} "agent-chat: ${bug.title}" by ${bugAuthor} (2026-11-01T21:00:00+01:00) introduced the failure: the scenario passes at ${short(20)}, the commit before it, and fails at ${short(21)}.`,
+      `${short(21)} "${bugSubject}" by ${bugAuthor} (2026-11-01T21:00:00+01:00) introduced the failure: the scenario passes at ${short(20)}, the commit before it, and fails at ${short(21)}.`,
     );
     expect(report.steps.map((step) => [app.repo.shas.indexOf(step.sha), step.outcome])).toEqual([
       [16, "skip"],
@@ -235,10 +229,10 @@ describe("prove-scenario bisect on a sandbox of the bundled app, and of a light 
     expect(markdown.split("\n")[0]).toBe(`## 🔎 Found: \`${short(21)}\` introduced the failure`);
     expect(markdown).toContain(`| last pass \`${short(20)}\` | first fail \`${short(21)}\` |`);
     expect(markdown).toContain(`| 1 | \`${short(16)}\` | ${brokenSubject} | skip: could not run (install): `);
-    expect(report.command).toMatch(
-      new RegExp(
-        `^pnpm prove-scenario bisect --old ${sha(0).slice(0, 12)} --new ${sha(32).slice(0, 12)} ${bug.scenario} --repo \\S+ --config playwright.config.ts --expect-timeout 5000$`,
-      ),
+    // Its paths are from the invoking checkout, where the command runs.
+    const path = (file: string) => relative(checkout, file);
+    expect(report.command).toBe(
+      `pnpm prove-scenario bisect --old ${sha(0).slice(0, 12)} --new ${sha(32).slice(0, 12)} ${path(app.scenario)} --repo ${path(app.repo.dir)} --config ${path(app.config)} --expect-timeout 2000`,
     );
     expect(markdown).toContain("```sh\n" + report.command + "\n```");
     expect(JSON.stringify(report)).not.toContain(tmpdir() + "/scenario-prover-");
@@ -306,7 +300,9 @@ describe("prove-scenario bisect on a sandbox of the bundled app, and of a light 
     if (report === undefined) throw new Error("no bisect.json");
     const published = await publishFrom(app.repo.dir, found.out);
     expect(published.exitCode, published.stderr).toBe(0);
-    const folder = `${bug.scenario.replace(/\.e2e\.ts$/, "")}/bisect-${short(0)}-${short(32)}`;
+    // The scenario's folder (its path from the invoking checkout, without .e2e.ts), then bisect-<old7>-<new7>.
+    const folder = published.files[0]?.split("/images/")[0] ?? "";
+    expect(folder).toMatch(new RegExp(`^[^./].*/found-app/scenarios/sum/bisect-${short(0)}-${short(32)}$`));
     const images = report.screenshots.rows
       .flatMap((row) => [row.lastOld?.path, row.firstNew?.path])
       .filter((path): path is string => path !== undefined);

@@ -1,7 +1,6 @@
 import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
-import { writeSandboxFiles, type ZooBug } from "../../demo/index.ts";
 import { writeScenarioFolder } from "./prover.ts";
 
 /**
@@ -41,23 +40,11 @@ const missing = "@scenario-prover-bisect/never-published";
 
 const brokenSubjectOf = (app: string) => `${app}: depend on the shared helpers`;
 const unbrokenSubjectOf = (app: string) => `${app}: drop the helpers again, they are not published`;
-export const brokenSubject = brokenSubjectOf("agent-chat");
-export const unbrokenSubject = unbrokenSubjectOf("agent-chat");
+export const brokenSubject = brokenSubjectOf("sum-app");
+export const unbrokenSubject = unbrokenSubjectOf("sum-app");
 export const bugAuthor = "Robin Refactor";
-
-/** The bundled app (laid out as `demo` lays it out), its bug brought in by reversing the fix of one bug of the zoo. */
-export const makeBisectRepo = (dir: string, bug: ZooBug, checkout: string, history: BisectHistory) =>
-  makeRepo(
-    dir,
-    {
-      name: "agent-chat",
-      manifest: "examples/agent-chat/package.json",
-      write: (at) => writeSandboxFiles(checkout, at),
-      bugTitle: bug.title,
-      addBug: (_at, git) => git("apply", "--reverse", bug.patch),
-    },
-    history,
-  );
+/** The subject of the commit that brings the light app's bug in. */
+export const bugSubject = "sum-app: add the numbers as they come";
 
 const sumServer = (add: string) => `import { createServer } from "node:http";
 
@@ -86,7 +73,7 @@ export const makeLightBisectRepo = (dir: string, history: BisectHistory) =>
         await writeFile(join(at, "server.mjs"), sumServer("Number(a) + Number(b)"));
         await execa("pnpm", ["install", "--lockfile-only", "--prefer-offline", "--ignore-scripts"], { cwd: at, stdin: "ignore" });
       },
-      bugTitle: "add the numbers as they come",
+      bugTitle: bugSubject.slice("sum-app: ".length),
       addBug: (at) => writeFile(join(at, "server.mjs"), sumServer("a + b")),
     },
     history,
@@ -94,7 +81,7 @@ export const makeLightBisectRepo = (dir: string, history: BisectHistory) =>
 
 /**
  * The light app's scenario and config, in `dir` (outside the repository): the page shows a total
- * of 3, a screenshot before the check. Returns their absolute paths.
+ * of 3, a screenshot before the check and one after it. Returns their absolute paths.
  */
 export const writeLightScenario = (dir: string) =>
   writeScenarioFolder(dir, {
@@ -104,6 +91,7 @@ export const writeLightScenario = (dir: string) =>
   await app.open("/");
   await app.screenshot("opened");
   await expect(page.locator("output")).toHaveText("Total: 3");
+  await app.screenshot("checked");
 });
 `,
   });
