@@ -6,11 +6,14 @@ const proofs = ["prove/e2e/**/*.test.ts", "harness/harness.test.ts"];
 /**
  * The two that kill provers with SIGKILL and check that a later run of their own removes and names
  * what was left. Every prover removes the leftovers of killed ones it finds in TMPDIR and /tmp, so
- * neither runs beside a file that starts provers: express beside the unit files, which start none,
- * then the kill matrix alone.
+ * neither runs beside a file that starts provers: express beside the unit files and the harness's,
+ * which start none, then the kill matrix alone.
  */
 const express = "prove/e2e/express.test.ts";
 const killMatrix = "prove/e2e/kill-matrix.test.ts";
+
+/** Runs the harness's test apps with Playwright itself, starting no prover: it can run beside express. */
+const harness = "harness/harness.test.ts";
 
 const npmCache = "prove/e2e/support/global-setup.ts";
 
@@ -28,10 +31,17 @@ export default defineConfig({
       // for each file: a third of their CPU. None leaves the environment, a global or a spy changed (stubs are undone).
       { extends: true, test: { name: "unit", include: ["**/*.test.ts"], exclude: proofs, isolate: false } },
       { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [npmCache] } },
+      { extends: true, test: { name: "e2e-harness", include: [harness] } },
       { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], sequence: { groupOrder: 1 } } },
       {
         extends: true,
-        test: { name: "e2e", include: proofs, exclude: [express, killMatrix], globalSetup: [npmCache], sequence: { groupOrder: 2 } },
+        test: {
+          name: "e2e",
+          include: proofs,
+          exclude: [express, killMatrix, harness],
+          globalSetup: [npmCache],
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },
