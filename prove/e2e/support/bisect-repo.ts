@@ -80,7 +80,7 @@ export const makeLightBisectRepo = (dir: string, history: BisectHistory) =>
   );
 
 /**
- * The light app's scenario and config, in `dir` (outside the repository): the page shows a total
+ * The light app's scenario and config, in `dir` (outside the repository or untracked in it): the page shows a total
  * of 3, a screenshot before the check and one after it. Returns their absolute paths.
  */
 export const writeLightScenario = (dir: string) =>
