@@ -1,7 +1,10 @@
 import { defineConfig } from "vitest/config";
 
+/** Runs the harness's test apps with Playwright itself, starting no prover: it can run beside express. */
+const harness = "harness/harness.test.ts";
+
 /** The test files that prove with real Playwright runs. */
-const proofs = ["prove/e2e/**/*.test.ts", "harness/harness.test.ts"];
+const proofs = ["prove/e2e/**/*.test.ts", harness];
 
 /**
  * The two that kill provers with SIGKILL and check that a later run of their own removes and names
@@ -11,9 +14,6 @@ const proofs = ["prove/e2e/**/*.test.ts", "harness/harness.test.ts"];
  */
 const express = "prove/e2e/express.test.ts";
 const killMatrix = "prove/e2e/kill-matrix.test.ts";
-
-/** Runs the harness's test apps with Playwright itself, starting no prover: it can run beside express. */
-const harness = "harness/harness.test.ts";
 
 const npmCache = "prove/e2e/support/global-setup.ts";
 

@@ -43,8 +43,9 @@ const unbrokenSubjectOf = (app: string) => `${app}: drop the helpers again, they
 export const brokenSubject = brokenSubjectOf("sum-app");
 export const unbrokenSubject = unbrokenSubjectOf("sum-app");
 export const bugAuthor = "Robin Refactor";
+const bugTitle = "add the numbers as they come";
 /** The subject of the commit that brings the light app's bug in. */
-export const bugSubject = "sum-app: add the numbers as they come";
+export const bugSubject = `sum-app: ${bugTitle}`;
 
 const sumServer = (add: string) => `import { createServer } from "node:http";
 
@@ -73,7 +74,7 @@ export const makeLightBisectRepo = (dir: string, history: BisectHistory) =>
         await writeFile(join(at, "server.mjs"), sumServer("Number(a) + Number(b)"));
         await execa("pnpm", ["install", "--lockfile-only", "--prefer-offline", "--ignore-scripts"], { cwd: at, stdin: "ignore" });
       },
-      bugTitle: bugSubject.slice("sum-app: ".length),
+      bugTitle,
       addBug: (at) => writeFile(join(at, "server.mjs"), sumServer("a + b")),
     },
     history,
