@@ -564,7 +564,7 @@ describe("prove-scenario init", () => {
     expect(config.split("\n")).toEqual(
       expect.arrayContaining([
         "    root: \"apps/web\", // the app's folder, relative to the repository's root",
-        '    install: "auto", // here: npm ci; false skips installing',
+        '    install: "auto", // here: npm ci --prefer-offline --no-audit --no-fund; false skips installing',
         '    start: "npm start", // server.js reads the PORT environment variable',
         '    ready: { path: "/" },',
       ]),

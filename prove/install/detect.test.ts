@@ -38,7 +38,13 @@ describe("choosing the install", () => {
       "pnpm install --frozen-lockfile",
       ".",
     ],
-    ["an npm lockfile in the app", ["app/package-lock.json", "app/package.json", "pnpm-lock.yaml"], "npm ci", "npm ci", "app"],
+    [
+      "an npm lockfile in the app",
+      ["app/package-lock.json", "app/package.json", "pnpm-lock.yaml"],
+      "npm ci --prefer-offline --no-audit --no-fund",
+      "npm ci --prefer-offline --no-audit --no-fund",
+      "app",
+    ],
     [
       "pnpm before npm in one folder",
       ["app/package-lock.json", "app/pnpm-lock.yaml"],
