@@ -109,6 +109,14 @@ describe("an app that does not become ready", () => {
       ['The app exited with code 3 before it was ready, its last line being "FATAL: no config". Check app.start', "\nstarting"],
     ],
     [
+      "dies of an uncaught error",
+      `console.log("starting"); require("node:fs").readFileSync("vendor/page/page.html");`,
+      [
+        `The app exited with code 1 before it was ready, having thrown "Error: ENOENT: no such file or directory, open 'vendor/page/page.html'". Check app.start`,
+        `\nNode.js ${process.version}`,
+      ],
+    ],
+    [
       "says why early, then prints many ordinary lines",
       `console.log("starting"); console.log('⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"'); for (let i = 0; i < 100; i++) console.log("GET /page " + i); process.exit(1);`,
       [

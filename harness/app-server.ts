@@ -33,10 +33,21 @@ const logHalf = 512 * 1024;
 /** How much of the latest output a ready line, or a port in use, is looked for in. */
 const readyWindow = 64 * 1024;
 
-/** The app's last line of output (usually what killed it), for the first line of a boot error. */
+/** Node's last line after an uncaught exception: its version, printed under the error and its stack. */
+const nodeVersionLine = /^Node\.js v\d+\.\d+\.\d+$/;
+/** The line an uncaught exception's message starts on, e.g. `Error: ENOENT: …` or `Error [ERR_MODULE_NOT_FOUND]: …`. */
+const thrownLine = /^[\w$.]*(?:Error|Exception)(?: \[\w+\])?: /;
+
+/**
+ * What the app said last, for the first line of a boot error: the error a Node app died of (under
+ * it Node prints the stack and its version, which would say nothing), else its last line.
+ */
 function lastWords(output: string): string {
-  const last = output.trimEnd().split("\n").at(-1)?.trim() ?? "";
+  const lines = output.trimEnd().split("\n");
+  const last = lines.at(-1)?.trim() ?? "";
   if (last === "") return "printing nothing";
+  const thrown = nodeVersionLine.test(last) ? lines.findLast((line) => thrownLine.test(line)) : undefined;
+  if (thrown !== undefined) return `having thrown "${shownLine(thrown.trimEnd())}"`;
   return `its last line being "${shownLine(last)}"`;
 }
 

@@ -424,7 +424,9 @@ describe("proving a fix in a plain Express repository that does not contain scen
       /^[0-9a-f]{7} failed: assertion at prove\/test-fixtures\/express\/sum\.e2e\.ts:13: .* \(exit 1\)$/,
     );
     // An app that crashes before it is ready: the boot error, with its exit code and what to check.
-    expect(crashing.stderr).toContain("error: boot: HarnessError: [scenario-harness:boot] The app exited with code 1 before it was ready");
+    expect(crashing.stderr).toContain(
+      'error: boot: HarnessError: [scenario-harness:boot] The app exited with code 1 before it was ready, having thrown "Error: SUM_CONFIG is missing: set it before starting the sum app".',
+    );
     expect(crashing.stderr).toContain("Check app.start (`node server.js`)");
   });
 });
