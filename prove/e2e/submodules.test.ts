@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resolveSubmoduleUrl } from "../git/git-live.ts";
-import { prove, repositoryState } from "./support/prover.ts";
+import { prove, repositoryState, startProver } from "./support/prover.ts";
 
 const fixtures = "prove/test-fixtures/submodules";
 const args = (repo: string, out: string) => [
@@ -83,13 +83,25 @@ describe("submodules", () => {
     expect(await repositoryState(repo)).toEqual(before);
   });
 
-  it("are not checked out without it: the app cannot start", async () => {
+  it("are not checked out without it: the app cannot start (one side shows it: run --at, 125 where the scenario cannot run)", async () => {
     vi.stubEnv("SUBMODULES", "false");
-    const run = await prove(args(repo, join(work, "without")));
+    const run = await startProver([
+      "run",
+      "--at",
+      "app",
+      `${fixtures}/page.e2e.ts`,
+      "--repo",
+      repo,
+      "--config",
+      `${fixtures}/scenarios.config.ts`,
+    ]);
 
-    expect([run.exitCode, run.report.reasonCode]).toEqual([2, "base-error"]);
-    expect(run.report.base.attempts[0]?.error?.kind).toBe("boot");
-    expect(run.report.base.attempts[0]?.error?.message).toContain("vendor/page/page.html");
+    expect(run.exitCode, run.stderr).toBe(125);
+    expect(run.stderr).not.toMatch(/worktree {2}submodules/);
+    // The line a user sees names what the app died of, not Node's version printed under it.
+    expect(run.stderr).toContain(
+      `error: boot: HarnessError: [scenario-harness:boot] The app exited with code 1 before it was ready, having thrown "Error: ENOENT: no such file or directory, open 'vendor/page/page.html'".`,
+    );
   });
 
   it("resolves relative URLs as git does: against the origin's URL, an scp-like address, or the repository's folder", () => {
