@@ -16,6 +16,8 @@ const express = "prove/e2e/express.test.ts";
 const killMatrix = "prove/e2e/kill-matrix.test.ts";
 
 const npmCache = "prove/e2e/support/global-setup.ts";
+/** The package's build the proofs and the replay agent's process tests start (test-support/built-package.ts). */
+const build = "test-support/global-build.ts";
 
 export default defineConfig({
   test: {
@@ -30,16 +32,16 @@ export default defineConfig({
       // The unit files share their workers' modules instead of importing Effect, the replay agent and the prover again
       // for each file: a third of their CPU. None leaves the environment, a global or a spy changed (stubs are undone).
       { extends: true, test: { name: "unit", include: ["**/*.test.ts"], exclude: proofs, isolate: false } },
-      { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [npmCache] } },
+      { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [build, npmCache] } },
       { extends: true, test: { name: "e2e-harness", include: [harness] } },
-      { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], globalSetup: [build], sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: {
           name: "e2e",
           include: proofs,
           exclude: [express, killMatrix, harness],
-          globalSetup: [npmCache],
+          globalSetup: [build, npmCache],
           sequence: { groupOrder: 2 },
         },
       },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { createDemoSandbox, defaultBugId, findBug } from "../prove/demo/index.ts";
-import { builtProver } from "../prove/e2e/support/built-prover.ts";
+import { builtProver } from "../test-support/built-package.ts";
 import type { ProofReport } from "../prove/index.ts";
 import { median, type Figure } from "./figure.ts";
 

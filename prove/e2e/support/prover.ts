@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect";
 import { execa } from "execa";
 import { withRepoLock } from "../../git/repo-lock.ts";
 import type { ProofReport } from "../../index.ts";
-import { builtProver } from "./built-prover.ts";
+import { builtProver } from "../../../test-support/built-package.ts";
 import { processesMentioning } from "./processes.ts";
 
 export { processesMentioning };

@@ -10,11 +10,17 @@ const sourceFolders = ["common", "harness", "replay-agent", "prove"];
 /** What the build reads besides the sources. */
 const buildFiles = ["package.json", "tsconfig.json", "tsconfig.build.json"];
 
-/** The entry the tests start: bin/prove-scenario.mjs as it runs in an installed package, where dist/ holds the JavaScript. */
-const entry = `// prove-scenario from this build's JavaScript, as bin/prove-scenario.mjs runs it in an installed package.
+/** The entries the tests start: the package's bins as they run in an installed package, where dist/ holds the JavaScript. */
+const entries = {
+  "prove-scenario.mjs": `// prove-scenario from this build's JavaScript, as bin/prove-scenario.mjs runs it in an installed package.
 const { main } = await import("./prove/index.js");
 process.exitCode = await main(process.argv.slice(2));
-`;
+`,
+  "replay-agent.mjs": `// replay-agent from this build's JavaScript, as bin/replay-agent.mjs runs it in an installed package.
+const { main } = await import("./replay-agent/cli.js");
+process.exitCode = await main(process.argv.slice(2));
+`,
+};
 
 /** Every TypeScript file under `dir`, tests and end-to-end support left out, as paths from `root`. */
 async function sources(root: string, dir: string): Promise<string[]> {
@@ -35,7 +41,7 @@ async function sources(root: string, dir: string): Promise<string[]> {
  */
 async function sourcesHash(checkout: string): Promise<string> {
   const files = [...(await Promise.all(sourceFolders.map((dir) => sources(checkout, dir)))).flat(), ...buildFiles].sort();
-  const hash = createHash("sha256");
+  const hash = createHash("sha256").update(JSON.stringify(entries));
   for (const file of files)
     hash
       .update(`${file}\0`)
@@ -57,30 +63,36 @@ async function removeAbandoned(checkout: string, name: string): Promise<void> {
 }
 
 /**
- * The prover as a user who installed the package runs it, built from this checkout's sources by
- * the package's own build (tsc -p tsconfig.build.json, without its type check, which `pnpm
- * typecheck` makes): the end-to-end tests start it instead of bin/prove-scenario.mjs, which in a
- * clone compiles the source through tsx at every start. Built into `.e2e-prover/` of the checkout,
- * so its package root (two folders up from prove/package-root.js) is the checkout, as dist/'s is,
- * and built again only when the sources' bytes change. Returns the entry to start with node.
+ * The package as a user who installed it runs it, built from this checkout's sources by the
+ * package's own build (tsc -p tsconfig.build.json, without its type check, which `pnpm typecheck`
+ * makes): the tests start its bins instead of the clone's bin/*.mjs, which compile the source
+ * through tsx at every start (about 0.9 CPU-s more each). Built into `.e2e-prover/` of the
+ * checkout, so its package root (two folders up from prove/package-root.js) is the checkout, as
+ * dist/'s is, and built again only when the sources' bytes change. Returns the build's folder.
  */
-export async function builtProver(checkout: string): Promise<string> {
+async function builtPackage(checkout: string): Promise<string> {
   const dir = join(checkout, ".e2e-prover");
   const stamp = "sources.sha256";
   const hash = await sourcesHash(checkout);
-  if ((await readFile(join(dir, stamp), "utf8").catch(() => "")) === hash) return join(dir, "prove-scenario.mjs");
+  if ((await readFile(join(dir, stamp), "utf8").catch(() => "")) === hash) return dir;
 
   const fresh = `${dir}.${String(process.pid)}`;
   await removeAbandoned(checkout, basename(dir));
   const tsc = createRequire(join(checkout, "package.json")).resolve("typescript/bin/tsc");
   const options = ["--noCheck", "--declaration", "false", "--outDir", relative(checkout, fresh)];
   await execa(process.execPath, [tsc, "-p", "tsconfig.build.json", ...options], { cwd: checkout, stdin: "ignore" });
-  await writeFile(join(fresh, "prove-scenario.mjs"), entry);
+  for (const [name, text] of Object.entries(entries)) await writeFile(join(fresh, name), text);
   await writeFile(join(fresh, stamp), hash);
   // The old build goes aside before the new one takes its place; a test file building at the same time keeps its own if it came first.
   const old = `${dir}.old-${String(process.pid)}`;
   await rename(dir, old).catch(() => undefined);
   await rename(fresh, dir).catch(() => rm(fresh, { recursive: true, force: true }));
   await rm(old, { recursive: true, force: true });
-  return join(dir, "prove-scenario.mjs");
+  return dir;
 }
+
+/** prove-scenario as an installed package runs it (see builtPackage): the entry to start with node. */
+export const builtProver = async (checkout: string): Promise<string> => join(await builtPackage(checkout), "prove-scenario.mjs");
+
+/** replay-agent as an installed package runs it (see builtPackage): the entry to start with node. */
+export const builtReplayAgent = async (checkout: string): Promise<string> => join(await builtPackage(checkout), "replay-agent.mjs");
