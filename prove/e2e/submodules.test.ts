@@ -7,19 +7,8 @@ import { resolveSubmoduleUrl } from "../git/git-live.ts";
 import { prove, repositoryState, startProver } from "./support/prover.ts";
 
 const fixtures = "prove/test-fixtures/submodules";
-const args = (repo: string, out: string) => [
-  "--base",
-  "app",
-  "--head",
-  "app",
-  `${fixtures}/page.e2e.ts`,
-  "--repo",
-  repo,
-  "--config",
-  `${fixtures}/scenarios.config.ts`,
-  "--out",
-  out,
-];
+/** The page's scenario in `repo`, under the config whose app.submodules the SUBMODULES variable sets. */
+const scenarioIn = (repo: string) => [`${fixtures}/page.e2e.ts`, "--repo", repo, "--config", `${fixtures}/scenarios.config.ts`];
 
 let work: string;
 let repo: string;
@@ -74,7 +63,7 @@ describe("submodules", () => {
     const config = await readFile(join(repo, ".git", "config"), "utf8");
     vi.stubEnv("SUBMODULES", "true");
     for (const [name, value] of Object.entries(fileProtocol)) vi.stubEnv(name, value);
-    const run = await prove(args(repo, join(work, "with")));
+    const run = await prove(["--base", "app", "--head", "app", ...scenarioIn(repo), "--out", join(work, "with")]);
 
     expect(run.report.base.attempts.map((attempt) => attempt.outcome)).toEqual(["passed"]);
     expect(run.report.head.attempts.map((attempt) => attempt.outcome)).toEqual(["passed"]);
@@ -85,16 +74,7 @@ describe("submodules", () => {
 
   it("are not checked out without it: the app cannot start (one side shows it: run --at, 125 where the scenario cannot run)", async () => {
     vi.stubEnv("SUBMODULES", "false");
-    const run = await startProver([
-      "run",
-      "--at",
-      "app",
-      `${fixtures}/page.e2e.ts`,
-      "--repo",
-      repo,
-      "--config",
-      `${fixtures}/scenarios.config.ts`,
-    ]);
+    const run = await startProver(["run", "--at", "app", ...scenarioIn(repo)]);
 
     expect(run.exitCode, run.stderr).toBe(125);
     expect(run.stderr).not.toMatch(/worktree {2}submodules/);
