@@ -1,8 +1,11 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { basename, join, relative } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { execa } from "execa";
+
+/** This checkout: the repository's root, one folder up from here. */
+const checkout = resolve(import.meta.dirname, "..");
 
 /** The folders whose TypeScript the package's build compiles (tsconfig.build.json's include). */
 const sourceFolders = ["common", "harness", "replay-agent", "prove"];
@@ -39,7 +42,7 @@ async function sources(root: string, dir: string): Promise<string[]> {
  * The bytes the build depends on, hashed: every file it may compile (more than it does, never
  * fewer, so a build is never taken for another's) and its configuration.
  */
-async function sourcesHash(checkout: string): Promise<string> {
+async function sourcesHash(): Promise<string> {
   const files = [...(await Promise.all(sourceFolders.map((dir) => sources(checkout, dir)))).flat(), ...buildFiles].sort();
   const hash = createHash("sha256").update(JSON.stringify(entries));
   for (const file of files)
@@ -54,7 +57,7 @@ async function sourcesHash(checkout: string): Promise<string> {
  * Removes what builds of killed test runs left beside the checkout's build (`<name>.<pid>`,
  * `<name>.old-<pid>`) once older than a build takes, and this process's own.
  */
-async function removeAbandoned(checkout: string, name: string): Promise<void> {
+async function removeAbandoned(name: string): Promise<void> {
   for (const entry of (await readdir(checkout)).filter((candidate) => candidate.startsWith(`${name}.`))) {
     const path = join(checkout, entry);
     const changed = (await stat(path).catch(() => undefined))?.mtimeMs ?? Date.now();
@@ -70,14 +73,14 @@ async function removeAbandoned(checkout: string, name: string): Promise<void> {
  * checkout, so its package root (two folders up from prove/package-root.js) is the checkout, as
  * dist/'s is, and built again only when the sources' bytes change. Returns the build's folder.
  */
-async function builtPackage(checkout: string): Promise<string> {
+async function builtPackage(): Promise<string> {
   const dir = join(checkout, ".e2e-prover");
   const stamp = "sources.sha256";
-  const hash = await sourcesHash(checkout);
+  const hash = await sourcesHash();
   if ((await readFile(join(dir, stamp), "utf8").catch(() => "")) === hash) return dir;
 
   const fresh = `${dir}.${String(process.pid)}`;
-  await removeAbandoned(checkout, basename(dir));
+  await removeAbandoned(basename(dir));
   const tsc = createRequire(join(checkout, "package.json")).resolve("typescript/bin/tsc");
   const options = ["--noCheck", "--declaration", "false", "--outDir", relative(checkout, fresh)];
   await execa(process.execPath, [tsc, "-p", "tsconfig.build.json", ...options], { cwd: checkout, stdin: "ignore" });
@@ -92,7 +95,7 @@ async function builtPackage(checkout: string): Promise<string> {
 }
 
 /** prove-scenario as an installed package runs it (see builtPackage): the entry to start with node. */
-export const builtProver = async (checkout: string): Promise<string> => join(await builtPackage(checkout), "prove-scenario.mjs");
+export const builtProver = async (): Promise<string> => join(await builtPackage(), "prove-scenario.mjs");
 
 /** replay-agent as an installed package runs it (see builtPackage): the entry to start with node. */
-export const builtReplayAgent = async (checkout: string): Promise<string> => join(await builtPackage(checkout), "replay-agent.mjs");
+export const builtReplayAgent = async (): Promise<string> => join(await builtPackage(), "replay-agent.mjs");

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { builtProver } from "./built-package.ts";
 
 /**
@@ -6,5 +5,5 @@ import { builtProver } from "./built-package.ts";
  * build, whose bins the tests start, made once here instead of by several files starting at once.
  */
 export default async function setup(): Promise<void> {
-  await builtProver(resolve(import.meta.dirname, ".."));
+  await builtProver();
 }

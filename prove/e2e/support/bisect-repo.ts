@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { writeScenarioFolder } from "./prover.ts";
@@ -24,28 +24,14 @@ export interface BisectHistory {
   readonly broken: ReadonlyArray<number>;
 }
 
-/** The app a bisect repository holds: how to write it as shipped, and how to bring its bug in. */
-interface BisectApp {
-  /** The app's name, which starts its commits' subjects. */
-  readonly name: string;
-  /** Its package.json, relative to the repository's root. */
-  readonly manifest: string;
-  readonly write: (dir: string) => Promise<void>;
-  readonly bugTitle: string;
-  readonly addBug: (dir: string, git: (...args: string[]) => Promise<string>) => Promise<unknown>;
-}
-
 /** A dependency no registry has: pnpm's frozen install stops at once, the lockfile not matching package.json. */
 const missing = "@scenario-prover-bisect/never-published";
 
-const brokenSubjectOf = (app: string) => `${app}: depend on the shared helpers`;
-const unbrokenSubjectOf = (app: string) => `${app}: drop the helpers again, they are not published`;
-export const brokenSubject = brokenSubjectOf("sum-app");
-export const unbrokenSubject = unbrokenSubjectOf("sum-app");
+export const brokenSubject = "sum-app: depend on the shared helpers";
+export const unbrokenSubject = "sum-app: drop the helpers again, they are not published";
 export const bugAuthor = "Robin Refactor";
-const bugTitle = "add the numbers as they come";
-/** The subject of the commit that brings the light app's bug in. */
-export const bugSubject = `sum-app: ${bugTitle}`;
+/** The subject of the commit that brings the bug in. */
+export const bugSubject = "sum-app: add the numbers as they come";
 
 const sumServer = (add: string) => `import { createServer } from "node:http";
 
@@ -55,30 +41,6 @@ createServer((_request, response) => {
   response.end(\`<!doctype html><title>Sum</title><h1>Sum</h1><output>Total: \${add("1", "2")}</output>\`);
 }).listen(Number(process.env.PORT), "127.0.0.1");
 `;
-
-/**
- * The lightest app a bisection's outcome needs: one node:http page showing the total of 1 and 2,
- * with no dependencies (pnpm still installs it, from a lockfile), whose bug concatenates them.
- */
-export const makeLightBisectRepo = (dir: string, history: BisectHistory) =>
-  makeRepo(
-    dir,
-    {
-      name: "sum-app",
-      manifest: "package.json",
-      write: async (at) => {
-        await mkdir(at, { recursive: true });
-        await writeFile(join(at, "package.json"), `${JSON.stringify({ name: "sum-app", private: true, type: "module" }, null, 2)}\n`);
-        await writeFile(join(at, ".gitignore"), "node_modules/\n");
-        await writeFile(join(at, "README.md"), "# Sum\n");
-        await writeFile(join(at, "server.mjs"), sumServer("Number(a) + Number(b)"));
-        await execa("pnpm", ["install", "--lockfile-only", "--prefer-offline", "--ignore-scripts"], { cwd: at, stdin: "ignore" });
-      },
-      bugTitle,
-      addBug: (at) => writeFile(join(at, "server.mjs"), sumServer("a + b")),
-    },
-    history,
-  );
 
 /**
  * The light app's scenario and config, in `dir` (outside the repository or untracked in it): the page shows a total
@@ -97,12 +59,21 @@ export const writeLightScenario = (dir: string) =>
 `,
   });
 
-async function makeRepo(dir: string, app: BisectApp, history: BisectHistory): Promise<BisectRepo> {
-  await app.write(dir);
-  const manifest = join(dir, app.manifest);
-  const shipped = await readFile(manifest, "utf8");
-  const parsed = JSON.parse(shipped) as { readonly dependencies?: Readonly<Record<string, string>> };
-  const withMissing = JSON.stringify({ ...parsed, dependencies: { ...parsed.dependencies, [missing]: "^1.0.0" } }, null, 2);
+/**
+ * The lightest app a bisection's outcome needs: one node:http page showing the total of 1 and 2,
+ * with no dependencies (pnpm still installs it, from a lockfile), whose bug concatenates them.
+ */
+export async function makeLightBisectRepo(dir: string, history: BisectHistory): Promise<BisectRepo> {
+  await mkdir(dir, { recursive: true });
+  const manifest = join(dir, "package.json");
+  const app = { name: "sum-app", private: true, type: "module" };
+  const shipped = `${JSON.stringify(app, null, 2)}\n`;
+  await writeFile(manifest, shipped);
+  await writeFile(join(dir, ".gitignore"), "node_modules/\n");
+  await writeFile(join(dir, "README.md"), "# Sum\n");
+  await writeFile(join(dir, "server.mjs"), sumServer("Number(a) + Number(b)"));
+  await execa("pnpm", ["install", "--lockfile-only", "--prefer-offline", "--ignore-scripts"], { cwd: dir, stdin: "ignore" });
+  const withMissing = JSON.stringify({ ...app, dependencies: { [missing]: "^1.0.0" } }, null, 2);
   let identity: Record<string, string> = {};
   const git = async (...args: string[]) => (await execa("git", args, { cwd: dir, env: identity })).stdout;
   const shas: string[] = [];
@@ -121,18 +92,18 @@ async function makeRepo(dir: string, app: BisectApp, history: BisectHistory): Pr
     subjects.push(subject);
   };
   await git("init", "--quiet", "-b", "main");
-  await commit(0, `${app.name} as shipped`);
+  await commit(0, "sum-app as shipped");
   await git("tag", "v1");
   for (let index = 1; index <= history.length; index++) {
     if (index === history.bug) {
-      await app.addBug(dir, git);
-      await commit(index, `${app.name}: ${app.bugTitle}`, bugAuthor);
+      await writeFile(join(dir, "server.mjs"), sumServer("a + b"));
+      await commit(index, bugSubject, bugAuthor);
     } else if (history.broken.includes(index)) {
       await writeFile(manifest, `${withMissing}\n`);
-      await commit(index, brokenSubjectOf(app.name));
+      await commit(index, brokenSubject);
     } else if (history.broken.includes(index - 1)) {
       await writeFile(manifest, shipped);
-      await commit(index, unbrokenSubjectOf(app.name));
+      await commit(index, unbrokenSubject);
     } else {
       await appendFile(join(dir, "README.md"), `- note ${index}\n`);
       await commit(index, `docs: note ${index}`);

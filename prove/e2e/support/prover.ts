@@ -18,7 +18,7 @@ export const config = `${fixtures}/playwright.config.ts`;
 export const sumScenario = `${fixtures}/sum.e2e.ts`;
 
 /** The prover the tests start, from the invoking checkout: built from its sources as an installed package has it (see builtProver). */
-export const prover = await builtProver(checkout);
+export const prover = await builtProver();
 
 /**
  * A scenario folder outside any repository, as a user keeps one beside the app: an ES-module
