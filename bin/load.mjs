@@ -1,14 +1,14 @@
-// Loads one of the package's entry points: the TypeScript source through tsx in a clone of the
-// project (where the source is), the JavaScript built at pack time in an installed package.
+// Loads one of the package's bins: the TypeScript source through tsx in a clone of the project
+// (where the source is), the bundle built at pack time in an installed package.
 import { existsSync } from "node:fs";
 
-/** Imports `<folder>/<file>.ts` from the source when it is there, else `dist/<folder>/<file>.js`. */
-export async function load(folder, file) {
-  const source = new URL(`../${folder}/${file}.ts`, import.meta.url);
-  if (existsSync(source)) {
+/** Imports `source` (a .ts file from the package's root) when it is there, else the bundle `dist/bin/<bundle>`. */
+export async function load(source, bundle) {
+  const file = new URL(`../${source}`, import.meta.url);
+  if (existsSync(file)) {
     const { register } = await import("tsx/esm/api");
     register();
-    return import(source.href);
+    return import(file.href);
   }
-  return import(new URL(`../dist/${folder}/${file}.js`, import.meta.url).href);
+  return import(new URL(`../dist/bin/${bundle}`, import.meta.url).href);
 }

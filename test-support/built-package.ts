@@ -3,6 +3,7 @@ import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises
 import { createRequire } from "node:module";
 import { basename, join, relative, resolve } from "node:path";
 import { execa } from "execa";
+import { bundleBins } from "../build/bins.ts";
 
 /** This checkout: the repository's root, one folder up from here. */
 const checkout = resolve(import.meta.dirname, "..");
@@ -11,16 +12,16 @@ const checkout = resolve(import.meta.dirname, "..");
 const sourceFolders = ["common", "harness", "replay-agent", "prove"];
 
 /** What the build reads besides the sources. */
-const buildFiles = ["package.json", "tsconfig.json", "tsconfig.build.json"];
+const buildFiles = ["package.json", "tsconfig.json", "tsconfig.build.json", "build/bins.ts"];
 
-/** The entries the tests start: the package's bins as they run in an installed package, where dist/ holds the JavaScript. */
+/** The entries the tests start: the package's bins as they run in an installed package, where dist/bin/ holds their bundles. */
 const entries = {
-  "prove-scenario.mjs": `// prove-scenario from this build's JavaScript, as bin/prove-scenario.mjs runs it in an installed package.
-const { main } = await import("./prove/index.js");
+  "prove-scenario.mjs": `// prove-scenario from this build's bundle, as bin/prove-scenario.mjs runs it in an installed package.
+const { main } = await import("./bin/prove-scenario.mjs");
 process.exitCode = await main(process.argv.slice(2));
 `,
-  "replay-agent.mjs": `// replay-agent from this build's JavaScript, as bin/replay-agent.mjs runs it in an installed package.
-const { main } = await import("./replay-agent/cli.js");
+  "replay-agent.mjs": `// replay-agent from this build's bundle, as bin/replay-agent.mjs runs it in an installed package.
+const { main } = await import("./bin/replay-agent.mjs");
 process.exitCode = await main(process.argv.slice(2));
 `,
 };
@@ -68,10 +69,11 @@ async function removeAbandoned(name: string): Promise<void> {
 /**
  * The package as a user who installed it runs it, built from this checkout's sources by the
  * package's own build (tsc -p tsconfig.build.json, without its type check, which `pnpm typecheck`
- * makes): the tests start its bins instead of the clone's bin/*.mjs, which compile the source
- * through tsx at every start (about 0.9 CPU-s more each). Built into `.e2e-prover/` of the
- * checkout, so its package root (two folders up from prove/package-root.js) is the checkout, as
- * dist/'s is, and built again only when the sources' bytes change. Returns the build's folder.
+ * makes, then the bins' bundles of build/bins.ts): the tests start its bins instead of the clone's
+ * bin/*.mjs, which compile the source through tsx at every start (about 0.9 CPU-s more each).
+ * Built into `.e2e-prover/` of the checkout, so its package root (two folders up from the bundles
+ * in bin/) is the checkout, as dist/'s is, and built again only when the sources' bytes change.
+ * Returns the build's folder.
  */
 async function builtPackage(): Promise<string> {
   const dir = join(checkout, ".e2e-prover");
@@ -84,6 +86,7 @@ async function builtPackage(): Promise<string> {
   const tsc = createRequire(join(checkout, "package.json")).resolve("typescript/bin/tsc");
   const options = ["--noCheck", "--declaration", "false", "--outDir", relative(checkout, fresh)];
   await execa(process.execPath, [tsc, "-p", "tsconfig.build.json", ...options], { cwd: checkout, stdin: "ignore" });
+  await bundleBins(fresh);
   for (const [name, text] of Object.entries(entries)) await writeFile(join(fresh, name), text);
   await writeFile(join(fresh, stamp), hash);
   // The old build goes aside before the new one takes its place; a test file building at the same time keeps its own if it came first.

@@ -1,8 +1,8 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import sharp from "sharp";
 import type { AttachmentSource, ClassifiedAttempt } from "../outcome/classify.ts";
 import { distinctLabels, labelSlug, mergeLabels } from "../report/labels.ts";
+import { loadSharp } from "../report/sharp.ts";
 import { combine, noRedactions, redact, redactionCounts, type Redactions, type Replacement } from "../report/redact.ts";
 import type { ReportScreenshot } from "../report/schema.ts";
 import type { CommitDetails } from "./commits.ts";
@@ -41,7 +41,7 @@ const shown = (evidence: RunEvidence) => evidence.attempts.find(({ attempt }) =>
 async function copyImage(dir: string, path: string, label: string, source: AttachmentSource): Promise<ReportScreenshot | undefined> {
   const bytes = "base64" in source ? Buffer.from(source.base64, "base64") : await readFile(source.path).catch(() => undefined);
   if (bytes === undefined) return undefined;
-  const { width, height } = await sharp(bytes).metadata();
+  const { width, height } = await (await loadSharp())(bytes).metadata();
   await mkdir(dirname(join(dir, path)), { recursive: true });
   await writeFile(join(dir, path), bytes);
   return { label, path, width, height };

@@ -55,7 +55,7 @@ test("the cart adds 1 and 2 to a total of 3", async ({ app, page }) => {
 `;
 
 describe("scenario-prover as a package installed in a user's repository", () => {
-  it("packs into a tarball of what a user needs: the bins, the built JavaScript with its types, and the docs", async () => {
+  it("packs into a tarball of what a user needs: the bins with their bundles, the built JavaScript with its types, and the docs", async () => {
     const { version } = (await manifest(checkout)) as unknown as { version: string };
     await execa("pnpm", ["pack", "--pack-destination", work], { cwd: checkout });
     tarball = join(work, `scenario-prover-${version}.tgz`);
@@ -73,7 +73,8 @@ describe("scenario-prover as a package installed in a user's repository", () => 
         "dist/harness/index.js",
         "dist/harness/index.d.ts",
         "dist/prove/index.js",
-        "dist/replay-agent/cli.js",
+        "dist/bin/prove-scenario.mjs",
+        "dist/bin/replay-agent.mjs",
         "docs/config.md",
         "docs/transcripts.md",
         "docs/report-json.md",
@@ -83,7 +84,10 @@ describe("scenario-prover as a package installed in a user's repository", () => 
       ]),
     );
     expect(
-      files.filter((file) => !/^(bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(file)),
+      files.filter(
+        (file) =>
+          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(file),
+      ),
     ).toEqual([]);
     expect(files.filter((file) => /\.(test|e2e)\.|\/(e2e|test-apps|test-fixtures|fixtures|samples)\//.test(file))).toEqual([]);
     const [npmPack] = JSON.parse(

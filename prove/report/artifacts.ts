@@ -1,11 +1,11 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import sharp from "sharp";
 import type { AttachmentSource, AttemptArtifacts } from "../outcome/classify.ts";
 import type { SideName } from "../outcome/types.ts";
 import { distinctLabels, labelSlug } from "./labels.ts";
 import { redact, type Redactions, type Replacement } from "./redact.ts";
 import type { ReportScreenshot } from "./schema.ts";
+import { loadSharp } from "./sharp.ts";
 import { scrubTrace } from "./trace.ts";
 
 export interface SideArtifacts {
@@ -28,7 +28,7 @@ async function writeInto(dir: string, path: string, bytes: Buffer | string): Pro
 async function copyImage(dir: string, path: string, label: string, source: AttachmentSource): Promise<ReportScreenshot | undefined> {
   const bytes = await bytesOf(source);
   if (bytes === undefined) return undefined;
-  const { width, height } = await sharp(bytes).metadata();
+  const { width, height } = await (await loadSharp())(bytes).metadata();
   await writeInto(dir, path, bytes);
   return { label, path, width, height };
 }

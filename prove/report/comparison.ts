@@ -1,7 +1,8 @@
 import { join } from "node:path";
-import sharp, { type OverlayOptions } from "sharp";
+import type { OverlayOptions } from "sharp";
 import { emptyCell, failureNote, hasDifference, rowDifference, type ComparisonRow } from "./rows.ts";
 import type { ReportScreenshot } from "./schema.ts";
+import { loadSharp } from "./sharp.ts";
 import { describeDifference } from "./share.ts";
 
 export type { ComparisonRow } from "./rows.ts";
@@ -83,6 +84,7 @@ function rowCaption(row: ComparisonRow): string {
  * holds the difference images when any row has one, in the same total width.
  */
 export async function writeComparison(input: ComparisonInput): Promise<{ width: number; height: number }> {
+  const sharp = await loadSharp();
   const width = pad * 3 + twoColumnWidth * 2;
   const withDifferences = input.rows.some(hasDifference);
   const columns = withDifferences ? [...input.columns, "difference: changed pixels in magenta"] : [...input.columns];

@@ -1,8 +1,8 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import * as Data from "effect/Data";
-import sharp from "sharp";
 import { defaultThreshold, defaultTolerance } from "./diff-defaults.ts";
+import { loadSharp } from "./sharp.ts";
 
 export { defaultThreshold, defaultTolerance } from "./diff-defaults.ts";
 
@@ -68,6 +68,7 @@ const messageOf = (cause: unknown) => (cause instanceof Error ? cause.message : 
 const missing = (cause: unknown) => typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ENOENT";
 
 async function readRgba(file: string): Promise<RgbaImage> {
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(await readFile(file))
       .toColourspace("srgb")
@@ -124,6 +125,7 @@ export async function diffScreenshots(input: DiffInput): Promise<ScreenshotDiff>
     }
   }
 
+  const sharp = await loadSharp();
   try {
     await mkdir(dirname(input.out), { recursive: true });
     await sharp(pixels, { raw: { width, height, channels: 3 } })
