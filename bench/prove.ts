@@ -185,7 +185,7 @@ export async function proveFigures(runs = 3): Promise<Figure[]> {
   try {
     const scenario = "scenarios/agent-chat/replay-turn-streams.e2e.ts";
     const proofArgs = ["--base", "HEAD", "--head", "HEAD", scenario, "--out", join(out, "passing")];
-    // The same proof as an installed package runs it: its built JavaScript, where a clone's bin compiles the source through tsx.
+    // The same proof as an installed package runs it: its bundle (dist/bin/), where a clone's bin compiles the source through tsx.
     const installed = await builtProver();
     const meter = await cpuMeter();
     console.error(`bench prove: CPU counted by ${meter.how}`);
