@@ -140,6 +140,8 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
   });
 
   const stop = async () => {
+    // Found while they all run: a process that is dying can no longer show its environment, so a later look would miss it.
+    const marked = (await markedProcesses(runId)).map(({ pid }) => pid);
     if (!exited && child.pid !== undefined) {
       killGroup(child.pid, "SIGTERM");
       // Once each: a second SIGTERM kills an app that shuts down on its first (process.once) before it is done.
@@ -152,7 +154,7 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
       await exit;
       clearTimeout(timer);
     }
-    await untilGone(await killMarked(runId, "SIGKILL"));
+    await untilGone([...new Set([...marked, ...(await killMarked(runId, "SIGKILL"))])]);
   };
   return { child, exit, stop };
 }
@@ -171,25 +173,32 @@ function processGroup(stat: string): number | undefined {
  * signalled). Reads Linux's /proc; elsewhere the process group is all there is.
  */
 async function killMarked(runId: string, signal: NodeJS.Signals, signalledGroup?: number): Promise<ReadonlyArray<number>> {
+  return (await markedProcesses(runId))
+    .filter(({ group }) => signalledGroup === undefined || group !== signalledGroup)
+    .flatMap(({ pid }) => {
+      try {
+        process.kill(pid, signal);
+        return [pid];
+      } catch {
+        return []; // Gone already.
+      }
+    });
+}
+
+/** The processes marked as of run `runId`, with their process groups, from Linux's /proc (none elsewhere). */
+async function markedProcesses(runId: string): Promise<ReadonlyArray<{ readonly pid: number; readonly group: number | undefined }>> {
   const marker = `${runMarkerEnv}=${runId}`;
   const pids = await readdir("/proc").catch(() => []);
-  const signalled = await Promise.all(
+  const found = await Promise.all(
     pids
       .filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)
       .map(async (pid) => {
         const environ = await readFile(`/proc/${pid}/environ`, "utf8").catch(() => "");
         if (!environ.split("\0").includes(marker)) return [];
-        if (signalledGroup !== undefined && processGroup(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "")) === signalledGroup)
-          return [];
-        try {
-          process.kill(Number(pid), signal);
-          return [Number(pid)];
-        } catch {
-          return []; // Gone already.
-        }
+        return [{ pid: Number(pid), group: processGroup(await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "")) }];
       }),
   );
-  return signalled.flat();
+  return found.flat();
 }
 
 /** Whether process `pid` still runs: neither gone nor a zombie waiting to be reaped. */
