@@ -141,11 +141,15 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
 
   const stop = async () => {
     // Found while they all run: a process that is dying can no longer show its environment, so a later look would miss it.
-    const marked = (await markedProcesses(runId)).map(({ pid }) => pid);
+    const marked = await markedProcesses(runId);
     if (!exited && child.pid !== undefined) {
-      killGroup(child.pid, "SIGTERM");
+      const group = child.pid;
+      killGroup(group, "SIGTERM");
       // Once each: a second SIGTERM kills an app that shuts down on its first (process.once) before it is done.
-      await killMarked(runId, "SIGTERM", child.pid);
+      signalEach(
+        marked.filter((found) => found.group !== group),
+        "SIGTERM",
+      );
       // An app that ignores SIGTERM (or a daemon of it holding its output open) is killed after the grace period.
       const timer = setTimeout(() => {
         if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
@@ -154,7 +158,7 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
       await exit;
       clearTimeout(timer);
     }
-    await untilGone([...new Set([...marked, ...(await killMarked(runId, "SIGKILL"))])]);
+    await untilGone([...new Set([...marked.map(({ pid }) => pid), ...(await killMarked(runId, "SIGKILL"))])]);
   };
   return { child, exit, stop };
 }
@@ -168,21 +172,21 @@ function processGroup(stat: string): number | undefined {
   return group === undefined ? undefined : Number(group);
 }
 
-/**
- * Signals every process marked as of run `runId`, skipping those in `signalledGroup` (already
- * signalled). Reads Linux's /proc; elsewhere the process group is all there is.
- */
-async function killMarked(runId: string, signal: NodeJS.Signals, signalledGroup?: number): Promise<ReadonlyArray<number>> {
-  return (await markedProcesses(runId))
-    .filter(({ group }) => signalledGroup === undefined || group !== signalledGroup)
-    .flatMap(({ pid }) => {
-      try {
-        process.kill(pid, signal);
-        return [pid];
-      } catch {
-        return []; // Gone already.
-      }
-    });
+/** Signals every process marked as of run `runId`. Reads Linux's /proc; elsewhere the process group is all there is. */
+async function killMarked(runId: string, signal: NodeJS.Signals): Promise<ReadonlyArray<number>> {
+  return signalEach(await markedProcesses(runId), signal);
+}
+
+/** Sends `signal` to each of `processes`; gives the pids it reached. */
+function signalEach(processes: ReadonlyArray<{ readonly pid: number }>, signal: NodeJS.Signals): ReadonlyArray<number> {
+  return processes.flatMap(({ pid }) => {
+    try {
+      process.kill(pid, signal);
+      return [pid];
+    } catch {
+      return []; // Gone already.
+    }
+  });
 }
 
 /** The processes marked as of run `runId`, with their process groups, from Linux's /proc (none elsewhere). */
