@@ -109,6 +109,16 @@ export class OutBusy extends Data.TaggedError("OutBusy")<{ readonly out: string;
   }
 }
 
+/** sharp, which reads and draws a report's images, does not load on this machine: checked before either side runs. */
+export class ImagesUnavailable extends Data.TaggedError("ImagesUnavailable")<{ readonly detail: string }> {
+  override get message(): string {
+    return (
+      `The report's images cannot be made on this machine: sharp, the image library scenario-prover reads and draws them with, does not load. ` +
+      `Install scenario-prover's dependencies again with their optional ones (sharp's build for this platform), then run again. sharp says:\n${this.detail}`
+    );
+  }
+}
+
 /** A proof that stops before a verdict: exit 2 and, when a report can say why, its reasonCode. */
 export type StopError =
   | UsageError
@@ -121,7 +131,8 @@ export type StopError =
   | Interrupted
   | ReportWriteFailed
   | OutInsideRepo
-  | OutBusy;
+  | OutBusy
+  | ImagesUnavailable;
 
 export interface CouldNotRun {
   readonly exitCode: 2;
@@ -142,6 +153,7 @@ const reasonCodes: { readonly [Tag in StopError["_tag"]]: ReasonCode | undefined
   ReportWriteFailed: undefined,
   OutInsideRepo: undefined,
   OutBusy: undefined,
+  ImagesUnavailable: undefined,
 };
 
 /** How a proof stopped by `error` ends. */

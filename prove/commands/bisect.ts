@@ -18,6 +18,7 @@ import { findWorkplace, loadScenario } from "../engine/scenario.ts";
 import { sideContext } from "../engine/side.ts";
 import { Progress } from "../progress/progress.ts";
 import type { Replacement } from "../report/redact.ts";
+import { imagesReady } from "../report/sharp.ts";
 
 type BisectStop = StopError | CommitsError;
 
@@ -57,7 +58,8 @@ export function bisectSpec(options: BisectOptions, cwd: string, secrets: Readonl
           old: { ref: options.old, sha: old.sha },
           new: { ref: options.new, sha: neu.sha },
         });
-        const scenario = yield* loadScenario(options, place);
+        // sharp loads while Playwright lists: a machine without it stops before any commit runs.
+        const [scenario] = yield* Effect.all([loadScenario(options, place), imagesReady], { concurrency: 2 });
         yield* run.learn({ scenario });
         const known = yield* run.claim;
         const runDir = yield* runFolder(place.repo, options.keep);

@@ -67,6 +67,10 @@ interface Row {
    * not run the error's kind, and what the report's message says beyond stderr's line.
    */
   readonly report?: { readonly reasonCode: ReasonCode; readonly kind?: AttemptErrorKind; readonly alsoSays?: ReadonlyArray<string> };
+  /** Options for node before the prover's bin: the machine's fault, for a row about the machine rather than the command line. */
+  readonly node?: ReadonlyArray<string>;
+  /** Progress lines (a side and its step) the prover must not reach. */
+  readonly stopsBefore?: RegExp;
 }
 
 const help = "Run `prove-scenario --help` for the options.";
@@ -244,6 +248,18 @@ const rows: ReadonlyArray<Row> = [
     ],
     report: { reasonCode: "scenario-not-found" },
   },
+  {
+    input: "a machine where sharp does not load",
+    node: ["--import", `./${badInput}/no-sharp.mjs`],
+    args: (at) => proof(at),
+    says: () => [
+      "The report's images cannot be made on this machine: sharp, the image library scenario-prover reads and draws them with, does not load.",
+      "Install scenario-prover's dependencies again with their optional ones",
+      'sharp says:\nCould not load the "sharp" module using the linux-x64 runtime',
+    ],
+    // Found while the scenario is listed: neither side installs or runs.
+    stopsBefore: /^(base|head) +(install|run)\b/m,
+  },
   // Nothing to install (install: false) and --sequential, so base fails at once and head never starts.
   {
     input: "app.start naming a command that is not installed",
@@ -313,7 +329,7 @@ afterAll(async () => {
  * as in the other e2e files; its run's temporary folder and worktrees are named after its pid.
  */
 async function spawned(args: ReadonlyArray<string>, row: Row) {
-  const prover = row === rows[0] ? startProver(args, "bin/prove-scenario.mjs") : startProver(args);
+  const prover = row === rows[0] ? startProver(args, "bin/prove-scenario.mjs") : startProver(args, undefined, row.node);
   const run = await prover;
   return { exitCode: run.exitCode, stderr: run.stderr, ownRun: `scenario-prover-${String(prover.pid)}.` };
 }
@@ -346,6 +362,7 @@ describe("bad inputs: each exits 2 with a message naming what to change, and lea
 
     expect(exitCode, stderr).toBe(2);
     for (const text of row.says(at)) expect(stderr).toContain(text);
+    if (row.stopsBefore !== undefined) expect(stderr).not.toMatch(row.stopsBefore);
     // A message, not a crash: no stack of Node's or Playwright's, and no "please report this".
     expect(stderr).not.toMatch(/^\s+at .*(node:internal|node_modules)/m);
     expect(stderr).not.toContain("failed unexpectedly");

@@ -41,8 +41,8 @@ export async function writeScenarioFolder(dir: string, input: { readonly app: st
 }
 
 /** Starts the real CLI, as a user would, from the invoking checkout: the built prover, or `entry` (the clone's bin). */
-export function startProver(args: ReadonlyArray<string>, entry = prover) {
-  return execa("node", [entry, ...args], { cwd: checkout, reject: false, stdin: "ignore" });
+export function startProver(args: ReadonlyArray<string>, entry = prover, nodeOptions: ReadonlyArray<string> = []) {
+  return execa("node", [...nodeOptions, entry, ...args], { cwd: checkout, reject: false, stdin: "ignore" });
 }
 
 /** The report folder of a report.json, whose `dir` is relative to the invoking checkout. */
