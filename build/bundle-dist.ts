@@ -1,4 +1,4 @@
-// `pnpm build`'s last step, after tsc: the bins' bundles in dist/bin/ (see bins.ts).
-import { bundleBins } from "./bins.ts";
+// `pnpm build`'s last step, after tsc: the bins' bundles in dist/bin/ and the library's in dist/lib/ (see bundles.ts).
+import { bundleBins, bundleLibrary } from "./bundles.ts";
 
-await bundleBins("dist");
+await Promise.all([bundleBins("dist"), bundleLibrary("dist")]);

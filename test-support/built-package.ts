@@ -3,7 +3,7 @@ import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises
 import { createRequire } from "node:module";
 import { basename, join, relative, resolve } from "node:path";
 import { execa } from "execa";
-import { bundleBins } from "../build/bins.ts";
+import { bundleBins, bundleLibrary } from "../build/bundles.ts";
 
 /** This checkout: the repository's root, one folder up from here. */
 const checkout = resolve(import.meta.dirname, "..");
@@ -12,7 +12,7 @@ const checkout = resolve(import.meta.dirname, "..");
 const sourceFolders = ["common", "harness", "replay-agent", "prove"];
 
 /** What the build reads besides the sources. */
-const buildFiles = ["package.json", "tsconfig.json", "tsconfig.build.json", "build/bins.ts"];
+const buildFiles = ["package.json", "tsconfig.json", "tsconfig.build.json", "build/bundles.ts"];
 
 /** The entries the tests start: the package's bins as they run in an installed package, where dist/bin/ holds their bundles. */
 const entries = {
@@ -69,8 +69,9 @@ async function removeAbandoned(name: string): Promise<void> {
 /**
  * The package as a user who installed it runs it, built from this checkout's sources by the
  * package's own build (tsc -p tsconfig.build.json, without its type check, which `pnpm typecheck`
- * makes, then the bins' bundles of build/bins.ts): the tests start its bins instead of the clone's
- * bin/*.mjs, which compile the source through tsx at every start (about 0.9 CPU-s more each).
+ * makes, then the bundles of build/bundles.ts): the tests start its bins instead of the clone's
+ * bin/*.mjs, which compile the source through tsx at every start (about 0.9 CPU-s more each), and
+ * the scenarios they write import its harness (lib/harness.js) as a user's import the package's.
  * Built into `.e2e-prover/` of the checkout, so its package root (two folders up from the bundles
  * in bin/) is the checkout, as dist/'s is, and built again only when the sources' bytes change.
  * Returns the build's folder.
@@ -86,7 +87,7 @@ async function builtPackage(): Promise<string> {
   const tsc = createRequire(join(checkout, "package.json")).resolve("typescript/bin/tsc");
   const options = ["--noCheck", "--declaration", "false", "--outDir", relative(checkout, fresh)];
   await execa(process.execPath, [tsc, "-p", "tsconfig.build.json", ...options], { cwd: checkout, stdin: "ignore" });
-  await bundleBins(fresh);
+  await Promise.all([bundleBins(fresh), bundleLibrary(fresh)]);
   for (const [name, text] of Object.entries(entries)) await writeFile(join(fresh, name), text);
   await writeFile(join(fresh, stamp), hash);
   // The old build goes aside before the new one takes its place; a test file building at the same time keeps its own if it came first.
@@ -102,3 +103,6 @@ export const builtProver = async (): Promise<string> => join(await builtPackage(
 
 /** replay-agent as an installed package runs it (see builtPackage): the entry to start with node. */
 export const builtReplayAgent = async (): Promise<string> => join(await builtPackage(), "replay-agent.mjs");
+
+/** The harness as an installed package exports it (`scenario-prover/harness`), from this build's bundle (see builtPackage). */
+export const builtHarness = async (): Promise<string> => join(await builtPackage(), "lib", "harness.js");

@@ -56,7 +56,10 @@ test("the cart adds 1 and 2 to a total of 3", async ({ app, page }) => {
 
 describe("scenario-prover as a package installed in a user's repository", () => {
   it("packs into a tarball of what a user needs: the bins with their bundles, the built JavaScript with its types, and the docs", async () => {
-    const { version } = (await manifest(checkout)) as unknown as { version: string };
+    const { version, exports } = (await manifest(checkout)) as unknown as {
+      version: string;
+      exports: Record<string, string | Record<string, string>>;
+    };
     await execa("pnpm", ["pack", "--pack-destination", work], { cwd: checkout });
     tarball = join(work, `scenario-prover-${version}.tgz`);
     const files = (await execa("tar", ["-tzf", tarball])).stdout
@@ -70,9 +73,10 @@ describe("scenario-prover as a package installed in a user's repository", () => 
         "README.md",
         "bin/prove-scenario.mjs",
         "bin/replay-agent.mjs",
-        "dist/harness/index.js",
+        "dist/lib/harness.js",
         "dist/harness/index.d.ts",
-        "dist/prove/index.js",
+        "dist/lib/prove.js",
+        "dist/lib/replay-agent.js",
         "dist/bin/prove-scenario.mjs",
         "dist/bin/replay-agent.mjs",
         "docs/config.md",
@@ -83,6 +87,9 @@ describe("scenario-prover as a package installed in a user's repository", () => 
         "docs/prove-scenarios-sharded.yml",
       ]),
     );
+    // Every file an export names (its bundle, its types) is in the tarball.
+    const named = Object.values(exports).flatMap((target) => (typeof target === "string" ? [target] : Object.values(target)));
+    expect(files).toEqual(expect.arrayContaining(named.map((path) => path.replace(/^\.\//, ""))));
     expect(
       files.filter(
         (file) =>

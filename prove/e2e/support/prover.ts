@@ -6,7 +6,7 @@ import * as Effect from "effect/Effect";
 import { execa } from "execa";
 import { withRepoLock } from "../../git/repo-lock.ts";
 import type { ProofReport } from "../../index.ts";
-import { builtProver } from "../../../test-support/built-package.ts";
+import { builtHarness, builtProver } from "../../../test-support/built-package.ts";
 import { processesMentioning } from "./processes.ts";
 
 export { processesMentioning };
@@ -22,11 +22,13 @@ export const prover = await builtProver();
 
 /**
  * A scenario folder outside any repository, as a user keeps one beside the app: an ES-module
- * package.json, a config of this checkout's harness with `app` (an object literal's text), and
- * one scenario file holding `body` after the harness's import. Returns both absolute paths.
+ * package.json, a config of the harness with `app` (an object literal's text), and one scenario
+ * file holding `body` after the harness's import. The harness is the built package's, as
+ * `scenario-prover/harness` is a user's (the fixtures under prove/test-fixtures/ import this
+ * checkout's source, as a clone's own scenarios do). Returns both absolute paths.
  */
 export async function writeScenarioFolder(dir: string, input: { readonly app: string; readonly file: string; readonly body: string }) {
-  const harness = JSON.stringify(join(checkout, "harness/index.ts"));
+  const harness = JSON.stringify(await builtHarness());
   await mkdir(dir, { recursive: true });
   // ES modules, as the harness is: Playwright would load a .ts file outside any package as CommonJS.
   await writeFile(join(dir, "package.json"), `${JSON.stringify({ type: "module" })}\n`);
