@@ -93,7 +93,9 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(
       files.filter(
         (file) =>
-          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.mjs|dist\/.+\.(js|d\.ts)|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(file),
+          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.mjs|dist\/lib\/[^/]+\.js|dist\/.+\.d\.ts|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(
+            file,
+          ),
       ),
     ).toEqual([]);
     expect(files.filter((file) => /\.(test|e2e)\.|\/(e2e|test-apps|test-fixtures|fixtures|samples)\//.test(file))).toEqual([]);
