@@ -1,17 +1,17 @@
 import { join } from "node:path";
 import { build, type BuildOptions } from "esbuild";
 
-/** The bins' entry modules in a build of the package (tsc's JavaScript), each exporting `main`. */
+/** The bins' entry modules in the sources, each exporting `main`. */
 const bins = {
-  "prove-scenario": "prove/cli.js",
-  "replay-agent": "replay-agent/cli.js",
+  "prove-scenario": "prove/cli.ts",
+  "replay-agent": "replay-agent/cli.ts",
 } as const;
 
-/** The library's entry modules, one for each of the package's exports (`scenario-prover/harness`, …). */
+/** The library's entry modules in the sources, one for each of the package's exports (`scenario-prover/harness`, …). */
 const library = {
-  harness: "harness/index.js",
-  "replay-agent": "replay-agent/index.js",
-  prove: "prove/index.js",
+  harness: "harness/index.ts",
+  "replay-agent": "replay-agent/index.ts",
+  prove: "prove/index.ts",
 } as const;
 
 /** What both kinds of bundle share: ES modules for Node 20, every dependency inside but those named. */
@@ -28,24 +28,25 @@ const common = (external: ReadonlyArray<string>): BuildOptions => ({
 });
 
 /**
- * Bundles each bin's entry of the build in `dir` (dist/ for the package) with every dependency it
- * imports into one module, `<dir>/bin/<name>.mjs`, which bin/<name>.mjs of an installed package
- * imports. Node then reads one file instead of some 350 (the prover, Effect, execa, simple-git):
+ * Bundles each bin's entry of the sources in `root` with every dependency it imports into one
+ * module, `<dir>/bin/<name>.mjs` (dist/ for the package), which bin/<name>.mjs of an installed
+ * package imports. esbuild compiles the TypeScript as tsx does in a clone (the sources are
+ * isolated modules), and tsc makes the package's declarations beside it. Node then reads one file instead of some 350 (the prover, Effect, execa, simple-git):
  * a start takes about 0.22 CPU-s less. The bundle sits two folders below the package's root, as
  * `<dir>/prove/package-root.js` does, so the paths the code finds from its own module (the
  * package's root, its bin/) are the same.
  */
-export async function bundleBins(dir: string): Promise<void> {
+async function bundleBins(root: string, dir: string): Promise<void> {
   await build({
     ...common(["sharp"]),
-    entryPoints: Object.entries(bins).map(([name, entry]) => ({ in: join(dir, entry), out: name })),
+    entryPoints: Object.entries(bins).map(([name, entry]) => ({ in: join(root, entry), out: name })),
     outdir: join(dir, "bin"),
     outExtension: { ".js": ".mjs" },
   });
 }
 
 /**
- * Bundles the library the package exports, `<dir>/lib/<export>.js`: the harness, which every
+ * Bundles the library the package exports from the sources in `root`, `<dir>/lib/<export>.js`: the harness, which every
  * Playwright process of a scenario imports through its config (the listing, the runner, the
  * worker), loads a handful of modules instead of some 370 (its own, the replay agent's, Effect's,
  * execa's), which Playwright's loader resolves one by one: about 1.1 CPU-s less a run, measured.
@@ -54,11 +55,16 @@ export async function bundleBins(dir: string): Promise<void> {
  * own, so a listing loads no more than before. Beside the bins' bundles, two folders below the
  * package's root, for the same reason.
  */
-export async function bundleLibrary(dir: string): Promise<void> {
+async function bundleLibrary(root: string, dir: string): Promise<void> {
   await build({
     ...common(["sharp", "@playwright/test", "playwright", "playwright-core"]),
-    entryPoints: Object.entries(library).map(([name, entry]) => ({ in: join(dir, entry), out: name })),
+    entryPoints: Object.entries(library).map(([name, entry]) => ({ in: join(root, entry), out: name })),
     outdir: join(dir, "lib"),
     splitting: true,
   });
+}
+
+/** Every bundle of the package, from the sources in `root` into `dir`: the bins' in bin/, the library's in lib/. */
+export async function bundlePackage(root: string, dir: string): Promise<void> {
+  await Promise.all([bundleBins(root, dir), bundleLibrary(root, dir)]);
 }

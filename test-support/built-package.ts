@@ -1,14 +1,12 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { basename, join, relative, resolve } from "node:path";
-import { execa } from "execa";
-import { bundleBins, bundleLibrary } from "../build/bundles.ts";
+import { basename, join, resolve } from "node:path";
+import { bundlePackage } from "../build/bundles.ts";
 
 /** This checkout: the repository's root, one folder up from here. */
 const checkout = resolve(import.meta.dirname, "..");
 
-/** The folders whose TypeScript the package's build compiles (tsconfig.build.json's include). */
+/** The folders whose TypeScript the package's bundles are made from (tsconfig.build.json's include). */
 const sourceFolders = ["common", "harness", "replay-agent", "prove"];
 
 /** What the build reads besides the sources. */
@@ -68,8 +66,8 @@ async function removeAbandoned(name: string): Promise<void> {
 
 /**
  * The package as a user who installed it runs it, built from this checkout's sources by the
- * package's own build (tsc -p tsconfig.build.json, without its type check, which `pnpm typecheck`
- * makes, then the bundles of build/bundles.ts): the tests start its bins instead of the clone's
+ * package's own bundler (build/bundles.ts; the package's build adds tsc's declarations, which no
+ * test loads, and its type check, which `pnpm typecheck` makes): the tests start its bins instead of the clone's
  * bin/*.mjs, which compile the source through tsx at every start (about 0.9 CPU-s more each), and
  * the scenarios they write import its harness (lib/harness.js) as a user's import the package's.
  * Built into `.e2e-prover/` of the checkout, so its package root (two folders up from the bundles
@@ -84,10 +82,7 @@ async function builtPackage(): Promise<string> {
 
   const fresh = `${dir}.${String(process.pid)}`;
   await removeAbandoned(basename(dir));
-  const tsc = createRequire(join(checkout, "package.json")).resolve("typescript/bin/tsc");
-  const options = ["--noCheck", "--declaration", "false", "--outDir", relative(checkout, fresh)];
-  await execa(process.execPath, [tsc, "-p", "tsconfig.build.json", ...options], { cwd: checkout, stdin: "ignore" });
-  await Promise.all([bundleBins(fresh), bundleLibrary(fresh)]);
+  await bundlePackage(checkout, fresh);
   for (const [name, text] of Object.entries(entries)) await writeFile(join(fresh, name), text);
   await writeFile(join(fresh, stamp), hash);
   // The old build goes aside before the new one takes its place; a test file building at the same time keeps its own if it came first.
