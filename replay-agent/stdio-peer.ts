@@ -59,7 +59,7 @@ export interface StdioPeer {
   close(): Promise<void>;
 }
 
-// The package's bin: one folder up from the source (replay-agent/), two from the build (dist/replay-agent/).
+// The package's bin: one folder up from the source (replay-agent/), two from a bundle (dist/bin/, dist/lib/).
 const bin = fileURLToPath(
   new URL(import.meta.url.endsWith(".ts") ? "../bin/replay-agent.mjs" : "../../bin/replay-agent.mjs", import.meta.url),
 );
