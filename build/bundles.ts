@@ -28,13 +28,13 @@ const common = (external: ReadonlyArray<string>): BuildOptions => ({
 });
 
 /**
- * Bundles each bin's entry of the sources in `root` with every dependency it imports into one
+ * Bundles each bin's entry of the sources in `root`, with every dependency it imports, into one
  * module, `<dir>/bin/<name>.mjs` (dist/ for the package), which bin/<name>.mjs of an installed
- * package imports. esbuild compiles the TypeScript as tsx does in a clone (the sources are
- * isolated modules), and tsc makes the package's declarations beside it. Node then reads one file instead of some 350 (the prover, Effect, execa, simple-git):
- * a start takes about 0.22 CPU-s less. The bundle sits two folders below the package's root, as
- * `<dir>/prove/package-root.js` does, so the paths the code finds from its own module (the
- * package's root, its bin/) are the same.
+ * package imports: Node reads one file instead of some 350 (the prover, Effect, execa,
+ * simple-git), and a start takes about 0.22 CPU-s less. esbuild compiles the TypeScript as tsx does
+ * in a clone (the sources are isolated modules); tsc writes the package's declarations. The bundle
+ * sits two folders below the package's root, where package-root.ts and stdio-peer.ts look for the
+ * package's root and its bin/ from a built module.
  */
 async function bundleBins(root: string, dir: string): Promise<void> {
   await build({
@@ -46,14 +46,14 @@ async function bundleBins(root: string, dir: string): Promise<void> {
 }
 
 /**
- * Bundles the library the package exports from the sources in `root`, `<dir>/lib/<export>.js`: the harness, which every
- * Playwright process of a scenario imports through its config (the listing, the runner, the
- * worker), loads a handful of modules instead of some 370 (its own, the replay agent's, Effect's,
- * execa's), which Playwright's loader resolves one by one: about 1.1 CPU-s less a run, measured.
- * The three exports share their modules (one Effect, one copy of each error class), and what the
- * harness imports only when a test runs (the replay agent, the app's start) stays in chunks of its
- * own, so a listing loads no more than before. Beside the bins' bundles, two folders below the
- * package's root, for the same reason.
+ * Bundles the library the package exports from the sources in `root` into `<dir>/lib/<export>.js`.
+ * The harness, which every Playwright process of a scenario imports through its config (the
+ * listing, the runner, the worker), then loads a handful of modules instead of some 370 (its own,
+ * the replay agent's, Effect's, execa's), which Playwright's loader resolves one by one: about 0.9
+ * CPU-s less a run, measured. The three exports share their chunks (one Effect, one copy of each
+ * error class), and what the harness imports only when a test runs (the replay agent, the app's
+ * start) stays in chunks of its own, so a listing loads no more than before. Two folders below the
+ * package's root, as the bins' bundles.
  */
 async function bundleLibrary(root: string, dir: string): Promise<void> {
   await build({
