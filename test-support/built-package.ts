@@ -6,11 +6,11 @@ import { bundlePackage } from "../build/bundles.ts";
 /** This checkout: the repository's root, one folder up from here. */
 const checkout = resolve(import.meta.dirname, "..");
 
-/** The folders whose TypeScript the package's bundles are made from (tsconfig.build.json's include). */
+/** The folders whose TypeScript the package's bundles may be made from. */
 const sourceFolders = ["common", "harness", "replay-agent", "prove"];
 
-/** What the build reads besides the sources. */
-const buildFiles = ["package.json", "tsconfig.json", "tsconfig.build.json", "build/bundles.ts"];
+/** What the bundler reads besides the sources (esbuild reads tsconfig.json for the TypeScript). */
+const buildFiles = ["package.json", "tsconfig.json", "build/bundles.ts"];
 
 /** The entries the tests start: the package's bins as they run in an installed package, where dist/bin/ holds their bundles. */
 const entries = {
@@ -74,7 +74,7 @@ async function removeAbandoned(name: string): Promise<void> {
  * in bin/) is the checkout, as dist/'s is, and built again only when the sources' bytes change.
  * Returns the build's folder.
  */
-async function builtPackage(): Promise<string> {
+async function buildPackage(): Promise<string> {
   const dir = join(checkout, ".e2e-prover");
   const stamp = "sources.sha256";
   const hash = await sourcesHash();
@@ -92,6 +92,15 @@ async function builtPackage(): Promise<string> {
   await rm(old, { recursive: true, force: true });
   return dir;
 }
+
+let built: Promise<string> | undefined;
+
+/** The build (see buildPackage), hashed and checked once a process: a test file's later calls read no source again. */
+const builtPackage = (): Promise<string> =>
+  (built ??= buildPackage().catch((error: unknown) => {
+    built = undefined;
+    throw error;
+  }));
 
 /** prove-scenario as an installed package runs it (see builtPackage): the entry to start with node. */
 export const builtProver = async (): Promise<string> => join(await builtPackage(), "prove-scenario.mjs");

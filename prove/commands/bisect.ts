@@ -18,7 +18,7 @@ import { findWorkplace, loadScenario } from "../engine/scenario.ts";
 import { sideContext } from "../engine/side.ts";
 import { Progress } from "../progress/progress.ts";
 import type { Replacement } from "../report/redact.ts";
-import { imagesReady } from "../report/sharp.ts";
+import { listedWithImages } from "../report/sharp.ts";
 
 type BisectStop = StopError | CommitsError;
 
@@ -58,8 +58,7 @@ export function bisectSpec(options: BisectOptions, cwd: string, secrets: Readonl
           old: { ref: options.old, sha: old.sha },
           new: { ref: options.new, sha: neu.sha },
         });
-        // sharp loads while Playwright lists: a machine without it stops before any commit runs.
-        const [scenario] = yield* Effect.all([loadScenario(options, place), imagesReady], { concurrency: 2 });
+        const scenario = yield* listedWithImages(loadScenario(options, place));
         yield* run.learn({ scenario });
         const known = yield* run.claim;
         const runDir = yield* runFolder(place.repo, options.keep);

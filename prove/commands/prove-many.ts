@@ -13,7 +13,7 @@ import { findManyPlace, loadScenarios, shardSlice, type ListedScenario } from ".
 import { sideContext } from "../engine/side.ts";
 import { Progress } from "../progress/progress.ts";
 import { redact, type Replacement } from "../report/redact.ts";
-import { imagesReady } from "../report/sharp.ts";
+import { listedWithImages } from "../report/sharp.ts";
 import { writeReport } from "../report/write-report.ts";
 import type { ProofSummary, SummaryCommit, SummaryRow } from "../summary/schema.ts";
 import { overall, sortRows } from "../summary/summarize.ts";
@@ -112,8 +112,7 @@ const pipeline = (options: ProveOptions, run: Run) =>
     const [base, head] = yield* resolveRefs(options, place.repo);
     yield* run.learn({ base, head });
     yield* run.claim;
-    // sharp loads while Playwright lists: a machine without it stops before either side runs.
-    const [all] = yield* Effect.all([loadScenarios(options, place), imagesReady], { concurrency: 2 });
+    const all = yield* listedWithImages(loadScenarios(options, place));
     const mine = shardSlice(all, options.shard);
     const shard = options.shard === undefined ? "" : ` in shard ${options.shard.index}/${options.shard.total}`;
     const names = mine.map((scenario) => folderOf(scenario)).join(", ") || "none";

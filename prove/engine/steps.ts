@@ -10,7 +10,7 @@ import { cleanLeftovers, runDirectory } from "../workspace/run-dir.ts";
 import { findWorkplace, loadScenario } from "./scenario.ts";
 import { checkOut, makeDecided, runSide, sideContext, type SharedInstall, type SideContext, type SideResult } from "./side.ts";
 import type { SideEvidence } from "../report/evidence.ts";
-import { imagesReady } from "../report/sharp.ts";
+import { listedWithImages } from "../report/sharp.ts";
 import type { Run } from "./run.ts";
 
 /** Both refs, resolved in the repository under test; a wrong one is BadRef naming its flag. */
@@ -134,9 +134,7 @@ export const oneScenarioSides = Effect.fn("Engine.oneScenario")(function* (run: 
   const runDir = yield* runFolder(place.repo, options.keep);
   yield* run.learn({ runDir });
   // Nothing waits that need not: the worktrees are checked out and sharp loaded while Playwright lists the scenario.
-  const listing = Effect.all([Effect.tap(loadScenario(options, place), (scenario) => run.learn({ scenario })), imagesReady], {
-    concurrency: 2,
-  }).pipe(Effect.map(([scenario]) => scenario));
+  const listing = listedWithImages(Effect.tap(loadScenario(options, place), (scenario) => run.learn({ scenario })));
   const listed = yield* checkOutBoth({ repo: place.repo, runDir, keep: options.keep }, base, head, listing);
   const scenario = listed.value;
   yield* run.claim;
