@@ -3,6 +3,7 @@ import type { RunOptions } from "../options/index.ts";
 import { runWithServices, withSignals } from "../engine/terminal.ts";
 import { couldNotRun, type Interrupted, type StopError } from "../errors.ts";
 import { Git } from "../git/git.ts";
+import type { AttemptError } from "../outcome/types.ts";
 import { describeError } from "../outcome/verdict.ts";
 import { Progress } from "../progress/progress.ts";
 import { findWorkplace, loadScenario } from "../engine/scenario.ts";
@@ -11,6 +12,18 @@ import { runFolder } from "../engine/steps.ts";
 
 /** `git bisect run` exit codes: good, bad, and skip this commit. */
 export type BisectExitCode = 0 | 1 | 125;
+
+/**
+ * The run's whole error when the summary's one line leaves some of it out (the app's output under a
+ * boot error, an assertion's expected and received): `run --at` writes no report, and its run
+ * folder, the server's log in it, is removed when it ends.
+ */
+function errorInFull(error: AttemptError | undefined): string | undefined {
+  const message = error?.message.trim() ?? "";
+  if (error === undefined || !message.includes("\n")) return undefined;
+  const where = error.location === undefined ? "" : ` at ${error.location}`;
+  return [`${error.kind}${where}:`, ...message.split("\n").map((line) => `  ${line}`.trimEnd())].join("\n");
+}
 
 const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd: string) {
   const git = yield* Git;
@@ -28,6 +41,8 @@ const oneSide = Effect.fn("RunAt.pipeline")(function* (options: RunOptions, cwd:
   const attempt = side.attempts[0]?.[0]?.attempt;
   const code: BisectExitCode = attempt?.outcome === "passed" ? 0 : attempt?.outcome === "failed" ? 1 : 125;
   const summary = attempt?.outcome === "passed" ? "passed" : `${attempt?.outcome ?? "error"}: ${describeError(attempt?.error)}`;
+  const detail = errorInFull(attempt?.error);
+  if (detail !== undefined) yield* progress.line(detail);
   yield* progress.line(`${commit.sha.slice(0, 7)} ${summary} (exit ${code})`);
   return code;
 });

@@ -428,5 +428,11 @@ describe("proving a fix in a plain Express repository that does not contain scen
       'error: boot: HarnessError: [scenario-harness:boot] The app exited with code 1 before it was ready, having thrown "Error: SUM_CONFIG is missing: set it before starting the sum app".',
     );
     expect(crashing.stderr).toContain("Check app.start (`node server.js`)");
+    // The whole error comes before that line, which has room for its first: the app's own output, with nothing to read it in afterwards.
+    expect(crashing.stderr).toContain("\n  Error: SUM_CONFIG is missing: set it before starting the sum app\n");
+    expect(crashing.stderr.trimEnd().split("\n").at(-1)).toMatch(/^[0-9a-f]{7} error: boot: .* \(exit 125\)$/);
+    expect(buggy.stderr).toMatch(
+      /^assertion at prove\/test-fixtures\/express\/sum\.e2e\.ts:13:\n(?:(?: {2}.*)?\n)*? {2}Expected: +"Total: 3"\n/m,
+    );
   });
 });
