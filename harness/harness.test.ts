@@ -46,6 +46,8 @@ interface TestRun {
 let output = "";
 let report: JsonReport;
 let exitCode: number | undefined;
+/** The run's stderr, shown when its exit code is not the one expected. */
+let stderr = "";
 
 beforeAll(async () => {
   output = await mkdtemp(join(tmpdir(), "harness-test-"));
@@ -63,6 +65,7 @@ beforeAll(async () => {
     },
   );
   exitCode = run.exitCode;
+  stderr = run.stderr;
   report = JSON.parse(run.stdout) as JsonReport;
   // Eleven projects, sixteen tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
   // twelve runs before, in one hook.
@@ -121,7 +124,7 @@ const clickTests = {
 describe("the harness", () => {
   it("runs every test app's project with no error of the run's own, failing only the tests that fail on purpose", () => {
     expect(report.errors).toEqual([]);
-    expect(exitCode).toBe(1);
+    expect(exitCode, stderr).toBe(1);
   });
 
   it("keeps the runner's secrets, home and package manager settings away from the app, and shares its package caches", () => {

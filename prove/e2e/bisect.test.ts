@@ -273,7 +273,7 @@ describe("prove-scenario bisect on a sandbox of a light app", () => {
   });
 
   it("exits 2 on a ref that names no commit, naming the flag, with no report", () => {
-    expect(badRef.exitCode).toBe(2);
+    expect(badRef.exitCode, badRef.stderr).toBe(2);
     expect(badRef.stdout).toBe("");
     expect(badRef.report).toBeUndefined();
     expect(badRef.stderr).toContain(`could not run (exit 2): --old "v0" does not name a commit in ${light.repo.dir}.`);

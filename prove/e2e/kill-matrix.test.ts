@@ -240,7 +240,7 @@ describe("a proof stopped in each phase by each signal", () => {
     expect(await gitConfig()).toBe(configBefore);
 
     if (stop === "SIGINT" || stop === "SIGTERM") {
-      expect(result.exitCode).toBe(2);
+      expect(result.exitCode, result.stderr).toBe(2);
       const report = JSON.parse(result.stdout) as ProofReport;
       expect([report.verdict, report.exitCode, report.reasonCode]).toEqual(["could-not-run", 2, "interrupted"]);
       expect(JSON.parse(await readFile(join(out, "report.json"), "utf8"))).toEqual(report);
@@ -294,7 +294,7 @@ describe("publishing stopped by each signal", () => {
       await readFile(join(checkout, "docs/demo-report/report.json"), "utf8"),
     );
     if (stop === "SIGINT" || stop === "SIGTERM") {
-      expect(result.exitCode).toBe(2);
+      expect(result.exitCode, result.stderr).toBe(2);
       expect(result.stderr).toContain(
         `publish: stopped by ${stop}; the branch has what git pushed before it, if anything, and nothing after.`,
       );

@@ -128,7 +128,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
 
     // The example runs against the app in the proof of the next test; a direct run of one is the Vite app's test's.
     const again = await npx(shop.dir, "prove-scenario", "init");
-    expect(again.exitCode).toBe(2);
+    expect(again.exitCode, again.stderr).toBe(2);
     expect(again.stderr).toContain("scenarios.config.ts and scenarios/example.e2e.ts already exist");
   });
 

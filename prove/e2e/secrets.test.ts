@@ -280,7 +280,8 @@ describe("secrets planted in the developer's environment, ~/.npmrc and ~/.gitcon
       await recorder;
       await new Promise<void>((resolve) => provider.close(() => resolve()));
     }
-    expect((await recorder).exitCode).toBe(0);
+    const recorded = await recorder;
+    expect(recorded.exitCode, recorded.stderr).toBe(0);
     const text = await readFile(transcript, "utf8");
     expect(found([{ file: transcript, text }], [...Object.values(plantedEnv), npmrcToken], "PLANTED")).toEqual([]);
     expect(text).toContain("My environment:");
