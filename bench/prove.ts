@@ -209,7 +209,7 @@ async function twoAtOnce(timed: Timed, scenario: string, out: string): Promise<n
  * `playwright test` of it; then the demo's failing-base case: the default zoo bug's proof in its
  * sandbox against one direct run of its scenario (which passes here, where the fix is in).
  */
-export async function proveFigures(runs = 3): Promise<Figure[]> {
+export async function proveFigures(runs = 5): Promise<Figure[]> {
   const out = await mkdtemp(join(tmpdir(), "bench-prove-"));
   try {
     const scenario = "scenarios/agent-chat/replay-turn-streams.e2e.ts";
