@@ -121,7 +121,11 @@ export async function diffScreenshots(input: DiffInput): Promise<ScreenshotDiff>
       }
       const alpha = (head.data[b + 3] ?? 255) / 255;
       const luma = 0.299 * (head.data[b] ?? 0) + 0.587 * (head.data[b + 1] ?? 0) + 0.114 * (head.data[b + 2] ?? 0);
-      pixels.fill(dimmed(luma * alpha + 255 * (1 - alpha)), out, out + 3);
+      // Three stores, not Buffer.fill: a call a pixel cost more than the comparison itself.
+      const grey = dimmed(luma * alpha + 255 * (1 - alpha));
+      pixels[out] = grey;
+      pixels[out + 1] = grey;
+      pixels[out + 2] = grey;
     }
   }
 
