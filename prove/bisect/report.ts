@@ -1,8 +1,8 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
-import type { AttachmentSource, ClassifiedAttempt } from "../outcome/classify.ts";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import type { ClassifiedAttempt } from "../outcome/classify.ts";
 import { distinctLabels, labelSlug, mergeLabels } from "../report/labels.ts";
-import { loadSharp } from "../report/sharp.ts";
+import { copyImage } from "../report/artifacts.ts";
 import { combine, noRedactions, redact, redactionCounts, type Redactions, type Replacement } from "../report/redact.ts";
 import type { ReportScreenshot } from "../report/schema.ts";
 import type { CommitDetails } from "./commits.ts";
@@ -37,15 +37,6 @@ const ownEntries = ["images", "bisect.md", "bisect.json"];
 
 /** The run a report shows for a commit: the first that did not pass, else the first (as a proof's report). */
 const shown = (evidence: RunEvidence) => evidence.attempts.find(({ attempt }) => attempt.outcome !== "passed") ?? evidence.attempts[0];
-
-async function copyImage(dir: string, path: string, label: string, source: AttachmentSource): Promise<ReportScreenshot | undefined> {
-  const bytes = "base64" in source ? Buffer.from(source.base64, "base64") : await readFile(source.path).catch(() => undefined);
-  if (bytes === undefined) return undefined;
-  const { width, height } = await (await loadSharp())(bytes).metadata();
-  await mkdir(dirname(join(dir, path)), { recursive: true });
-  await writeFile(join(dir, path), bytes);
-  return { label, path, width, height };
-}
 
 /** A commit's labelled screenshots as `images/<which>-<label>.png`, and its failure screenshot as `images/<which>-failure.png`. */
 async function copyScreenshots(dir: string, which: "last-old" | "first-new", evidence: RunEvidence) {

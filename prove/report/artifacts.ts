@@ -25,7 +25,8 @@ async function writeInto(dir: string, path: string, bytes: Buffer | string): Pro
   await writeFile(join(dir, path), bytes);
 }
 
-async function copyImage(dir: string, path: string, label: string, source: AttachmentSource): Promise<ReportScreenshot | undefined> {
+/** Writes a screenshot into report folder `dir` at `path`, with its size; undefined when its bytes cannot be read. */
+export async function copyImage(dir: string, path: string, label: string, source: AttachmentSource): Promise<ReportScreenshot | undefined> {
   const bytes = await bytesOf(source);
   if (bytes === undefined) return undefined;
   const { width, height } = await (await loadSharp())(bytes).metadata();
