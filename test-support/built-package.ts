@@ -9,8 +9,11 @@ const checkout = resolve(import.meta.dirname, "..");
 /** The folders whose TypeScript the package's bundles may be made from. */
 const sourceFolders = ["common", "harness", "replay-agent", "prove"];
 
-/** What the bundler reads besides the sources (esbuild reads tsconfig.json for the TypeScript). */
-const buildFiles = ["package.json", "tsconfig.json", "build/bundles.ts"];
+/**
+ * What the bundler reads besides the sources: esbuild reads tsconfig.json for the TypeScript, and
+ * the bundles carry the installed dependencies' code, whose versions the lockfile pins.
+ */
+const buildFiles = ["package.json", "pnpm-lock.yaml", "tsconfig.json", "build/bundles.ts"];
 
 /** The entries the tests start: the package's bins as they run in an installed package, where dist/bin/ holds their bundles. */
 const entries = {
