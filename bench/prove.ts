@@ -226,7 +226,8 @@ export async function proveFigures(runs = 5): Promise<Figure[]> {
       checkouts: (timed) => checkouts(timed, out),
     });
     // What the proof spends beyond its floor and the checkouts every proof needs: the prover's own work. On two cores the
-    // checkouts alone weigh more than a quarter of this scenario's floor, so the goal against the floor and them together.
+    // checkouts alone weigh more than a quarter of this scenario's floor, so the goal is against the floor and them together,
+    // for the proof a user runs (the installed one: a clone's also compiles the prover's TypeScript through tsx).
     const own = (proof: Cost) => proof.cpu - passing.twoAtOnce.cpu - passing.checkouts.cpu;
     const bug = await findBug(root, defaultBugId);
     const sandbox = await createDemoSandbox({ bugId: bug.id, repoRoot: root });
@@ -283,7 +284,7 @@ export async function proveFigures(runs = 5): Promise<Figure[]> {
           figure: "prove-to-two-directs-at-once-and-checkouts-cpu-ratio",
           value: passing.proof.cpu / (passing.twoAtOnce.cpu + passing.checkouts.cpu),
           unit: "ratio",
-          goal: 1.25,
+          goal: null,
         },
         {
           figure: "installed-prove-to-two-directs-at-once-and-checkouts-cpu-ratio",
