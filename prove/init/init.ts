@@ -2,12 +2,18 @@ import { existsSync, readFileSync } from "node:fs";
 import { realpath, writeFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { planInstall } from "../install/detect.ts";
-import { playwrightMismatch } from "../playwright/version.ts";
+import {
+  installedPlaywright,
+  playwrightMismatch,
+  playwrightPeerRange,
+  suggested,
+  type InstalledPlaywright,
+} from "../playwright/version.ts";
 import { InitFailed } from "./errors.ts";
 import { machineVersions, proverBin, proverBins, resolvePackageManager, upTo, type MachineVersions } from "../install/package-manager.ts";
 import { detectApp } from "./detect.ts";
 import { gitTopLevel, readAppFolder, readPackageJson } from "./folder.ts";
-import { addProver, describeManager, withPinnedStart } from "./manager.ts";
+import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts";
 import { basePathNote, choiceLines, configChoices, servedPath } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
 import { renderConfig, renderExample } from "./templates.ts";
@@ -72,11 +78,16 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
  * when either file exists, or InitFailed for a missing or unusable package.json or a @playwright/test
  * outside the peer range. `machine` gives the package managers' versions on PATH.
  */
-export async function initScenarios(cwd: string, machine: MachineVersions = machineVersions): Promise<InitResult> {
+export async function initScenarios(
+  cwd: string,
+  machine: MachineVersions = machineVersions,
+  findPlaywright: () => InstalledPlaywright | undefined = installedPlaywright,
+): Promise<InitResult> {
   const packageJson = await readPackageJson(cwd);
   refuseExisting(cwd);
-  const playwright = playwrightMismatch();
-  if (playwright !== undefined) throw new InitFailed({ file: join(cwd, "package.json"), detail: playwright.detail });
+  const playwright = findPlaywright();
+  const mismatch = playwright === undefined ? undefined : playwrightMismatch(playwright);
+  if (mismatch !== undefined) throw new InitFailed({ file: join(cwd, "package.json"), detail: mismatch.detail });
   const dir = await realpath(cwd);
   const top = await gitTopLevel(dir);
   const run = resolvePackageManager(dir, top ?? dir, machine);
@@ -113,9 +124,16 @@ export async function initScenarios(cwd: string, machine: MachineVersions = mach
   } else if (!addScript) {
     notes.push(`package.json already has a "${scriptName}" script; it was left as it is.`);
   }
+  const add = (spec: string) => addDevDependency(manager.manager, run, dir, packageJson.value, spec);
   if (!dependsOnUpTo(dir, top ?? dir, "scenario-prover")) {
     notes.push(
-      `scenario-prover is not in package.json's dependencies: run \`${addProver(manager.manager, run, dir, packageJson.value)}\` so ${configFile} can import scenario-prover/harness.`,
+      `scenario-prover is not in package.json's dependencies: run \`${add("scenario-prover")}\` so ${configFile} can import scenario-prover/harness.`,
+    );
+  } else if (playwright === undefined) {
+    // Where scenario-prover is installed, its peer is looked for beside it, as a proof does.
+    notes.push(
+      `@playwright/test cannot be found beside scenario-prover: it is a peer dependency, which yarn (and npm or pnpm set not to) does not install with it. ` +
+        `Run \`${add(`@playwright/test@${suggested(playwrightPeerRange())}`)}\` before running the example.`,
     );
   }
 

@@ -36,10 +36,10 @@ export function runScript(manager: PackageManager, name: "dev" | "start", args: 
 
 /** How the user adds scenario-prover as a dev dependency, with the arguments after the package manager. */
 const addArgs: { readonly [M in PackageManager]: string } = {
-  npm: "install -D scenario-prover",
-  pnpm: "add -D scenario-prover",
-  yarn: "add -D scenario-prover",
-  bun: "add -d scenario-prover",
+  npm: "install -D",
+  pnpm: "add -D",
+  yarn: "add -D",
+  bun: "add -d",
 };
 
 /** Whether `dir` is the root of a workspace: pnpm-workspace.yaml, or package.json's `workspaces`. */
@@ -48,20 +48,22 @@ function workspaceRoot(dir: string, packageJson: Readonly<Record<string, unknown
 }
 
 /**
- * The command, run in `dir`, that adds scenario-prover to the app: by the pinned manager when the
- * machine's is another version, and at a workspace's root with pnpm's `-w` or yarn 1's `-W`.
+ * The command, run in `dir`, that adds `spec` (scenario-prover, or a version of a package) to the
+ * app's dev dependencies: by the pinned manager when the machine's is another version, and at a
+ * workspace's root with pnpm's `-w` or yarn 1's `-W`.
  */
-export function addProver(
+export function addDevDependency(
   manager: PackageManager,
   run: ManagerRun | ManagerUnknown | undefined,
   dir: string,
   packageJson: Readonly<Record<string, unknown>>,
+  spec: string,
 ): string {
   const ran = run?.kind === "run" && run.manager === manager ? run : undefined;
   const runner = ran === undefined || ran.machine ? manager : ran.prefix.join(" ");
   const yarnClassic = manager === "yarn" && (ran === undefined || /^1(\.|$)/.test(ran.version));
   const rootFlag = !workspaceRoot(dir, packageJson) ? "" : manager === "pnpm" ? " -w" : yarnClassic ? " -W" : "";
-  return `${runner} ${addArgs[manager]}`.replace(" -D ", ` -D${rootFlag} `);
+  return `${runner} ${addArgs[manager]}${rootFlag} ${spec}`;
 }
 
 /** What init prints about the package manager, with the version that runs and why when it is not the machine's. */

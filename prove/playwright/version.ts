@@ -98,7 +98,7 @@ export function inRange(version: string, range: string): boolean {
 }
 
 /** The version to install for `range`: its lowest bound's major.minor (>=1.65.0 → 1.65), else the range itself. */
-function suggested(range: string): string {
+export function suggested(range: string): string {
   const lowest = /(?:^|\s)>=?v?(\d+)(?:\.(\d+))?/.exec(range);
   return lowest === null ? range : `${lowest[1]}.${lowest[2] ?? 0}`;
 }
