@@ -76,7 +76,8 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
  * Writes a starter config and example scenario for the app in `cwd` (holding its package.json),
  * adds the prove-scenario script and the .gitignore lines. Writes nothing and throws InitRefused
  * when either file exists, or InitFailed for a missing or unusable package.json or a @playwright/test
- * outside the peer range. `machine` gives the package managers' versions on PATH.
+ * outside the peer range. `machine` gives the package managers' versions on PATH, `findPlaywright`
+ * the @playwright/test a proof would run (see installedPlaywright).
  */
 export async function initScenarios(
   cwd: string,
