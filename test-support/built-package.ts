@@ -18,11 +18,11 @@ const buildFiles = ["package.json", "pnpm-lock.yaml", "tsconfig.json", "build/bu
 /** The entries the tests start: the package's bins as they run in an installed package, where dist/bin/ holds their bundles. */
 const entries = {
   "prove-scenario.mjs": `// prove-scenario from this build's bundle, as bin/prove-scenario.mjs runs it in an installed package.
-const { main } = await import("./bin/prove-scenario.mjs");
+const { main } = await import("./bin/prove-scenario.js");
 process.exitCode = await main(process.argv.slice(2));
 `,
   "replay-agent.mjs": `// replay-agent from this build's bundle, as bin/replay-agent.mjs runs it in an installed package.
-const { main } = await import("./bin/replay-agent.mjs");
+const { main } = await import("./bin/replay-agent.js");
 process.exitCode = await main(process.argv.slice(2));
 `,
 };

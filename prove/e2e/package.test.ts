@@ -77,8 +77,8 @@ describe("scenario-prover as a package installed in a user's repository", () => 
         "dist/harness/index.d.ts",
         "dist/lib/prove.js",
         "dist/lib/replay-agent.js",
-        "dist/bin/prove-scenario.mjs",
-        "dist/bin/replay-agent.mjs",
+        "dist/bin/prove-scenario.js",
+        "dist/bin/replay-agent.js",
         "docs/config.md",
         "docs/transcripts.md",
         "docs/report-json.md",
@@ -93,7 +93,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(
       files.filter(
         (file) =>
-          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.mjs|dist\/lib\/[^/]+\.js|dist\/.+\.d\.ts|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(
+          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.js|dist\/lib\/[^/]+\.js|dist\/.+\.d\.ts|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(
             file,
           ),
       ),
