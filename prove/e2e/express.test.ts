@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { startTime } from "../../common/ownership.ts";
 import type { BisectReport } from "../bisect/schema.ts";
 import type { ProofReport } from "../index.ts";
@@ -305,20 +305,27 @@ describe("proving a fix in a plain Express repository that does not contain scen
   it("with --keep and a TMPDIR as long as a Mac's, keeps the run folder and each run's short folder with the app's home, says where and how to remove them; a later run leaves them, but removes and names what a bisection killed with SIGKILL left, with no worktree or process of it left", async () => {
     const before = await repo.git("worktree", "list", "--porcelain");
     const temp = join(await mkdtemp(join(tmpdir(), "prove-keep-")), "a-temporary-folder-as-long-as-a-mac-one");
+    // What the kept run leaves, gone however the test ends (its last lines remove them as the run said, and check that).
+    const kept: string[] = [dirname(temp)];
+    onTestFinished(async () => {
+      await Promise.all(kept.map((dir) => rm(dir, { recursive: true, force: true })));
+      await repo.git("worktree", "prune");
+    });
     await mkdir(temp);
     const inTemp = (args: ReadonlyArray<string>) =>
       execa("node", [prover, ...args], { cwd: checkout, reject: false, stdin: "ignore", env: { TMPDIR: temp } });
 
-    const kept = await inTemp(["--base", "bug", "--head", "fix", sumScenario, ...against("kept"), "--keep"]);
-    expect(kept.exitCode, kept.stderr).toBe(0);
-    const run = /^keeping worktrees, homes and Playwright output in (\S+); remove them with: (.+)$/m.exec(kept.stderr);
+    const keeping = await inTemp(["--base", "bug", "--head", "fix", sumScenario, ...against("kept"), "--keep"]);
+    expect(keeping.exitCode, keeping.stderr).toBe(0);
+    const run = /^keeping worktrees, homes and Playwright output in (\S+); remove them with: (.+)$/m.exec(keeping.stderr);
     const runDir = run?.[1] ?? "?";
     expect(runDir.startsWith(join(temp, "scenario-prover-"))).toBe(true);
     const shorts = [
-      ...kept.stderr.matchAll(
+      ...keeping.stderr.matchAll(
         /^keeping this run's homes and browser files in (\S+) \(the run folder's path is too long for Chromium's socket\); remove them with: rm -rf \1$/gm,
       ),
     ].map((match) => match[1] ?? "?");
+    kept.push(...shorts.filter((short) => short.startsWith("/tmp/scenario-prover-")));
     expect(shorts).toHaveLength(2);
     for (const short of shorts) {
       expect(short.startsWith("/tmp/scenario-prover-")).toBe(true);
@@ -360,7 +367,6 @@ describe("proving a fix in a plain Express repository that does not contain scen
     await execa("sh", ["-c", `${run?.[2] ?? "false"} && rm -rf ${shorts.join(" ")}`]);
     for (const dir of [runDir, ...shorts]) expect(existsSync(dir)).toBe(false);
     expect(await repo.git("worktree", "list", "--porcelain")).toBe(before);
-    await rm(dirname(temp), { recursive: true, force: true });
   });
 
   it("bisects to no answer when the new end is flaky, making none of its runs after the first two that disagree, with --repeat 3", async () => {
