@@ -186,11 +186,15 @@ async function checkouts(timed: Timed, out: string): Promise<number> {
   const dir = await mkdtemp(join(out, "checkouts-"));
   const [base, head] = [join(dir, "base"), join(dir, "head")];
   const add = (path: string) => timed("git", ["-c", "core.hooksPath=/dev/null", "worktree", "add", "--detach", path, "HEAD"], 0);
-  await Promise.all([add(base), add(head)]);
-  await timed("pnpm", ["--dir", base, "install", "--frozen-lockfile"], 0);
-  for (const folder of await installedFolders(base)) await timed("cp", ["-al", folder, dirname(join(head, relative(base, folder)))], 0);
-  await timed("rm", ["-rf", base, head], 0);
-  await timed("git", ["worktree", "prune"], 0);
+  try {
+    await Promise.all([add(base), add(head)]);
+    await timed("pnpm", ["--dir", base, "install", "--frozen-lockfile"], 0);
+    for (const folder of await installedFolders(base)) await timed("cp", ["-al", folder, dirname(join(head, relative(base, folder)))], 0);
+  } finally {
+    // Removed as a proof removes them, measured, whether or not a step above failed.
+    await timed("rm", ["-rf", base, head], 0);
+    await timed("git", ["worktree", "prune"], 0);
+  }
   return performance.now() - start;
 }
 
