@@ -34,7 +34,7 @@ export function runScript(manager: PackageManager, name: "dev" | "start", args: 
   return manager === "npm" ? `${commands.npm} -- ${args}` : `${commands[manager]} ${args}`;
 }
 
-/** How the user adds scenario-prover as a dev dependency, with the arguments after the package manager. */
+/** How the user adds a dev dependency: the arguments after the package manager, before the package. */
 const addArgs: { readonly [M in PackageManager]: string } = {
   npm: "install -D",
   pnpm: "add -D",
