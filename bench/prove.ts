@@ -93,8 +93,37 @@ async function emptied(group: string): Promise<void> {
   }
 }
 
+/** Whether process `pid` is alive (signal 0 reaches it). */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Removes the groups a bench killed before its own cleanup left in `hierarchy` (empty ones only: rmdir refuses the others); how many. */
+async function removeAbandonedGroups(hierarchy: string): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(hierarchy)) {
+    const owner = /^bench-(?:probe-)?(\d+)(?:-\d+)?$/.exec(name)?.[1];
+    if (owner === undefined || alive(Number(owner))) continue;
+    if (
+      await rmdir(join(hierarchy, name)).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed++;
+  }
+  return removed;
+}
+
 async function cpuMeter(): Promise<CpuMeter> {
   const hierarchy = await cgroupHierarchy();
+  const abandoned = hierarchy === undefined ? 0 : await removeAbandonedGroups(hierarchy);
+  if (abandoned > 0) console.error(`bench prove: removed ${abandoned} empty cgroups left in ${hierarchy} by bench runs that were killed`);
   if (hierarchy === undefined) {
     return {
       how: "the bench's children's times (no cgroup could be made; as root one is), which miss a process whose parent ended first",
