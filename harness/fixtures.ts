@@ -129,7 +129,9 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
       } finally {
         noteTestEnd(testInfo, agent);
         const failed = testInfo.status !== testInfo.expectedStatus;
-        if (failed) {
+        // An interrupted test (Ctrl-C, a stopped proof) has no outcome to show, and a shot of a page whose script hangs
+        // would hold the stop up to its timeout.
+        if (failed && testInfo.status !== "interrupted") {
           const { failureScreenshotPng } = await import("./screenshot.ts");
           const png = await failureScreenshotPng(page);
           if (png !== undefined) await testInfo.attach(failureScreenshotAttachment, { body: png, contentType: "image/png" });

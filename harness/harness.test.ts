@@ -1,10 +1,11 @@
-import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, watch } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failureScreenshotAttachment, serverLogAttachment } from "../common/contract.ts";
 
 interface JsonReport {
   readonly suites: ReadonlyArray<JsonSuite>;
@@ -255,5 +256,52 @@ describe("the harness", () => {
       ],
       late: false,
     });
+  });
+});
+
+describe("an interrupted run (Ctrl-C, a stopped proof)", () => {
+  it("takes no failure screenshot of the interrupted test's page, which may hang, and still keeps the app's log", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "harness-interrupted-"));
+    try {
+      const served = join(dir, "served");
+      const ended = new AbortController();
+      const watching = watch(dir, { signal: ended.signal });
+      const run = execa(
+        process.execPath,
+        [
+          "node_modules/@playwright/test/cli.js",
+          "test",
+          "--config",
+          "harness/test-apps/hung-page/playwright.config.ts",
+          "--reporter=json",
+          "--output",
+          join(dir, "output"),
+        ],
+        { reject: false, env: { HUNG_PAGE_SERVED: served } },
+      );
+      // A run that ends before the app served the page stops the wait (and fails below, with its output).
+      void run.finally(() => ended.abort());
+      try {
+        // Interrupted once the app has served the page, so the test is inside its fixtures, waiting on the page.
+        for await (const event of watching) if (event.filename === "served") break;
+      } catch (error) {
+        if (!ended.signal.aborted) throw error;
+      }
+      run.kill("SIGINT");
+      const { stdout, stderr } = await run;
+      expect(existsSync(served), stderr).toBe(true);
+
+      const report = JSON.parse(stdout) as JsonReport;
+      const results = specs(report.suites).flatMap((spec) => spec.tests.flatMap((test) => test.results));
+      expect(
+        results.map((result) => result.status),
+        stderr,
+      ).toEqual(["interrupted"]);
+      const names = results[0]?.attachments.map((attachment) => attachment.name) ?? [];
+      expect(names).toContain(serverLogAttachment);
+      expect(names).not.toContain(failureScreenshotAttachment);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
