@@ -5,6 +5,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { execa } from "execa";
 import { createDemoSandbox, defaultBugId, findBug } from "../prove/demo/index.ts";
 import { builtProver } from "../test-support/built-package.ts";
+import { alive } from "../common/ownership.ts";
+import { installedFolders } from "../prove/install/reuse.ts";
 import type { ProofReport } from "../prove/index.ts";
 import { median, type Figure } from "./figure.ts";
 
@@ -92,16 +94,6 @@ async function emptied(group: string): Promise<void> {
     throw new Error(`bench: processes ${left} were still running 60 s after the measured commands ended`, { cause: error });
   }
 }
-
-/** Whether process `pid` is alive (signal 0 reaches it). */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Removes the groups a bench killed before its own cleanup left in `hierarchy` (empty ones only: rmdir refuses the others); how many. */
 async function removeAbandonedGroups(hierarchy: string): Promise<number> {
@@ -192,17 +184,6 @@ async function phaseFigures(reportJson: string): Promise<Figure[]> {
     }),
     ...ms("report", timings.reportMs),
   ];
-}
-
-/** Every node_modules folder under `dir` (not those inside another, nor in .git): what a proof hard-links from base's worktree into head's. */
-async function installedFolders(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const found = await Promise.all(
-    entries
-      .filter((entry) => entry.isDirectory() && entry.name !== ".git")
-      .map(async (entry) => (entry.name === "node_modules" ? [join(dir, entry.name)] : installedFolders(join(dir, entry.name)))),
-  );
-  return found.flat();
 }
 
 /**

@@ -4,7 +4,7 @@ import * as Effect from "effect/Effect";
 import { execa } from "execa";
 
 /** Every node_modules folder under `root` that an install made (not those inside another, nor in .git). */
-async function installedFolders(root: string): Promise<string[]> {
+export async function installedFolders(root: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
