@@ -1,4 +1,4 @@
-// `pnpm build`'s last step, after tsc's declarations: the bins' bundles in dist/bin/ and the library's in dist/lib/ (see bundles.ts).
+// `pnpm build`'s last step, after tsc's declarations: the bins' entries in dist/bin/, the library's and the chunks all share in dist/lib/ (see bundles.ts).
 import { bundlePackage } from "./bundles.ts";
 
 await bundlePackage(".", "dist");
