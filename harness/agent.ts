@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   loadTranscript,
+  providerTransport,
   requestExcerpt,
   startReplayServer,
   startStdioPeer,
@@ -106,7 +107,7 @@ export async function startAgent(transcript: string | undefined): Promise<{ agen
     const loaded = await loadTranscript(file).catch((error: unknown) => {
       throw transcriptError(file, error);
     });
-    if (loaded.meta.provider === "jsonrpc-stdio") {
+    if (providerTransport[loaded.meta.provider] === "stdio") {
       const peer = await startStdioPeer({ transcript: file }).catch((error: unknown) => {
         throw transcriptError(file, error);
       });

@@ -162,7 +162,7 @@ describe("replay-agent check", () => {
     [
       ["record", "--provider", "jsonrpc-stdio", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"],
       {},
-      'record --provider takes one of openai-chat, openai-responses, anthropic-messages (HTTP providers), got "jsonrpc-stdio"',
+      'record --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode (HTTP providers), got "jsonrpc-stdio"',
     ],
     [
       ["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"],

@@ -83,7 +83,7 @@ describe("loading a transcript", () => {
       "an emit with neither sse nor response",
       [meta, request, line({ type: "emit_inbound" })],
       3,
-      'needs exactly one of "sse", "head" or "response", got none of them',
+      'needs exactly one of "sse", "ndjson", "eventstream", "head" or "response", got none of them',
     ],
     [
       "an emit with both sse and response",
@@ -299,7 +299,7 @@ describe("loading a transcript", () => {
       "a cut on a response",
       [meta, request, line({ type: "emit_inbound", response: { status: 200, body: {} }, cut: [2] })],
       3,
-      '"cut" only shape the writes of an "sse" frame, and this line has "response"',
+      '"cut" only shape the writes of a streamed frame ("sse", "ndjson" or "eventstream"), and this line has "response"',
     ],
     [
       "a join on the last frame",

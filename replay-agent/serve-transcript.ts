@@ -4,11 +4,11 @@ import type { ListenError, WrongTransportError } from "./errors.ts";
 import { handleRequest } from "./http/handle-request.ts";
 import { listenHttp } from "./http/listen.ts";
 import type { HttpRequest } from "./http/read-request.ts";
-import { httpFormatFor } from "./providers/registry.ts";
+import { servedFormatFor } from "./providers/registry.ts";
 import { makeReplayRuntime } from "./runtime/make-replay-runtime.ts";
 import type { ReplayRuntime } from "./runtime/replay-runtime.ts";
 import type { Transcript } from "./transcript/transcript.ts";
-import { prepareHttpRun, type HttpRun } from "./wire/http-answer.ts";
+import { prepareHttpRunOf, type HttpRun } from "./wire/http-answer.ts";
 
 /** A transcript served over HTTP until its scope closes. */
 export interface ServedTranscript {
@@ -21,8 +21,8 @@ export const serveTranscript = Effect.fn("serveTranscript")(function* (
   transcript: Transcript,
   options: { readonly port?: number | undefined } = {},
 ): Effect.fn.Return<ServedTranscript, ListenError | WrongTransportError, Scope.Scope> {
-  yield* httpFormatFor(transcript);
-  const runtime = yield* makeReplayRuntime<HttpRequest, HttpRun>(transcript, prepareHttpRun);
+  yield* servedFormatFor(transcript);
+  const runtime = yield* makeReplayRuntime<HttpRequest, HttpRun>(transcript, prepareHttpRunOf(transcript));
   const { port } = yield* listenHttp(options.port ?? 0, handleRequest(runtime));
   return { url: `http://127.0.0.1:${port}`, runtime };
 });

@@ -1,7 +1,7 @@
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
 import { issueDescriber } from "../transcript/issues.ts";
-import { httpProviders } from "../transcript/providers.ts";
+import { newProviders } from "../transcript/providers.ts";
 import { DescriptionError } from "./errors.ts";
 
 /**
@@ -76,7 +76,7 @@ export const Background = Schema.Struct({
 export type Background = typeof Background.Type;
 
 export const Description = Schema.Struct({
-  provider: Schema.Literals(httpProviders).annotate({ expected: `one of ${httpProviders.join(", ")}` }),
+  provider: Schema.Literals(newProviders).annotate({ expected: `one of ${newProviders.join(", ")}` }),
   model: Schema.optionalKey(Schema.NonEmptyString),
   usage: Schema.optionalKey(Schema.Boolean),
   turns: Schema.Array(Turn).check(Schema.isMinLength(1)),

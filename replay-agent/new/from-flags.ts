@@ -1,6 +1,6 @@
 import * as Result from "effect/Result";
 import { UsageError } from "../errors.ts";
-import { httpProviders } from "../transcript/providers.ts";
+import { newProviders } from "../transcript/providers.ts";
 import { decodeDescription, type Description, type Turn } from "./description.ts";
 import { commandLine } from "./errors.ts";
 
@@ -88,8 +88,8 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
       "new needs --provider <p> and --user <text> (the last user message the request carries), or --from <description.json>",
     );
   }
-  if (!httpProviders.some((provider) => provider === flags.provider)) {
-    return usageError(`new --provider takes one of ${httpProviders.join(", ")} (HTTP providers), got "${flags.provider}"`);
+  if (!newProviders.some((provider) => provider === flags.provider)) {
+    return usageError(`new --provider takes one of ${newProviders.join(", ")}, got "${flags.provider}"`);
   }
   const badPause = (flags.pause ?? []).find((pause) => !/^[^@\s][^@]*@\d+$/.test(pause));
   if (badPause !== undefined) {

@@ -6,7 +6,8 @@ import * as Result from "effect/Result";
 import OpenAI from "openai";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { clients, type Parsed, type ProviderClient } from "../fixtures/clients.ts";
-import { startReplayServer, type HttpProvider } from "../index.ts";
+import { startReplayServer } from "../index.ts";
+import type { NewProvider } from "../transcript/providers.ts";
 import { decodeDescription } from "./description.ts";
 import { writeTranscript } from "./write-transcript.ts";
 
@@ -37,7 +38,7 @@ const arrivals = (count: number) => {
 const texts = (parsed: ReadonlyArray<Parsed>) => parsed.flatMap((item) => ("text" in item ? [item.text] : []));
 
 /** A title request as an app sends one beside its turn: its own system prompt, the history, and the question last. */
-const titleRequests: { readonly [P in HttpProvider]: (url: string) => Promise<string> } = {
+const titleRequests: { readonly [P in NewProvider]: (url: string) => Promise<string> } = {
   "openai-chat": async (url) => {
     const completion = await new OpenAI({ baseURL: `${url}/v1`, apiKey: "replay", maxRetries: 0 }).chat.completions.create({
       model: "gpt-4o-mini",
@@ -76,7 +77,7 @@ const titleRequests: { readonly [P in HttpProvider]: (url: string) => Promise<st
 };
 
 interface ProviderCase {
-  readonly provider: HttpProvider;
+  readonly provider: NewProvider;
   readonly client: ProviderClient;
   /** The SDK's typed errors for a 429 and a 5xx, with the error type each body names. */
   readonly rateLimit: { readonly error: new (...args: never) => Error; readonly type: string };

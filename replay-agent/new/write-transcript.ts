@@ -1,5 +1,5 @@
 import * as Result from "effect/Result";
-import type { HttpProvider } from "../transcript/providers.ts";
+import type { NewProvider } from "../transcript/providers.ts";
 import { anthropicMessagesFrames } from "./anthropic-messages.ts";
 import { pausesOf, type Background, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
@@ -10,7 +10,7 @@ import { tokenize } from "./tokenize.ts";
 import { sseFrameText } from "../wire/sse.ts";
 
 /** Every HTTP provider's frame shapes; typed exhaustively so a new provider must have its own. */
-export const providerFrames: { readonly [P in HttpProvider]: ProviderFrames } = {
+export const providerFrames: { readonly [P in NewProvider]: ProviderFrames } = {
   "openai-chat": openaiChatFrames,
   "openai-responses": openaiResponsesFrames,
   "anthropic-messages": anthropicMessagesFrames,

@@ -1,5 +1,5 @@
 import type { SseFrame } from "../transcript/schema.ts";
-import { endsWith, httpFraming, stillOpen, violation, type FrameVerdict } from "./http-framing.ts";
+import { endsWith, httpFraming, sseOnly, stillOpen, violation, type FrameVerdict } from "./http-framing.ts";
 import type { HttpProviderFormat } from "./provider-format.ts";
 
 /**
@@ -97,6 +97,6 @@ const checkStream = () => {
 };
 
 export const anthropicMessages: HttpProviderFormat = {
-  checkFraming: httpFraming({ ending: "message_stop", endingExample: messageStop, open: checkStream }),
+  checkFraming: httpFraming({ ending: "message_stop", endingExample: messageStop, open: sseOnly(checkStream) }),
   credentials: { env: "ANTHROPIC_API_KEY", headers: (key) => ({ "x-api-key": key }) },
 };

@@ -9,11 +9,12 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { startRecorder } from "../fixtures/cli-process.ts";
 import { clients, type Parsed, type ProviderClient } from "../fixtures/clients.ts";
 import { fixture } from "../fixtures/fixture.ts";
-import { loadTranscript, readTranscript, serveTranscript, startReplayServer, type HttpProvider } from "../index.ts";
+import { loadTranscript, readTranscript, serveTranscript, startReplayServer } from "../index.ts";
+import type { NewProvider } from "../transcript/providers.ts";
 
 /** How each provider's SDK reports what the shared fixtures hold. */
 interface ProviderCase {
-  readonly provider: HttpProvider;
+  readonly provider: NewProvider;
   readonly client: ProviderClient;
   readonly badRequest: new (...args: never) => Error;
   /** The typed error each request of failures.ndjson raises, in order. */
@@ -88,7 +89,7 @@ const providers: ReadonlyArray<ProviderCase> = [
   },
 ];
 
-const serve = async (provider: HttpProvider, name: string) => {
+const serve = async (provider: NewProvider, name: string) => {
   const server = await startReplayServer({ transcript: fixture(`${provider}/${name}`) });
   onTestFinished(() => server.close());
   return server;

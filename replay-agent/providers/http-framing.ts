@@ -1,10 +1,10 @@
 import { TranscriptError } from "../errors.ts";
 import { exchangesOf, type Exchange } from "../transcript/exchanges.ts";
 import type { Cut, SseFrame } from "../transcript/schema.ts";
-import { sseFrameText } from "../wire/sse.ts";
+import { frameBytes, streamFrameOf, type StreamFrame, type StreamKind } from "../wire/stream-frame.ts";
 import type { FramingCheck } from "./provider-format.ts";
 
-/** What one sse frame does to its stream: keeps it open, ends it (named, e.g. "[DONE]"), or breaks a rule. */
+/** What one streamed frame does to its stream: keeps it open, ends it (named, e.g. "[DONE]"), or breaks a rule. */
 export type FrameVerdict =
   | { readonly kind: "open" }
   | { readonly kind: "end"; readonly name: string }
@@ -14,19 +14,34 @@ export const stillOpen: FrameVerdict = { kind: "open" };
 export const endsWith = (name: string): FrameVerdict => ({ kind: "end", name });
 export const violation = (problem: string, fix: string): FrameVerdict => ({ kind: "violation", problem, fix });
 
-/** One provider's stream rules: a fresh frame checker per stream, and how a finished stream ends. */
+/** One provider's stream rules: which frames it streams, a fresh frame checker per stream, and how a finished stream ends. */
 export interface StreamRules {
-  /** The frames that end a stream, as messages name them, e.g. "[DONE]". */
-  readonly ending: string;
-  /** A line that ends a stream, quoted in fixes. */
+  /** The kinds of frame the provider streams (default: sse). */
+  readonly kinds?: ReadonlyArray<StreamKind>;
+  /** The frames that end a stream, as messages name them, e.g. "[DONE]"; null when a stream simply ends with its answer. */
+  readonly ending: string | null;
+  /** A line that ends a stream (or one frame of it, when `ending` is null), quoted in fixes. */
   readonly endingExample: string;
-  /** Starts checking one stream; the checker sees its frames in order. */
-  readonly open: () => (frame: SseFrame) => FrameVerdict;
+  /** Starts checking one stream; the checker sees its frames in order, each of a kind in `kinds`. */
+  readonly open: () => (frame: StreamFrame) => FrameVerdict;
 }
 
+/** A checker of sse frames alone, for rules whose `kinds` is sse. */
+export const sseOnly =
+  (open: () => (frame: SseFrame) => FrameVerdict): (() => (frame: StreamFrame) => FrameVerdict) =>
+  () => {
+    const check = open();
+    return (frame) =>
+      frame.kind === "sse" ? check(frame.sse) : violation(`a ${frame.kind} frame in an sse stream`, 'Write it as {"sse":{…}}');
+  };
+
+/** The field of an emit_inbound line that carries a frame of `kind`. */
+const fieldOf = (kind: StreamKind): string => `"${kind}"`;
+
 /**
- * The framing check every HTTP provider shares: an answer is sse frames that end the way the
- * provider's `rules` say, one JSON response, or a fail; a disconnect may cut a stream short.
+ * The framing check every HTTP provider shares: an answer is streamed frames of the provider's
+ * kinds that end the way its `rules` say, one JSON response, or a fail; a disconnect may cut a
+ * stream short.
  */
 export const httpFraming =
   (rules: StreamRules): FramingCheck =>
@@ -44,12 +59,15 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
   let stream: { readonly state: "none" } | { readonly state: "open" } | { readonly state: "ended"; readonly name: string } = {
     state: "none",
   };
+  const kinds = rules.kinds ?? ["sse"];
+  let streamKind: StreamKind | undefined;
   let complete: { readonly what: string; readonly line: number } | undefined;
   let lastFrame = request.line;
   let head: number | undefined;
   let joined: number | undefined;
   for (const entry of answer) {
-    const isFrame = entry.type === "emit_inbound" && entry.sse !== undefined;
+    const frame = entry.type === "emit_inbound" ? streamFrameOf(entry) : undefined;
+    const isFrame = frame !== undefined;
     if (joined !== undefined && !isFrame) {
       return error(
         joined,
@@ -96,7 +114,7 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       if (stream.state !== "none") {
         return error(
           entry.line,
-          "fail after sse frames: the stream's 200 status was already sent",
+          `fail after ${streamKind ?? "sse"} frames: the stream's 200 status was already sent`,
           "Record a mid-stream error as an sse frame, the way the provider streams it, or move the fail above the stream",
         );
       }
@@ -105,27 +123,46 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       if (stream.state !== "none" || head !== undefined) {
         return error(
           entry.line,
-          "a whole JSON response after sse frames",
-          "Answer a request with sse frames or with one response, not both",
+          `a whole JSON response after ${streamKind ?? "sse"} frames`,
+          "Answer a request with streamed frames or with one response, not both",
         );
       }
       complete = { what: "response", line: entry.line };
-    } else if (entry.type === "emit_inbound" && entry.sse !== undefined) {
+    } else if (entry.type === "emit_inbound" && frame !== undefined) {
+      if (!kinds.includes(frame.kind)) {
+        return error(
+          entry.line,
+          `a ${frame.kind} frame, but this provider streams ${kinds.join(" or ")}`,
+          `Write the provider's frames as ${kinds.map(fieldOf).join(" or ")} lines, like ${rules.endingExample}`,
+        );
+      }
+      if (streamKind !== undefined && frame.kind !== streamKind) {
+        return error(
+          entry.line,
+          `a ${frame.kind} frame in a stream of ${streamKind} frames: one answer streams one kind of frame`,
+          `Write it as a ${fieldOf(streamKind)} frame, or answer it under its own expect_outbound`,
+        );
+      }
+      streamKind = frame.kind;
       if (stream.state === "ended") {
         return error(
           entry.line,
-          `sse frame after ${stream.name} (line ${lastFrame})`,
+          `${frame.kind} frame after ${stream.name} (line ${lastFrame})`,
           "Remove it, or start the next request with an expect_outbound line above it",
         );
       }
-      const verdict = checkFrame(entry.sse);
+      const verdict = checkFrame(frame);
       if (verdict.kind === "violation") return error(entry.line, verdict.problem, verdict.fix);
-      const badCut = cutProblem(entry.cut ?? [], Buffer.byteLength(sseFrameText(entry.sse), "utf8"));
+      const badCut = cutProblem(entry.cut ?? [], frameBytes(frame).length);
       if (badCut !== undefined)
         return error(
           entry.line,
           badCut,
-          "Cut at byte offsets that increase, each inside the frame as written (its event: and data: lines and the blank line)",
+          frame.kind === "sse"
+            ? "Cut at byte offsets that increase, each inside the frame as written (its event: and data: lines and the blank line)"
+            : frame.kind === "ndjson"
+              ? "Cut at byte offsets that increase, each inside the line as written (its compact JSON and the newline)"
+              : "Cut at byte offsets that increase, each inside the binary message as written (prelude, headers, payload and CRCs)",
         );
       if (entry.join === true) joined = entry.line;
       stream = verdict.kind === "end" ? { state: "ended", name: verdict.name } : { state: "open" };
@@ -138,11 +175,11 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
   if (head !== undefined && stream.state === "none" && complete === undefined) {
     return error(
       head,
-      "a head with no sse frames after it",
+      `a head with no ${kinds.join(" or ")} frames after it`,
       `Add the stream's frames, ending with ${rules.endingExample}, or answer with one emit_inbound response instead`,
     );
   }
-  if (stream.state === "open" && complete === undefined) {
+  if (stream.state === "open" && complete === undefined && rules.ending !== null) {
     return error(
       lastFrame,
       `the stream answering line ${request.line} ends without ${rules.ending}`,
@@ -153,7 +190,9 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
     return error(
       request.line,
       "this request has no answer",
-      `Add emit_inbound sse frames ending with ${rules.endingExample}, an emit_inbound response, a fail or a disconnect below it`,
+      rules.ending === null
+        ? `Add emit_inbound frames like ${rules.endingExample}, an emit_inbound response, a fail or a disconnect below it`
+        : `Add emit_inbound ${kinds.join(" or ")} frames ending with ${rules.endingExample}, an emit_inbound response, a fail or a disconnect below it`,
     );
   }
   return undefined;

@@ -1,4 +1,4 @@
-import { endsWith, httpFraming, stillOpen } from "./http-framing.ts";
+import { endsWith, httpFraming, sseOnly, stillOpen } from "./http-framing.ts";
 import type { HttpProviderFormat } from "./provider-format.ts";
 
 /**
@@ -11,7 +11,7 @@ export const openAiChat: HttpProviderFormat = {
   checkFraming: httpFraming({
     ending: "[DONE]",
     endingExample: '{"type":"emit_inbound","sse":{"data":"[DONE]"}}',
-    open: () => (frame) => (frame.data === "[DONE]" ? endsWith("[DONE]") : stillOpen),
+    open: sseOnly(() => (frame) => (frame.data === "[DONE]" ? endsWith("[DONE]") : stillOpen)),
   }),
   credentials: { env: "OPENAI_API_KEY", headers: (key) => ({ authorization: `Bearer ${key}` }) },
 };

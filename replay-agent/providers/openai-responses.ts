@@ -1,5 +1,5 @@
 import type { SseFrame } from "../transcript/schema.ts";
-import { endsWith, httpFraming, stillOpen, violation, type FrameVerdict } from "./http-framing.ts";
+import { endsWith, httpFraming, sseOnly, stillOpen, violation, type FrameVerdict } from "./http-framing.ts";
 import type { HttpProviderFormat } from "./provider-format.ts";
 
 /**
@@ -59,7 +59,7 @@ export const openAiResponses: HttpProviderFormat = {
   checkFraming: httpFraming({
     ending: "a terminal event (response.completed, response.failed or response.incomplete)",
     endingExample: completed,
-    open: checkStream,
+    open: sseOnly(checkStream),
   }),
   credentials: { env: "OPENAI_API_KEY", headers: (key) => ({ authorization: `Bearer ${key}` }) },
 };

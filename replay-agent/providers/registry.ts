@@ -1,57 +1,85 @@
 import * as Effect from "effect/Effect";
 import { WrongTransportError } from "../errors.ts";
-import { isHttpProvider, type HttpProvider, type StdioProvider } from "../transcript/providers.ts";
+import { isHttpProvider, isStdioProvider, type HttpProvider, type StdioProvider, type WebSocketProvider } from "../transcript/providers.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import { anthropicMessages } from "./anthropic-messages.ts";
+import { bedrock } from "./bedrock.ts";
+import { claudeCode } from "./claude-code.ts";
+import { codexAppServer } from "./codex-app-server.ts";
+import { cohere } from "./cohere.ts";
+import { gemini } from "./gemini.ts";
 import { jsonRpcStdio } from "./jsonrpc-stdio.ts";
+import { ollama } from "./ollama.ts";
 import { openAiChat } from "./openai-chat.ts";
+import { openAiRealtime } from "./openai-realtime.ts";
 import { openAiResponses } from "./openai-responses.ts";
-import type { FramingCheck, HttpProviderFormat, StdioProviderFormat } from "./provider-format.ts";
+import { opencode } from "./opencode.ts";
+import type { FramingCheck, HttpProviderFormat, StdioProviderFormat, WebSocketProviderFormat } from "./provider-format.ts";
 
-/** Every HTTP provider's wire format; typed exhaustively so a new provider must be listed. */
+/** Every HTTP provider's profile; typed exhaustively so a new provider must be listed. */
 export const httpFormats: { readonly [P in HttpProvider]: HttpProviderFormat } = {
   "openai-chat": openAiChat,
   "openai-responses": openAiResponses,
   "anthropic-messages": anthropicMessages,
+  gemini,
+  ollama,
+  bedrock,
+  cohere,
+  opencode,
 };
 
-/** Every stdio provider's wire format. */
+/** Every WebSocket provider's profile. */
+export const webSocketFormats: { readonly [P in WebSocketProvider]: WebSocketProviderFormat } = {
+  "openai-realtime": openAiRealtime,
+};
+
+/** Every stdio provider's profile. */
 export const stdioFormats: { readonly [P in StdioProvider]: StdioProviderFormat } = {
   "jsonrpc-stdio": jsonRpcStdio,
+  "codex-app-server": codexAppServer,
+  "claude-code": claudeCode,
 };
 
 /** The framing rules of `transcript`'s provider. */
 export const framingOf = (transcript: Transcript): FramingCheck => {
   const provider = transcript.meta.provider;
-  return isHttpProvider(provider) ? httpFormats[provider].checkFraming : stdioFormats[provider].checkFraming;
+  if (isHttpProvider(provider)) return httpFormats[provider].checkFraming;
+  if (isStdioProvider(provider)) return stdioFormats[provider].checkFraming;
+  return webSocketFormats[provider].checkFraming;
 };
 
-/** The HTTP wire format that serves `transcript`, or the command that serves it instead. */
-export const httpFormatFor = (transcript: Transcript): Effect.Effect<HttpProviderFormat, WrongTransportError> => {
+/** The network profile (HTTP or WebSocket) that `replay-agent serve` serves `transcript` with, or the command that serves it instead. */
+export const servedFormatFor = (
+  transcript: Transcript,
+): Effect.Effect<
+  | { readonly transport: "http"; readonly format: HttpProviderFormat }
+  | { readonly transport: "websocket"; readonly format: WebSocketProviderFormat },
+  WrongTransportError
+> => {
   const provider = transcript.meta.provider;
-  return isHttpProvider(provider)
-    ? Effect.succeed(httpFormats[provider])
-    : Effect.fail(
-        new WrongTransportError({
-          file: transcript.file,
-          provider,
-          command: "serve",
-          use: `replay-agent stdio --transcript ${transcript.file}, which the app spawns`,
-        }),
-      );
+  if (isHttpProvider(provider)) return Effect.succeed({ transport: "http", format: httpFormats[provider] });
+  if (!isStdioProvider(provider)) return Effect.succeed({ transport: "websocket", format: webSocketFormats[provider] });
+  return Effect.fail(
+    new WrongTransportError({
+      file: transcript.file,
+      provider,
+      command: "serve",
+      use: `replay-agent stdio --transcript ${transcript.file}, which the app spawns`,
+    }),
+  );
 };
 
-/** The stdio wire format that serves `transcript`, or the command that serves it instead. */
+/** The stdio profile that serves `transcript`, or the command that serves it instead. */
 export const stdioFormatFor = (transcript: Transcript): Effect.Effect<StdioProviderFormat, WrongTransportError> => {
   const provider = transcript.meta.provider;
-  return isHttpProvider(provider)
-    ? Effect.fail(
+  return isStdioProvider(provider)
+    ? Effect.succeed(stdioFormats[provider])
+    : Effect.fail(
         new WrongTransportError({
           file: transcript.file,
           provider,
           command: "stdio",
           use: `replay-agent serve --transcript ${transcript.file} and point the app's base URL at it`,
         }),
-      )
-    : Effect.succeed(stdioFormats[provider]);
+      );
 };

@@ -40,9 +40,10 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
   options: RecordOptions,
 ): Effect.fn.Return<Recorder, MissingKeyError | RecordOutputError | ListenError, Scope.Scope> {
   const { credentials } = httpFormats[options.provider];
-  const key = options.env[credentials.env];
-  if (key === undefined || key === "") return yield* new MissingKeyError({ provider: options.provider, env: credentials.env });
-  const redactor = makeRedactor([key, ...secretValues(options.env)]);
+  const key = credentials === undefined ? undefined : options.env[credentials.env];
+  if (credentials !== undefined && (key === undefined || key === ""))
+    return yield* new MissingKeyError({ provider: options.provider, env: credentials.env });
+  const redactor = makeRedactor([...(key === undefined ? [] : [key]), ...secretValues(options.env)]);
   const file = yield* openTranscriptFile(options.out);
   let metaWritten = false;
   const begin: ExchangeContext["begin"] = (request, userAgent) =>
@@ -71,7 +72,7 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
     });
   const context: ExchangeContext = {
     upstream: options.upstream,
-    credentials: credentials.headers(key),
+    credentials: credentials === undefined || key === undefined ? {} : credentials.headers(key),
     file,
     redactor,
     begin,

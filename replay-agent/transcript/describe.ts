@@ -15,6 +15,8 @@ export const describeEntry = (entry: TranscriptEntry): string => {
         const event = entry.sse.event === undefined ? "" : ` ${entry.sse.event}`;
         return entry.sse.data === "[DONE]" ? `emit_inbound sse${event} [DONE]` : `emit_inbound sse${event} frame`;
       }
+      if (Object.hasOwn(entry, "ndjson")) return "emit_inbound ndjson line";
+      if (entry.eventstream !== undefined) return `emit_inbound eventstream ${entry.eventstream.headers[":event-type"] ?? "message"}`;
       if (entry.response !== undefined) return `emit_inbound response ${entry.response.status}`;
       if (entry.head !== undefined) return `emit_inbound head ${entry.head.status}`;
       return "emit_inbound message";

@@ -21,6 +21,19 @@ const stdioExamples: { readonly [T in LineType]: string } = {
   emit_inbound: '{"type":"emit_inbound","message":{"jsonrpc":"2.0","id":1,"result":{}}}',
 };
 
+const webSocketExamples: { readonly [T in LineType]: string } = {
+  ...httpExamples,
+  meta: '{"type":"meta","format":"replay-transcript","version":1,"provider":"openai-realtime","source":"handwritten"}',
+  expect_outbound:
+    '{"type":"expect_outbound","request":{"method":"GET","path":"/v1/realtime?model=gpt-realtime"}} or {"type":"expect_outbound","message":{"type":"session.update"}}',
+  emit_inbound: '{"type":"emit_inbound","message":{"type":"session.created","event_id":"event_1","session":{}}}',
+};
+
+const examples: { readonly [T in Transport]: { readonly [L in LineType]: string } } = {
+  http: httpExamples,
+  websocket: webSocketExamples,
+  stdio: stdioExamples,
+};
+
 /** "Write it like …" with a correct line of `type` for `transport`. */
-export const writeItLike = (type: LineType, transport: Transport = "http"): string =>
-  `Write it like ${(transport === "http" ? httpExamples : stdioExamples)[type]}`;
+export const writeItLike = (type: LineType, transport: Transport = "http"): string => `Write it like ${examples[transport][type]}`;

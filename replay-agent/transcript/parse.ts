@@ -80,10 +80,10 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
     }
     const violation = transportViolation(decoded, transport);
     if (violation !== undefined) return yield* fail("invalid_field", violation.problem, violation.fix);
-    if (transport === "http" && entries.length === 0 && decoded.type !== "expect_outbound") {
+    if (transport !== "stdio" && entries.length === 0 && decoded.type !== "expect_outbound") {
       return yield* fail(
         "order",
-        `${decoded.type} before any expect_outbound: an HTTP provider only answers requests`,
+        `${decoded.type} before any expect_outbound: ${transport === "http" ? "an HTTP provider only answers requests" : "a WebSocket provider speaks once the app opens a connection"}`,
         `Put the expect_outbound line of the request it answers above it. ${writeItLike("expect_outbound")}`,
       );
     }

@@ -61,6 +61,17 @@ export const SseFrame = Schema.Struct({
 });
 export type SseFrame = typeof SseFrame.Type;
 
+/**
+ * One AWS event-stream message (`application/vnd.amazon.eventstream`, as Bedrock streams): its
+ * headers (`:event-type`, `:content-type`, `:message-type`, all strings) and its payload, the JSON
+ * the provider sent. It is written as the binary frame with its prelude and message CRCs.
+ */
+export const EventStreamFrame = Schema.Struct({
+  headers: Headers,
+  payload: JsonObject,
+});
+export type EventStreamFrame = typeof EventStreamFrame.Type;
+
 /** Where a piece of a frame ends, and what happens before the next piece: nothing, a delay, or a pause. */
 export const Cut = Schema.Union([
   Schema.Int,
@@ -85,13 +96,16 @@ export const HttpResponse = Schema.Struct({
 export type HttpResponse = typeof HttpResponse.Type;
 
 /**
- * A frame sent back to the app, in order. An `sse` frame is its own write unless `cut` ends
- * writes inside it (byte offsets into the frame as written) or `join` puts it in one write
- * with the next frame; `head` sets the status and headers of the stream that follows.
+ * A frame sent back to the app, in order. A streamed frame (`sse`, `ndjson` or `eventstream`) is
+ * its own write unless `cut` ends writes inside it (byte offsets into the frame as written) or
+ * `join` puts it in one write with the next frame; `head` sets the status and headers of the
+ * stream that follows; `message` is one message on a WebSocket or a stdio agent's stdout.
  */
 export const EmitInbound = Schema.Struct({
   type: Schema.Literal("emit_inbound"),
   sse: Schema.optionalKey(SseFrame),
+  ndjson: Schema.optionalKey(Schema.Unknown),
+  eventstream: Schema.optionalKey(EventStreamFrame),
   head: Schema.optionalKey(StreamHead),
   response: Schema.optionalKey(HttpResponse),
   message: Schema.optionalKey(Schema.Unknown),

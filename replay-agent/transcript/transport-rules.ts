@@ -11,7 +11,13 @@ export interface RuleViolation {
 
 const has = (value: object, key: string): boolean => Object.hasOwn(value, key);
 
-/** Which fields a line needs on this transport: HTTP speaks `request`/`sse`/`response`, stdio speaks `message`. */
+/** The fields of an emit_inbound line that carry one streamed HTTP frame. */
+const streamFields = ["sse", "ndjson", "eventstream"];
+
+/**
+ * Which fields a line needs on this transport: HTTP speaks `request` and `sse`/`ndjson`/`eventstream`/`head`/`response`,
+ * stdio speaks `message`, and a WebSocket provider `request` (the connection's upgrade) or `message` both ways.
+ */
 export const transportViolation = (line: DecodedLine, transport: Transport): RuleViolation | undefined => {
   const violation = (problem: string, type: LineType = line.type): RuleViolation => ({
     problem,
@@ -28,23 +34,32 @@ export const transportViolation = (line: DecodedLine, transport: Transport): Rul
       if (transport === "stdio" && (!has(line, "message") || has(line, "request"))) {
         return violation('expect_outbound of a stdio provider needs "message" (and no "request")');
       }
+      if (transport === "websocket" && has(line, "message") === has(line, "request")) {
+        return violation(
+          'expect_outbound of a WebSocket provider needs "request" (the connection the app opens) or "message" (one it sends on it), one of them',
+        );
+      }
       return undefined;
     case "emit_inbound": {
-      const kinds = ["sse", "head", "response", "message"].filter((key) => has(line, key));
+      const kinds = [...streamFields, "head", "response", "message"].filter((key) => has(line, key));
       if (transport === "http" && (kinds.length !== 1 || kinds[0] === "message")) {
-        return violation(`emit_inbound of an HTTP provider needs exactly one of "sse", "head" or "response", got ${describeKinds(kinds)}`);
+        return violation(
+          `emit_inbound of an HTTP provider needs exactly one of "sse", "ndjson", "eventstream", "head" or "response", got ${describeKinds(kinds)}`,
+        );
       }
       const writes = ["cut", "join"].filter((key) => has(line, key));
-      if (writes.length > 0 && kinds[0] !== "sse") {
-        return violation(`${describeKinds(writes)} only shape the writes of an "sse" frame, and this line has ${describeKinds(kinds)}`);
+      if (writes.length > 0 && !streamFields.includes(kinds[0] ?? "")) {
+        return violation(
+          `${describeKinds(writes)} only shape the writes of a streamed frame ("sse", "ndjson" or "eventstream"), and this line has ${describeKinds(kinds)}`,
+        );
       }
-      if (transport === "stdio" && (kinds.length !== 1 || kinds[0] !== "message")) {
-        return violation(`emit_inbound of a stdio provider needs "message" alone, got ${describeKinds(kinds)}`);
+      if (transport !== "http" && (kinds.length !== 1 || kinds[0] !== "message")) {
+        return violation(`emit_inbound of a ${transport} provider needs "message" alone, got ${describeKinds(kinds)}`);
       }
       return undefined;
     }
     case "exit":
-      return transport === "http"
+      return transport !== "stdio"
         ? {
             problem: "exit only ends a stdio agent process",
             fix: 'For an HTTP provider end the transcript, or drop the connection with {"type":"disconnect"}',

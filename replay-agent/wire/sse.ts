@@ -16,11 +16,17 @@ export const sseHeaders: Readonly<Record<string, string>> = {
   connection: "keep-alive",
 };
 
-/** A head line's headers over the defaults, names compared without case; recorded transfer headers are not sent again. */
-export const streamHeaders = (headers: Readonly<Record<string, string>> = {}): Record<string, string> => {
+/**
+ * A head line's headers over the `defaults` of its stream (server-sent events unless said), names
+ * compared without case; recorded transfer headers are not sent again.
+ */
+export const streamHeaders = (
+  headers: Readonly<Record<string, string>> = {},
+  defaultHeaders: Readonly<Record<string, string>> = sseHeaders,
+): Record<string, string> => {
   const given = Object.entries(headers).filter(([name]) => !transferHeaders.has(name.toLowerCase()));
   const named = new Set(given.map(([name]) => name.toLowerCase()));
-  const defaults = Object.entries(sseHeaders).filter(([name]) => !named.has(name));
+  const defaults = Object.entries(defaultHeaders).filter(([name]) => !named.has(name));
   return Object.fromEntries([...defaults, ...given]);
 };
 
@@ -43,11 +49,15 @@ const writeTaken = (response: HttpResponseWriter, bytes: Uint8Array): Effect.Eff
 
 /**
  * Writes each of `writes` as its own write, the next only once the connection has taken the one
- * before, so no two are merged into one segment; sends the default 200 event-stream head with
- * the first write when no head line was sent.
+ * before, so no two are merged into one segment; sends a 200 head with the stream's default
+ * headers (event-stream unless said) with the first write when no head line was sent.
  */
-export const writeSseEvents = (response: HttpResponseWriter, writes: ReadonlyArray<Uint8Array>): Effect.Effect<void> =>
+export const writeStreamWrites = (
+  response: HttpResponseWriter,
+  writes: ReadonlyArray<Uint8Array>,
+  defaultHeaders: Readonly<Record<string, string>> = sseHeaders,
+): Effect.Effect<void> =>
   Effect.suspend(() => {
-    if (!response.headersSent) response.writeHead(200, streamHeaders());
+    if (!response.headersSent) response.writeHead(200, streamHeaders({}, defaultHeaders));
     return Effect.forEach(writes, (bytes) => writeTaken(response, bytes), { discard: true });
   });
