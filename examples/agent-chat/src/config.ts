@@ -11,7 +11,8 @@ export interface ServerConfig {
 }
 
 interface ProviderVariables {
-  apiKey: string;
+  /** The variable holding the key; null for a provider that takes none. */
+  apiKey: string | null;
   baseURL: string;
   defaultModel: string;
 }
@@ -21,6 +22,7 @@ const providerVariables: Record<ProviderName, ProviderVariables> = {
   openai: { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", defaultModel: "gpt-4o-mini" },
   "openai-fetch": { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", defaultModel: "gpt-4o-mini" },
   anthropic: { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", defaultModel: "claude-sonnet-4-6" },
+  ollama: { apiKey: null, baseURL: "OLLAMA_HOST", defaultModel: "llama3.2" },
 };
 
 export function readHome(env: NodeJS.ProcessEnv): string {
@@ -46,9 +48,11 @@ function readProvider(env: NodeJS.ProcessEnv): ProviderSettings {
     throw new ConfigError(`AGENT_CHAT_PROVIDER is "${name}", which is not a provider: set it to one of ${names} (openai when unset).`);
   }
   const variables = providerVariables[name];
-  const apiKey = env[variables.apiKey];
-  if (!apiKey) throw new ConfigError(`${variables.apiKey} is not set: set it to the key of the model provider (${name}).`);
-  return { name, model: env.AGENT_CHAT_MODEL || variables.defaultModel, baseURL: env[variables.baseURL] || undefined, apiKey };
+  const apiKey = variables.apiKey === null ? "" : env[variables.apiKey];
+  if (variables.apiKey !== null && !apiKey) {
+    throw new ConfigError(`${variables.apiKey} is not set: set it to the key of the model provider (${name}).`);
+  }
+  return { name, model: env.AGENT_CHAT_MODEL || variables.defaultModel, baseURL: env[variables.baseURL] || undefined, apiKey: apiKey ?? "" };
 }
 
 function isProviderName(name: string): name is ProviderName {

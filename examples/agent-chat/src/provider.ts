@@ -2,7 +2,7 @@
 // (src/providers/) turns a ModelCall into its own request and its stream into a ModelReply.
 import type { TokenUsage } from "./events.ts";
 
-export type ProviderName = "openai" | "openai-fetch" | "anthropic";
+export type ProviderName = "openai" | "openai-fetch" | "anthropic" | "ollama";
 
 /** Which provider to talk to, where, and with which key and model. */
 export interface ProviderSettings {

@@ -7,6 +7,7 @@ const providers: Record<ProviderName, () => Promise<(settings: ProviderSettings)
   openai: async () => (await import("./openai.ts")).openaiProvider,
   "openai-fetch": async () => (await import("./openai-fetch.ts")).openaiFetchProvider,
   anthropic: async () => (await import("./anthropic.ts")).anthropicProvider,
+  ollama: async () => (await import("./ollama.ts")).ollamaProvider,
 };
 
 export async function createProvider(settings: ProviderSettings): Promise<ModelProvider> {
