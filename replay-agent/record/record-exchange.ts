@@ -8,6 +8,7 @@ import { writeJsonResponse } from "../wire/json.ts";
 import { appHeaders, describe, dropped, type ExchangeContext } from "./exchange-context.ts";
 import { isKeptHeader } from "./redact.ts";
 import { relayStream } from "./record-stream.ts";
+import { streamKindOfContentType } from "./stream-blocks.ts";
 
 /** `upstream`'s origin and path prefix, then the path and query the app asked for. */
 const targetOf = (upstream: URL, path: string): URL => new URL(`${upstream.pathname.replace(/\/$/, "")}${path}`, upstream.origin);
@@ -77,8 +78,8 @@ export const recordExchange =
         });
         yield* context.begin({ method, path, body: parseBody(raw.toString("utf8")) }, incoming.headers["user-agent"]);
         answering = true;
-        const streamed = (response.headers.get("content-type") ?? "").includes("text/event-stream") && response.status < 400;
-        yield* streamed ? relayStream(context, response, app) : relayWhole(context, response, app);
+        const kind = response.status < 400 ? streamKindOfContentType(response.headers.get("content-type") ?? "") : undefined;
+        yield* kind === undefined ? relayWhole(context, response, app) : relayStream(context, response, app, kind);
         answering = false;
       });
       outgoing.once("close", appGone);

@@ -1,45 +1,28 @@
 import * as Effect from "effect/Effect";
-import * as Predicate from "effect/Predicate";
 import type { RecordOutputError } from "../errors.ts";
-import { parseBody } from "../http/read-request.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
-import type { SseFrame } from "../transcript/schema.ts";
-import { makeSseParser } from "../wire/sse-parse.ts";
-import { sseFrameText } from "../wire/sse.ts";
-import { makeBlockScanner, type RawBlock } from "./event-blocks.ts";
+import { frameBytes, type StreamKind } from "../wire/stream-frame.ts";
+import type { RawBlock } from "./event-blocks.ts";
 import { appHeaders, describe, dropped, type ExchangeContext } from "./exchange-context.ts";
 import { frameCuts } from "./frame-cuts.ts";
+import { recordedFrameOf } from "./recorded-frame.ts";
+import { scannerOf } from "./stream-blocks.ts";
 import type { RecordedLine } from "./transcript-file.ts";
-
-/** The frame one block of the stream holds, nothing for a comment or empty block, or why it cannot be recorded. */
-const frameOf = (block: RawBlock, context: ExchangeContext): SseFrame | string | undefined => {
-  const text = new TextDecoder().decode(block.bytes).replace(/\r\n?/g, "\n");
-  const event = makeSseParser().push(text)[0];
-  if (event === undefined) return undefined;
-  const named = event.event === undefined ? {} : { event: event.event };
-  if (event.data === "[DONE]") return { ...named, data: "[DONE]" };
-  const data = context.redactor.value(parseBody(event.data));
-  if (!Predicate.isObject(data))
-    return `skipped an event whose data is not a JSON object: ${context.redactor.text(event.data).slice(0, 80)}`;
-  return { ...named, data };
-};
-
-/** The frame's bytes as the replay agent writes them. */
-const written = (frame: SseFrame): Uint8Array => Buffer.from(sseFrameText(frame), "utf8");
 
 /** Whether one of `boundaries` lies from `from` to `to`, both included. */
 const boundaryBetween = (boundaries: ReadonlyArray<number>, from: number, to: number): boolean =>
   boundaries.some((at) => at >= from && at <= to);
 
 /**
- * Streams an event-stream answer: its status and headers are appended as a `head` line, each
- * chunk reaches the app as it arrives, and each event is appended as it completes, with where
+ * Streams an answer of `kind` (server-sent events, NDJSON lines or event-stream messages): its
+ * status and headers are appended as a `head` line, each chunk reaches the app as it arrives,
+ * and each frame is appended as it completes, with where
  * the upstream's chunks ended: a chunk boundary inside the event becomes a `cut` offset, and an
  * event that ended in the same chunk the next one began in gets `join`, so the recording replays
  * in the writes the upstream made. An event whose chunk went on into the next event is held
  * until that one completes (its `join` is known then), or until the stream ends or is cut short.
  */
-export const relayStream = (context: ExchangeContext, response: Response, app: HttpResponseWriter) =>
+export const relayStream = (context: ExchangeContext, response: Response, app: HttpResponseWriter, kind: StreamKind) =>
   Effect.gen(function* () {
     yield* context.file.append({
       type: "emit_inbound",
@@ -53,7 +36,7 @@ export const relayStream = (context: ExchangeContext, response: Response, app: H
       return;
     }
     const reader = body.getReader();
-    const scanner = makeBlockScanner();
+    const scanner = scannerOf(kind);
     /** Where the upstream's chunks ended so far, as byte offsets into the stream; the ones still needed. */
     let boundaries: Array<number> = [];
     let position = 0;
@@ -70,13 +53,13 @@ export const relayStream = (context: ExchangeContext, response: Response, app: H
         blocks,
         (block) =>
           Effect.gen(function* () {
-            const frame = frameOf(block, context);
+            const frame = recordedFrameOf(kind, block.bytes, context.redactor);
             if (frame === undefined) return;
             if (typeof frame === "string") return context.log(`replay-agent: ${frame}`);
             if (held !== undefined) yield* release(!boundaryBetween(boundaries, held.end, block.start));
             const inside = boundaries.filter((at) => at > block.start && at < block.end).map((at) => at - block.start);
-            const cut = inside.length === 0 ? {} : { cut: frameCuts(block.bytes, written(frame), inside) };
-            held = { line: { type: "emit_inbound", sse: frame, ...cut }, end: block.end };
+            const cut = inside.length === 0 ? {} : { cut: frameCuts(block.bytes, frameBytes(frame.frame), inside) };
+            held = { line: { type: "emit_inbound", ...frame.line, ...cut }, end: block.end };
           }),
         { discard: true },
       );

@@ -377,6 +377,47 @@ describe("replay-agent record", () => {
     ]);
   });
 
+  it("records an NDJSON stream line by line, a line cut across two writes and two lines in one write, and replays it in the same writes", async () => {
+    const line = (content: string, done = false) =>
+      done
+        ? {
+            model: "llama3.2",
+            created_at: "2026-12-04T12:00:00.9Z",
+            message: { role: "assistant", content },
+            done,
+            done_reason: "stop",
+            eval_count: 3,
+          }
+        : { model: "llama3.2", created_at: "2026-12-04T12:00:00.1Z", message: { role: "assistant", content }, done };
+    const values = [line("Split"), line(" across"), line(" reads"), line("", true)];
+    const texts = values.map((value) => `${JSON.stringify(value)}\n`);
+    // A line cut in two, then the rest of it with the next line and the start of the third, then the rest.
+    const writes = [
+      texts[0]?.slice(0, 40) ?? "",
+      `${texts[0]?.slice(40) ?? ""}${texts[1] ?? ""}${texts[2]?.slice(0, 30) ?? ""}`,
+      `${texts[2]?.slice(30) ?? ""}${texts[3] ?? ""}`,
+    ];
+    const upstream = await piecewiseProvider({ "content-type": "application/x-ndjson" });
+    const out = join(await scratch(), "ndjson.ndjson");
+    const recorder = await startRecorder({ provider: "ollama", upstream: upstream.url, out, env: {} });
+
+    expect(await recordWrites(recorder.url, upstream, "/api/chat", writes)).toEqual(writes);
+    const stopped = await recorder.stop("SIGINT");
+    expect(stopped.stdout).toContain("recorded 1 request and 4 frames");
+
+    expect((await linesOf(out)).slice(3)).toEqual([
+      { type: "emit_inbound", ndjson: values[0], cut: [40], join: true },
+      { type: "emit_inbound", ndjson: values[1], join: true },
+      { type: "emit_inbound", ndjson: values[2], cut: [30], join: true },
+      { type: "emit_inbound", ndjson: values[3] },
+    ]);
+    const replay = await startReplayServer({ transcript: out });
+    onTestFinished(() => replay.close());
+    const replayed = await rawAnswer(replay.url, "/api/chat", streamedQuestion);
+    expect(replayed).toMatchObject({ status: 200, headers: { "content-type": "application/x-ndjson" } });
+    expect(replayed.writes).toEqual(writes);
+  });
+
   it("relays each frame as it arrives, appends it at once, and leaves a valid transcript when stopped mid-stream", async () => {
     const upstream = await startReplayServer({ transcript: fixture("openai-chat/short-tour.ndjson") });
     onTestFinished(() => upstream.close());
