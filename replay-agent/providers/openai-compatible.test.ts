@@ -73,11 +73,11 @@ const hosts: ReadonlyArray<Host> = [
     name: "Mistral (@mistralai/mistralai)",
     path: "/v1/chat/completions",
     // Mistral's chunks carry no service tier, fingerprint, logprobs or null usage (its client's schema refuses `"usage":null`).
-    chunk: ({ service_tier, system_fingerprint, usage, choices, ...rest }) => ({
+    chunk: ({ service_tier: _tier, system_fingerprint: _fingerprint, usage, choices, ...rest }) => ({
       ...rest,
       model: "mistral-small-latest",
       ...(usage === null ? {} : { usage }),
-      choices: (choices as ReadonlyArray<Record<string, unknown>>).map(({ logprobs, ...choice }) => choice),
+      choices: (choices as ReadonlyArray<Record<string, unknown>>).map(({ logprobs: _logprobs, ...choice }) => choice),
     }),
     stream: async (url) => {
       const events = await new Mistral({ serverURL: url, apiKey: "replay" }).chat.stream({ model: "gpt-4o-mini", messages });
