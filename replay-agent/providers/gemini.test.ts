@@ -1,8 +1,11 @@
+import { mkdtemp, readFile as readText, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ApiError, GoogleGenAI, type GenerateContentResponse } from "@google/genai";
 import * as Effect from "effect/Effect";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
-import { startReplayServer, TranscriptError, validateTranscript } from "../index.ts";
+import { loadTranscript, recordProxy, startReplayServer, TranscriptError, validateTranscript } from "../index.ts";
 
 const model = "gemini-2.5-flash";
 
@@ -74,6 +77,17 @@ const readFile = {
   parametersJsonSchema: { type: "object", properties: { path: { type: "string" } } },
 };
 
+/** Asks what src/math.ts exports in a chat offering read_file, then sends the file back: the calls the SDK read, and the answer's text. */
+const toolChat = async (url: string) => {
+  const chat = gemini(url).chats.create({ model, config: { tools: [{ functionDeclarations: [readFile] }] } });
+  const calls: Array<unknown> = [];
+  for await (const chunk of await chat.sendMessageStream({ message: "What does src/math.ts export?" })) calls.push(chunk.functionCalls);
+  let answer = "";
+  const result = { functionResponse: { name: "read_file", response: { output: "export const sum = 1 + 1;\n" } } };
+  for await (const chunk of await chat.sendMessageStream({ message: [result] })) answer += chunk.text ?? "";
+  return { calls, answer };
+};
+
 describe("gemini over HTTP, read by @google/genai", () => {
   it("holds a stream at a pause: the thought and deltas before it arrive, the rest and the finish only after resume", async () => {
     const server = await serve("short-tour.ndjson");
@@ -109,16 +123,48 @@ describe("gemini over HTTP, read by @google/genai", () => {
 
   it("streams a function call the SDK reads as functionCalls, then serves the chat turn carrying its result", async () => {
     const server = await serve("tool-call.ndjson");
-    const chat = gemini(server.url).chats.create({ model, config: { tools: [{ functionDeclarations: [readFile] }] } });
-    const calls: Array<unknown> = [];
-    for await (const chunk of await chat.sendMessageStream({ message: "What does src/math.ts export?" })) calls.push(chunk.functionCalls);
-    expect(calls).toEqual([[{ name: "read_file", args: { path: "src/math.ts" } }]]);
-
-    let answer = "";
-    const result = { functionResponse: { name: "read_file", response: { output: "export const sum = 1 + 1;\n" } } };
-    for await (const chunk of await chat.sendMessageStream({ message: [result] })) answer += chunk.text ?? "";
-    expect(answer).toBe("It exports `sum`.");
+    expect(await toolChat(server.url)).toEqual({
+      calls: [[{ name: "read_file", args: { path: "src/math.ts" } }]],
+      answer: "It exports `sum`.",
+    });
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+  });
+
+  it("replays a recording made through replay-agent record, with the key from GEMINI_API_KEY, to the same chat", async () => {
+    const original = await toolChat((await serve("tool-call.ndjson")).url);
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-gemini-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const out = join(dir, "recorded.ndjson");
+    const upstream = await serve("tool-call.ndjson");
+    const key = "AIzaSyRound0Trip1Key2For3The4Recorder5";
+    const recorded = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const recorder = yield* recordProxy({
+            provider: "gemini",
+            upstream: new URL(upstream.url),
+            out,
+            port: 0,
+            env: { GEMINI_API_KEY: key },
+            log: () => {},
+          });
+          return yield* Effect.promise(() => toolChat(recorder.url));
+        }),
+      ),
+    );
+    expect(recorded).toEqual(original);
+    expect(upstream.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    expect(await readText(out, "utf8")).not.toContain(key);
+    expect((await loadTranscript(out)).meta).toMatchObject({
+      provider: "gemini",
+      client: expect.stringMatching(/^google-genai-sdk\//),
+      source: "recorded",
+    });
+
+    const replay = await startReplayServer({ transcript: out });
+    onTestFinished(() => replay.close());
+    expect(await toolChat(replay.url)).toEqual(original);
+    expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 
   it("answers an unexpected request 400 with the diff, which the SDK raises as ApiError, then the right one with the whole response", async () => {
