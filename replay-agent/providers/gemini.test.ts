@@ -157,6 +157,7 @@ describe("gemini over HTTP, read by @google/genai", () => {
     expect(await readText(out, "utf8")).not.toContain(key);
     expect((await loadTranscript(out)).meta).toMatchObject({
       provider: "gemini",
+      model: "gemini-2.5-flash",
       client: expect.stringMatching(/^google-genai-sdk\//),
       source: "recorded",
     });

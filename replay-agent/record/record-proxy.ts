@@ -29,6 +29,13 @@ export interface RecordOptions {
   readonly log: (line: string) => void;
 }
 
+/** The model a request asks for: its body's `model`, or the model its path names (Gemini's `/models/<model>:…`, Bedrock's `/model/<id>/…`). */
+const modelOf = (request: { readonly path: string; readonly body: unknown }): string | undefined => {
+  if (Predicate.isObject(request.body) && typeof request.body["model"] === "string") return request.body["model"];
+  const inPath = /\/models?\/([^/:?]+)/.exec(request.path)?.[1];
+  return inPath === undefined ? undefined : decodeURIComponent(inPath);
+};
+
 /**
  * Records a real provider: a proxy on 127.0.0.1 that forwards each request to `upstream` with
  * the key from `env`, relays the answer to the app as it arrives and appends it to `out` at once,
@@ -49,10 +56,8 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
   const begin: ExchangeContext["begin"] = (request, userAgent) =>
     Effect.gen(function* () {
       if (!metaWritten) {
-        const model =
-          Predicate.isObject(request.body) && typeof request.body["model"] === "string"
-            ? { model: redactor.text(request.body["model"]) }
-            : {};
+        const named = modelOf(request);
+        const model = named === undefined ? {} : { model: redactor.text(named) };
         const client = userAgent === undefined ? {} : { client: redactor.text(userAgent) };
         const capturedAt = DateTime.formatIso(yield* DateTime.now);
         yield* file.append({
