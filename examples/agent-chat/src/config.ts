@@ -23,6 +23,8 @@ const providerVariables: Record<ProviderName, ProviderVariables> = {
   "openai-fetch": { apiKey: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL", defaultModel: "gpt-4o-mini" },
   anthropic: { apiKey: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL", defaultModel: "claude-sonnet-4-6" },
   ollama: { apiKey: null, baseURL: "OLLAMA_HOST", defaultModel: "llama3.2" },
+  // The agent holds its own credentials; CODEX_COMMAND is the command line that starts it.
+  codex: { apiKey: null, baseURL: "CODEX_COMMAND", defaultModel: "gpt-5.1-codex" },
 };
 
 export function readHome(env: NodeJS.ProcessEnv): string {

@@ -2,13 +2,13 @@
 // (src/providers/) turns a ModelCall into its own request and its stream into a ModelReply.
 import type { TokenUsage } from "./events.ts";
 
-export type ProviderName = "openai" | "openai-fetch" | "anthropic" | "ollama";
+export type ProviderName = "openai" | "openai-fetch" | "anthropic" | "ollama" | "codex";
 
 /** Which provider to talk to, where, and with which key and model. */
 export interface ProviderSettings {
   name: ProviderName;
   model: string;
-  /** The provider's endpoint; its SDK's default when undefined. */
+  /** The provider's endpoint (for `codex`, the command line that starts the agent); its default when undefined. */
   baseURL: string | undefined;
   apiKey: string;
 }

@@ -8,6 +8,7 @@ const providers: Record<ProviderName, () => Promise<(settings: ProviderSettings)
   "openai-fetch": async () => (await import("./openai-fetch.ts")).openaiFetchProvider,
   anthropic: async () => (await import("./anthropic.ts")).anthropicProvider,
   ollama: async () => (await import("./ollama.ts")).ollamaProvider,
+  codex: async () => (await import("./codex.ts")).codexProvider,
 };
 
 export async function createProvider(settings: ProviderSettings): Promise<ModelProvider> {
