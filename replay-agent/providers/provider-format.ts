@@ -28,7 +28,14 @@ export interface MessageProviderFormat {
 }
 
 /** What a stdio provider's profile contributes. */
-export type StdioProviderFormat = MessageProviderFormat;
+export interface StdioProviderFormat extends MessageProviderFormat {
+  /**
+   * How the app writes to the agent's stdin: `lines` (the default), one message a line, parsed as
+   * JSON (the raw text when it is not JSON); `prompt`, one text message, all of stdin until the app
+   * closes it, after which the agent plays its answer and exits.
+   */
+  readonly stdin?: "lines" | "prompt";
+}
 
 /** What a WebSocket provider's profile contributes. */
 export type WebSocketProviderFormat = MessageProviderFormat;

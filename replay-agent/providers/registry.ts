@@ -6,6 +6,7 @@ import { anthropicMessages } from "./anthropic-messages.ts";
 import { bedrock } from "./bedrock.ts";
 import { claudeCode } from "./claude-code.ts";
 import { codexAppServer } from "./codex-app-server.ts";
+import { codexExec } from "./codex-exec.ts";
 import { cohere } from "./cohere.ts";
 import { gemini } from "./gemini.ts";
 import { jsonRpcStdio } from "./jsonrpc-stdio.ts";
@@ -37,6 +38,7 @@ export const webSocketFormats: { readonly [P in WebSocketProvider]: WebSocketPro
 export const stdioFormats: { readonly [P in StdioProvider]: StdioProviderFormat } = {
   "jsonrpc-stdio": jsonRpcStdio,
   "codex-app-server": codexAppServer,
+  "codex-exec": codexExec,
   "claude-code": claudeCode,
 };
 

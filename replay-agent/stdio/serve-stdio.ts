@@ -76,16 +76,48 @@ const serveMessage =
     output: Writable,
     log: (line: string) => void,
   ) =>
-  (text: string): Effect.Effect<void> => {
-    const message = parseMessage(text);
-    return runtime.serve(message, sink).pipe(
+  (message: unknown): Effect.Effect<void> =>
+    runtime.serve(message, sink).pipe(
       Effect.catchTag("ReplayMismatchError", (error) => {
         log(`replay-agent: the app sent a message the transcript did not expect: ${error.message}`);
         const answer = format.answerMismatch(message, error);
         return answer === undefined ? Effect.void : writeNdjsonLine(output, answer);
       }),
     );
+
+/** Serves each line the app writes as a message; the agent ends when the app closes its stdin. */
+const readLines = (input: Readable, serve: (message: unknown) => void, ended: Deferred.Deferred<StdioEnd>) => {
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  lines.on("line", (line) => {
+    if (line.trim() !== "") serve(parseMessage(line));
+  });
+  lines.on("close", () => Deferred.doneUnsafe(ended, Exit.succeed({ reason: "input-closed" })));
+  return () => lines.close();
+};
+
+/** Serves all the app writes, once it closes stdin, as one text message; the agent ends when its answer has played. */
+const readPrompt = (
+  input: Readable,
+  serve: (message: unknown) => Effect.Effect<void>,
+  run: (effect: Effect.Effect<void>) => void,
+  ended: Deferred.Deferred<StdioEnd>,
+) => {
+  const chunks: Array<Buffer> = [];
+  const onData = (chunk: Buffer) => chunks.push(chunk);
+  const onEnd = () =>
+    run(
+      serve(Buffer.concat(chunks).toString("utf8")).pipe(
+        Effect.andThen(Deferred.succeed(ended, { reason: "input-closed" })),
+        Effect.asVoid,
+      ),
+    );
+  input.on("data", onData);
+  input.once("end", onEnd);
+  return () => {
+    input.off("data", onData);
+    input.off("end", onEnd);
   };
+};
 
 const controlOnly =
   (runtime: ReplayRuntime<unknown>) =>
@@ -104,10 +136,11 @@ const controlOnly =
   };
 
 /**
- * Serves `transcript` as a newline-delimited JSON-RPC agent on `input` and `output`, with its
+ * Serves `transcript` as a newline-delimited JSON agent on `input` and `output`, with its
  * control routes on 127.0.0.1:`controlPort` (0 or absent picks a free port). Each line the app
- * writes is matched against the next expect_outbound; the lines before the first one are
- * written at once. `log` receives what a person should read (stderr for the CLI).
+ * writes (or, for a provider that reads a prompt, all it writes) is matched against the next
+ * expect_outbound; the lines before the first one are written at once. `log` receives what a
+ * person should read (stderr for the CLI).
  */
 export const serveStdio = Effect.fn("serveStdio")(function* (
   transcript: Transcript,
@@ -126,21 +159,16 @@ export const serveStdio = Effect.fn("serveStdio")(function* (
   const sink = stdioSink(output, ended);
   const fibers = yield* FiberSet.make<void, never>();
   const run = yield* FiberSet.runtime(fibers)<never>();
-  const serveLine = serveMessage(runtime, format, sink, output, log);
+  const serve = serveMessage(runtime, format, sink, output, log);
   const reportWriteError = (error: Error) => log(`replay-agent: cannot write to the app: ${error.message}`);
   yield* Effect.acquireRelease(
     Effect.sync(() => {
       output.on("error", reportWriteError);
-      const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-      lines.on("line", (line) => {
-        if (line.trim() !== "") run(serveLine(line));
-      });
-      lines.on("close", () => Deferred.doneUnsafe(ended, Exit.succeed({ reason: "input-closed" })));
-      return lines;
+      return format.stdin === "prompt" ? readPrompt(input, serve, run, ended) : readLines(input, (message) => run(serve(message)), ended);
     }),
-    (lines) =>
+    (stopReading) =>
       Effect.sync(() => {
-        lines.close();
+        stopReading();
         output.off("error", reportWriteError);
       }),
   );

@@ -14,6 +14,7 @@ export const providers = [
   "openai-realtime",
   "jsonrpc-stdio",
   "codex-app-server",
+  "codex-exec",
   "claude-code",
 ] as const;
 export type Provider = (typeof providers)[number];
@@ -34,6 +35,7 @@ export const providerTransport = {
   "openai-realtime": "websocket",
   "jsonrpc-stdio": "stdio",
   "codex-app-server": "stdio",
+  "codex-exec": "stdio",
   "claude-code": "stdio",
 } as const satisfies { readonly [P in Provider]: Transport };
 
