@@ -236,6 +236,22 @@ describe("ollama over HTTP, read by the official ollama client", () => {
       '{"error":"<message>"}',
     ],
     [
+      "a stream kept whole as one response, as the recorder keeps it",
+      [
+        JSON.stringify({
+          type: "emit_inbound",
+          response: {
+            status: 200,
+            headers: { "Content-Type": "application/x-ndjson" },
+            body: `${JSON.stringify(text("Hi"))}\n${JSON.stringify(done)}\n`,
+          },
+        }),
+      ],
+      3,
+      "a streamed Ollama answer kept whole as one response",
+      'Write each line of the stream as its own {"type":"emit_inbound","ndjson":{…}} line',
+    ],
+    [
       "an sse frame",
       ['{"type":"emit_inbound","sse":{"data":{"done":true}}}'],
       3,

@@ -1,4 +1,6 @@
 import * as Predicate from "effect/Predicate";
+import { TranscriptError } from "../errors.ts";
+import type { Transcript } from "../transcript/transcript.ts";
 import type { StreamFrame } from "../wire/stream-frame.ts";
 import { endsWith, httpFraming, stillOpen, violation, type FrameVerdict } from "./http-framing.ts";
 import type { HttpProviderFormat } from "./provider-format.ts";
@@ -53,13 +55,35 @@ const checkStream =
     );
   };
 
+const framing = httpFraming({
+  kinds: ["ndjson"],
+  ending: '"done": true (or "status": "success")',
+  endingExample: doneLine,
+  open: checkStream,
+});
+
+/** The first whole `response` line sent as `application/x-ndjson`: a stream kept as one string, which the client cannot read as lines. */
+const streamKeptWhole = (transcript: Transcript): TranscriptError | undefined => {
+  for (const entry of transcript.entries) {
+    if (entry.type !== "emit_inbound" || entry.response === undefined) continue;
+    const headers = entry.response.headers ?? {};
+    const type = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1];
+    if (type?.toLowerCase().includes("application/x-ndjson") === true) {
+      return new TranscriptError({
+        file: transcript.file,
+        line: entry.line,
+        code: "framing",
+        problem:
+          "a streamed Ollama answer kept whole as one response: it is sent as one JSON value, not as lines, and the client cannot read it",
+        fix: 'Write each line of the stream as its own {"type":"emit_inbound","ndjson":{…}} line, the last with "done": true',
+      });
+    }
+  }
+  return undefined;
+};
+
 export const ollama: HttpProviderFormat = {
-  checkFraming: httpFraming({
-    kinds: ["ndjson"],
-    ending: '"done": true (or "status": "success")',
-    endingExample: doneLine,
-    open: checkStream,
-  }),
+  checkFraming: (transcript) => framing(transcript) ?? streamKeptWhole(transcript),
   credentials: undefined,
   // The client raises `error` as the ResponseError's message, so the mismatch is a string there; the details sit beside it.
   mismatchBody: ({ message, ...details }) => ({ error: message, ...details }),
