@@ -1,9 +1,12 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Cohere, CohereClientV2 } from "cohere-ai";
 import * as Effect from "effect/Effect";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
 import { fixtureLines, writeVariant, type Line } from "../fixtures/variant.ts";
-import { startReplayServer, TranscriptError, validateTranscript, type ReplayServer } from "../index.ts";
+import { recordProxy, startReplayServer, TranscriptError, validateTranscript, type ReplayServer } from "../index.ts";
 import type { SseFrame } from "../transcript/schema.ts";
 import { sseFrameText } from "../wire/sse.ts";
 
@@ -57,13 +60,44 @@ const readTour = async (server: ReplayServer, pause: string, before: number) => 
 };
 
 const toolQuestion = { role: "user", content: "What does src/math.ts export?" } as const;
-const readFile: Cohere.ToolV2 = {
+const readFileTool: Cohere.ToolV2 = {
   type: "function",
   function: {
     name: "read_file",
     description: "Read a file of the project",
     parameters: { type: "object", properties: { path: { type: "string", description: "The file's path" } }, required: ["path"] },
   },
+};
+
+/** Asks what src/math.ts exports, assembles the tool call from the SDK's events as an app does, and sends the tool's result back: what each turn gave. */
+const toolTurn = async (url: string) => {
+  const client = cohere(url);
+  let plan = "";
+  const call = { id: "", name: "", arguments: "" };
+  let end: unknown;
+  for await (const event of await client.chatStream({ model, messages: [toolQuestion], tools: [readFileTool] })) {
+    if (event.type === "tool-plan-delta") plan += event.delta?.message?.toolPlan ?? "";
+    if (event.type === "tool-call-start") {
+      const started = event.delta?.message?.toolCalls;
+      Object.assign(call, { id: started?.id ?? "", name: started?.function?.name ?? "", arguments: started?.function?.arguments ?? "" });
+    }
+    if (event.type === "tool-call-delta") call.arguments += event.delta?.message?.toolCalls?.function?.arguments ?? "";
+    if (event.type === "message-end") end = event.delta?.finishReason;
+  }
+  const messages: Array<Cohere.ChatMessageV2> = [
+    toolQuestion,
+    {
+      role: "assistant",
+      toolPlan: plan,
+      toolCalls: [{ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }],
+    },
+    { role: "tool", toolCallId: call.id, content: "export const sum = 1 + 1;\n" },
+  ];
+  let answer = "";
+  for await (const event of await client.chatStream({ model, messages, tools: [readFileTool] })) {
+    if (event.type === "content-delta") answer += event.delta?.message?.content?.text ?? "";
+  }
+  return { plan, call, end, answer };
 };
 
 describe("cohere over HTTP, read by the official cohere-ai client", () => {
@@ -116,40 +150,41 @@ describe("cohere over HTTP, read by the official cohere-ai client", () => {
 
   it("streams a tool plan and a tool call in fragments the app assembles from the SDK's events, then serves the turn carrying its result", async () => {
     const server = await serve("tool-call.ndjson");
-    const client = cohere(server.url);
-    let plan = "";
-    let call: { id: string; name: string; arguments: string } | undefined;
-    let end: unknown;
-    for await (const event of await client.chatStream({ model, messages: [toolQuestion], tools: [readFile] })) {
-      if (event.type === "tool-plan-delta") plan += event.delta?.message?.toolPlan ?? "";
-      if (event.type === "tool-call-start") {
-        const started = event.delta?.message?.toolCalls;
-        call = { id: started?.id ?? "", name: started?.function?.name ?? "", arguments: started?.function?.arguments ?? "" };
-      }
-      if (event.type === "tool-call-delta" && call !== undefined)
-        call.arguments += event.delta?.message?.toolCalls?.function?.arguments ?? "";
-      if (event.type === "message-end") end = event.delta?.finishReason;
-    }
+    const { plan, call, end, answer } = await toolTurn(server.url);
     expect(plan).toBe("I will read src/math.ts to see what it exports.");
     expect(call).toEqual({ id: "read_file_4mq8x2k7v9ta", name: "read_file", arguments: '{"path": "src/math.ts"}' });
-    expect(JSON.parse(call?.arguments ?? "")).toEqual({ path: "src/math.ts" });
+    expect(JSON.parse(call.arguments)).toEqual({ path: "src/math.ts" });
     expect(end).toBe("TOOL_CALL");
-
-    const messages: Array<Cohere.ChatMessageV2> = [
-      toolQuestion,
-      {
-        role: "assistant",
-        toolPlan: plan,
-        toolCalls: [{ id: call?.id ?? "", type: "function", function: { name: call?.name ?? "", arguments: call?.arguments ?? "" } }],
-      },
-      { role: "tool", toolCallId: call?.id ?? "", content: "export const sum = 1 + 1;\n" },
-    ];
-    let text = "";
-    for await (const event of await client.chatStream({ model, messages, tools: [readFile] })) {
-      if (event.type === "content-delta") text += event.delta?.message?.content?.text ?? "";
-    }
-    expect(text).toBe("It exports `sum`.");
+    expect(answer).toBe("It exports `sum`.");
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+  });
+
+  it("records the tool turn through replay-agent record, with the key in CO_API_KEY, and replays it to the same parsed result", async () => {
+    const upstream = await serve("tool-call.ndjson");
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-cohere-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const out = join(dir, "recorded.ndjson");
+    const recording = Effect.gen(function* () {
+      const recorder = yield* recordProxy({
+        provider: "cohere",
+        upstream: new URL(upstream.url),
+        out,
+        port: 0,
+        env: { CO_API_KEY: "co-round0trip1key2for3the4recorder" },
+        log: () => {},
+      });
+      return yield* Effect.promise(() => toolTurn(recorder.url));
+    });
+    const recorded = await Effect.runPromise(Effect.scoped(recording));
+    expect(upstream.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    const text = await readFile(out, "utf8");
+    expect(text).not.toContain("co-round0trip1key2for3the4recorder");
+    expect(text).toContain('"sse":{"event":"tool-call-start"');
+
+    const replay = await serveFile(out);
+    expect(await toolTurn(replay.url)).toEqual(recorded);
+    expect(recorded).toMatchObject({ call: { id: "read_file_4mq8x2k7v9ta" }, answer: "It exports `sum`." });
+    expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 
   it("answers a fail with its status, so the SDK raises its error class for it with the body", async () => {
