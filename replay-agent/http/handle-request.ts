@@ -2,8 +2,11 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import type { ReplayMismatchError } from "../errors.ts";
+import type { MismatchDetails } from "../providers/provider-format.ts";
+import { httpFormats } from "../providers/registry.ts";
 import type { ReplayRuntime } from "../runtime/replay-runtime.ts";
 import { requestExcerpt } from "../runtime/request-excerpt.ts";
+import { isHttpProvider, type Provider } from "../transcript/providers.ts";
 import { httpAnswerSink, type HttpRun } from "../wire/http-answer.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { writeJsonResponse } from "../wire/json.ts";
@@ -11,18 +14,19 @@ import { controlPrefix, handleControl } from "./control.ts";
 import { nodeResponseWriter } from "./node-response.ts";
 import { readRequest, type HttpRequest } from "./read-request.ts";
 
-const mismatchBody = (request: HttpRequest, error: ReplayMismatchError) => {
+/** The 400 body answering a request the transcript did not expect: `{"error": details}`, or the shape `provider`'s profile gives it. */
+const mismatchBody = (provider: Provider, request: HttpRequest, error: ReplayMismatchError) => {
   const excerpt = requestExcerpt(request);
-  return {
-    error: {
-      type: "replay_mismatch",
-      message: `replay-agent could not replay ${request.method} ${request.path} (${excerpt}): ${error.message}`,
-      line: error.expectedLine,
-      expected: error.expected,
-      diff: error.diff,
-      excerpt,
-    },
+  const details: MismatchDetails = {
+    type: "replay_mismatch",
+    message: `replay-agent could not replay ${request.method} ${request.path} (${excerpt}): ${error.message}`,
+    line: error.expectedLine,
+    expected: error.expected,
+    diff: error.diff,
+    excerpt,
   };
+  const shape = isHttpProvider(provider) ? httpFormats[provider].mismatchBody : undefined;
+  return shape === undefined ? { error: details } : shape(details);
 };
 
 /** Answers a request the server stopped serving before its answer was complete. */
@@ -46,7 +50,7 @@ export const handleRequest =
           .serve(request, httpAnswerSink(response))
           .pipe(
             Effect.catchTag("ReplayMismatchError", (error) =>
-              Effect.sync(() => writeJsonResponse(response, 400, mismatchBody(request, error))),
+              Effect.sync(() => writeJsonResponse(response, 400, mismatchBody(runtime.transcript.meta.provider, request, error))),
             ),
           ),
       ),

@@ -10,11 +10,23 @@ export interface Credentials {
   readonly headers: (key: string) => Readonly<Record<string, string>>;
 }
 
+/** What the replay agent says of a request the transcript did not expect, in the 400 it answers it with. */
+export interface MismatchDetails {
+  readonly type: "replay_mismatch";
+  readonly message: string;
+  readonly line: number | null;
+  readonly expected: unknown;
+  readonly diff: string;
+  readonly excerpt: string;
+}
+
 /** What an HTTP provider's profile contributes: its framing rules, and how the recorder authenticates to the real provider. */
 export interface HttpProviderFormat {
   readonly checkFraming: FramingCheck;
   /** Undefined when the provider takes no key (a local server such as Ollama). */
   readonly credentials: Credentials | undefined;
+  /** The mismatch's 400 body in the provider's error shape, when its client reads `{"error": details}` badly (the default). */
+  readonly mismatchBody?: (details: MismatchDetails) => unknown;
 }
 
 /**
