@@ -11,7 +11,8 @@ import { controlPrefix, handleControl } from "./control.ts";
 import { nodeResponseWriter } from "./node-response.ts";
 import { readRequest, type HttpRequest } from "./read-request.ts";
 
-const mismatchBody = (request: HttpRequest, error: ReplayMismatchError) => {
+/** The 400 body of a request the transcript did not expect: what it said, the line it was held against and the diff. */
+export const mismatchBody = (request: HttpRequest, error: ReplayMismatchError) => {
   const excerpt = requestExcerpt(request);
   return {
     error: {
