@@ -15,7 +15,7 @@ import { nodeResponseWriter } from "./node-response.ts";
 import { readRequest, type HttpRequest } from "./read-request.ts";
 
 /** The 400 body answering a request the transcript did not expect: `{"error": details}`, or the shape `provider`'s profile gives it. */
-const mismatchBody = (provider: Provider, request: HttpRequest, error: ReplayMismatchError) => {
+export const mismatchBody = (provider: Provider, request: HttpRequest, error: ReplayMismatchError) => {
   const excerpt = requestExcerpt(request);
   const details: MismatchDetails = {
     type: "replay_mismatch",

@@ -18,6 +18,12 @@ import type { AnswerRun, ResponseSink } from "./response-sink.ts";
 /** What an expect_outbound line matches: its HTTP `request` or its stdio `message`. */
 const patternOf = (entry: Located<ExpectOutbound>): unknown => entry.request ?? entry.message;
 
+/** How a request is held against an expect_outbound line: the differences, none when it matches. */
+export type MatchRequest<Req> = (expect: Located<ExpectOutbound>, request: Req) => ReadonlyArray<PatternDifference>;
+
+/** The default: the request as a whole against the line's pattern. */
+const matchWholeRequest: MatchRequest<unknown> = (expect, request) => matchPattern(patternOf(expect), request);
+
 /** An exchange as it is being matched: how often it matched, and whether its lane has moved past it. */
 interface ExchangeState<Run> {
   readonly planned: PlannedExchange<Run>;
@@ -46,11 +52,14 @@ interface Play<Run> {
  * first lane (by file order) whose next expectations it matches, and plays once the answers
  * claimed before it in that lane are done, so a lane's answers go out in order while other
  * lanes play beside it. Each run of answer pieces between pauses and delays is prepared here,
- * once, by `prepare`, and played with one `send`. Closing the scope fails every pending `awaitPause`.
+ * once, by `prepare`, and played with one `send`. `matchRequest` holds a request against an expectation
+ * (a transport whose requests are of several kinds, like a WebSocket's connections and messages,
+ * gives its own). Closing the scope fails every pending `awaitPause`.
  */
 export const makeReplayRuntime = <Req, Run>(
   transcript: Transcript,
   prepare: (run: AnswerRun) => Run,
+  matchRequest: MatchRequest<Req> = matchWholeRequest,
 ): Effect.Effect<ReplayRuntime<Req, Run>, never, Scope.Scope> =>
   Effect.gen(function* () {
     const plan = planTranscript(transcript, prepare);
@@ -148,7 +157,7 @@ export const makeReplayRuntime = <Req, Run>(
       const open = candidates();
       const tries = open.map((candidate) => ({
         candidate,
-        differences: matchPattern(patternOf(candidate.exchange.planned.expect), request),
+        differences: matchRequest(candidate.exchange.planned.expect, request),
       }));
       const match = tries.find(({ differences }) => differences.length === 0);
       if (match === undefined) {
