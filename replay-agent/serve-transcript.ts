@@ -23,6 +23,8 @@ export const serveTranscript = Effect.fn("serveTranscript")(function* (
 ): Effect.fn.Return<ServedTranscript, ListenError | WrongTransportError, Scope.Scope> {
   yield* servedFormatFor(transcript);
   const runtime = yield* makeReplayRuntime<HttpRequest, HttpRun>(transcript, prepareHttpRunOf(transcript));
-  const { port } = yield* listenHttp(options.port ?? 0, handleRequest(runtime));
+  const handle = handleRequest(runtime);
+  // HTTP/2 too: the AWS SDK's default client speaks cleartext HTTP/2 to an http:// endpoint.
+  const { port } = yield* listenHttp(options.port ?? 0, handle, { http2: handle });
   return { url: `http://127.0.0.1:${port}`, runtime };
 });
