@@ -31,7 +31,9 @@ export const serveTranscript = Effect.fn("serveTranscript")(function* (
   const webSocket = served.transport === "websocket" ? served.format : undefined;
   const match = webSocket === undefined ? undefined : matchWebSocket;
   const runtime = yield* makeReplayRuntime<HttpRequest, HttpRun>(transcript, prepareHttpRunOf(transcript), match);
+  const handle = handleRequest(runtime);
   const upgrade = webSocket === undefined ? undefined : serveWebSocket(runtime, webSocket);
-  const { port } = yield* listenHttp(options.port ?? 0, handleRequest(runtime), upgrade);
+  // HTTP/2 too: the AWS SDK's default client speaks cleartext HTTP/2 to an http:// endpoint.
+  const { port } = yield* listenHttp(options.port ?? 0, handle, { upgrade, http2: handle });
   return { url: `http://127.0.0.1:${port}`, runtime };
 });

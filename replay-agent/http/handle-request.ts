@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import type { ReplayMismatchError } from "../errors.ts";
@@ -36,10 +37,10 @@ const abandon = (response: HttpResponseWriter, type: string, message: string) =>
     else writeJsonResponse(response, 503, { error: { type, message } });
   });
 
-/** Serves one HTTP request: a control route, or the next exchange of the transcript, written as recorded. */
+/** Serves one HTTP/1.1 or HTTP/2 request: a control route, or the next exchange of the transcript, written as recorded. */
 export const handleRequest =
   (runtime: ReplayRuntime<HttpRequest, HttpRun>) =>
-  (incoming: IncomingMessage, outgoing: ServerResponse): Effect.Effect<void> => {
+  (incoming: IncomingMessage | Http2ServerRequest, outgoing: ServerResponse | Http2ServerResponse): Effect.Effect<void> => {
     const response = nodeResponseWriter(outgoing);
     const method = incoming.method ?? "GET";
     const path = incoming.url ?? "/";

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import type { Http2ServerRequest } from "node:http2";
 import * as Effect from "effect/Effect";
 
 /** A request as expect_outbound patterns see it; `body` is the parsed JSON body (raw text if it is not JSON, undefined if empty). */
@@ -19,7 +20,7 @@ export const parseBody = (text: string): unknown => {
 };
 
 /** Reads the whole raw body of `request`; an aborted upload yields what arrived. */
-export const readBody = (request: IncomingMessage): Effect.Effect<Buffer> =>
+export const readBody = (request: IncomingMessage | Http2ServerRequest): Effect.Effect<Buffer> =>
   Effect.callback<Buffer>((resume) => {
     const chunks: Array<Buffer> = [];
     const finish = () => resume(Effect.succeed(Buffer.concat(chunks)));
@@ -29,7 +30,7 @@ export const readBody = (request: IncomingMessage): Effect.Effect<Buffer> =>
   });
 
 /** Reads the whole body of `request` as patterns see it. */
-export const readRequest = (request: IncomingMessage): Effect.Effect<HttpRequest> =>
+export const readRequest = (request: IncomingMessage | Http2ServerRequest): Effect.Effect<HttpRequest> =>
   readBody(request).pipe(
     Effect.map((body) => ({ method: request.method ?? "GET", path: request.url ?? "/", body: parseBody(body.toString("utf8")) })),
   );
