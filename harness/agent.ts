@@ -12,9 +12,9 @@ import {
 } from "../replay-agent/index.ts";
 import { HarnessError } from "./errors.ts";
 
-/** One message the app sent the replay agent: an HTTP request, or a JSON-RPC message on stdio. */
+/** One message the app sent the replay agent: an HTTP request, or a message on stdio. */
 export interface AgentRequest {
-  /** "POST /v1/chat/completions", or the JSON-RPC method (or "the answer to id N"). */
+  /** "POST /v1/chat/completions", the JSON-RPC method (or "the answer to id N"), a typed message's type (and subtype), or "the agent's arguments". */
   readonly what: string;
   readonly body: unknown;
   readonly matched: boolean;
@@ -43,6 +43,12 @@ export interface ScenarioAgent {
   readonly url: string | undefined;
   /** The shell command that starts the stdio peer (`{replayCommand}` in the config); undefined over HTTP. */
   readonly command: string | undefined;
+  /**
+   * The stdio peer's launcher: an executable named as the agent's command (`claude`, `codex`), alone in its
+   * folder, that starts the peer with the arguments it is given. Give it as the agent binary's path (the Agent
+   * SDK's `pathToClaudeCodeExecutable`) or put its folder first on PATH; undefined over HTTP.
+   */
+  readonly executable: string | undefined;
   /** Resolves when the transcript is held at the pause called `name`. */
   paused(name: string): Promise<void>;
   /** Releases a held pause (the one called `name` when several are held); resolves once the agent has it (a stdio peer takes a moment). */
@@ -55,7 +61,13 @@ export interface ScenarioAgent {
 function describeMessage(message: unknown): string {
   if (typeof message !== "object" || message === null) return "a message";
   const record = message as Record<string, unknown>;
+  if (typeof record.spawn === "object" && record.spawn !== null) return "the agent's arguments";
   if (typeof record.method === "string") return record.method;
+  if (typeof record.type === "string") {
+    const subtype =
+      typeof record.request === "object" && record.request !== null ? (record.request as Record<string, unknown>).subtype : undefined;
+    return typeof subtype === "string" ? `${record.type} ${subtype}` : record.type;
+  }
   return "id" in record ? `the answer to id ${JSON.stringify(record.id)}` : "a message";
 }
 
@@ -114,6 +126,7 @@ export async function startAgent(transcript: string | undefined): Promise<{ agen
       const agent: ScenarioAgent = {
         url: undefined,
         command: peer.commandLine,
+        executable: peer.executable,
         paused: (name) => peer.paused(name),
         resume: (name) => peer.resume(name),
         requests: () =>
@@ -128,6 +141,7 @@ export async function startAgent(transcript: string | undefined): Promise<{ agen
     const agent: ScenarioAgent = {
       url: server.url,
       command: undefined,
+      executable: undefined,
       paused: (name) => server.paused(name),
       resume: async (name) => server.resume(name),
       requests: () =>

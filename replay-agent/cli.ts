@@ -65,12 +65,12 @@ const serve = (file: string, port: number) =>
   );
 
 /** stdout is the protocol, so everything a person reads goes to stderr. */
-const stdio = (file: string, controlPort: number, notify: string | undefined) =>
+const stdio = ({ transcript: file, controlPort, notify, args }: Extract<Command, { command: "stdio" }>) =>
   Effect.scoped(
     Effect.gen(function* () {
       const transcript = yield* readTranscript(file);
       const stopped = yield* stopSignal;
-      const served = yield* serveStdio(transcript, { input: process.stdin, output: process.stdout, controlPort, log });
+      const served = yield* serveStdio(transcript, { input: process.stdin, output: process.stdout, controlPort, args, log });
       log(`replay-agent control on ${served.controlUrl}`);
       if (notify !== undefined) yield* reportStatus(notify, served.controlUrl, served.runtime, log);
       const end = yield* Effect.raceFirst(
@@ -119,7 +119,7 @@ const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<numb
     case "serve":
       return serve(command.transcript, command.port);
     case "stdio":
-      return stdio(command.transcript, command.controlPort, command.notify);
+      return stdio(command);
     case "record":
       return record(command);
     case "new":

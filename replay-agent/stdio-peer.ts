@@ -15,7 +15,9 @@ import { readTranscript } from "./read-transcript.ts";
 import { makeReplayRuntime } from "./runtime/make-replay-runtime.ts";
 import type { RuntimeStatus } from "./runtime/replay-runtime.ts";
 import type { AnswerRun } from "./runtime/response-sink.ts";
+import { shellQuote, writeLauncher } from "./stdio/launcher.ts";
 import type { StatusReport } from "./stdio/report-status.ts";
+import { isStdioProvider, type StdioProvider } from "./transcript/providers.ts";
 
 /** Progress of a stdio peer's transcript; a mismatch holds the message the app sent. */
 export interface StdioPeerStatus {
@@ -43,10 +45,20 @@ export interface StdioPeerMessage {
 
 /** A replay agent the app spawns as a child process, and the handle the scenario drives it with. */
 export interface StdioPeer {
-  /** The argv that starts the peer (node, the replay-agent bin, `stdio --transcript <abs> --notify <url>`): hand it to the app. */
+  /**
+   * The argv that starts the peer (node, the replay-agent bin, `stdio --transcript <abs> --notify <url> --`): hand it
+   * to the app. It ends with `--`, so arguments the app appends are the agent's, matched against a `spawn` line.
+   */
   readonly command: ReadonlyArray<string>;
   /** `command` quoted for a POSIX shell, for apps that take their agent command as one string. */
   readonly commandLine: string;
+  /**
+   * A launcher script that runs `command` with the arguments it is given, for apps that take their agent's
+   * binary as a path (the Agent SDK's `pathToClaudeCodeExecutable`). It is named as the agent's own command
+   * (`claude`, `codex`, or `agent` for jsonrpc-stdio, unless `executableName` says otherwise) and alone in a
+   * temporary folder, so that folder can go first on PATH. Removed by `close()`. A POSIX shell script.
+   */
+  readonly executable: string;
   /** The last status the peer reported; the unplayed transcript until the app starts it. */
   status(): StdioPeerStatus;
   /** Every message the app sent, in order, as last reported. */
@@ -59,6 +71,14 @@ export interface StdioPeer {
   close(): Promise<void>;
 }
 
+/** The command an app runs each stdio agent by: the launcher's default name. */
+const agentCommandNames: { readonly [P in StdioProvider]: string } = {
+  "jsonrpc-stdio": "agent",
+  "codex-app-server": "codex",
+  "codex-exec": "codex",
+  "claude-code": "claude",
+};
+
 // The package's bin: one folder up from the source (replay-agent/), two from a bundle (dist/bin/, dist/lib/).
 const bin = fileURLToPath(
   new URL(import.meta.url.endsWith(".ts") ? "../bin/replay-agent.mjs" : "../../bin/replay-agent.mjs", import.meta.url),
@@ -66,10 +86,6 @@ const bin = fileURLToPath(
 
 /** How long close() waits for a running peer to report its end. */
 const lastReportGrace = Duration.seconds(5);
-
-/** `argv` as one POSIX shell command line. */
-const shellQuote = (argv: ReadonlyArray<string>): string =>
-  argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`)).join(" ");
 
 const toPeerStatus = (status: RuntimeStatus<unknown>): StdioPeerStatus => ({
   ...status,
@@ -95,12 +111,13 @@ const errorField = (body: unknown, field: string): string | undefined => {
 
 /**
  * Prepares a stdio replay agent for an app that spawns its agent CLI: validates `transcript`
- * (a jsonrpc-stdio transcript; rejects naming the line), then listens on 127.0.0.1 for the
- * peer's reports. The app starts the peer with `command`; the peer reports its control URL
- * and every status change, so `status()` stays current even after it exits, and `paused` and
- * `resume` reach it through its control routes.
+ * (a stdio provider's transcript; rejects naming the line), listens on 127.0.0.1 for the
+ * peer's reports and writes its launcher (`executableName`: the launcher's file name). The app
+ * starts the peer with `command` or `executable`; the peer reports its control URL and every
+ * status change, so `status()` stays current even after it exits, and `paused` and `resume`
+ * reach it through its control routes.
  */
-export const startStdioPeer = async (options: { readonly transcript: string }): Promise<StdioPeer> => {
+export const startStdioPeer = async (options: { readonly transcript: string; readonly executableName?: string }): Promise<StdioPeer> => {
   const scope = Effect.runSync(Scope.make());
   const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
   const file = resolve(options.transcript);
@@ -167,11 +184,16 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
           request.once("error", finish);
         });
       const { port } = yield* listenHttp(0, receive);
+      const command = [process.execPath, bin, "stdio", "--transcript", file, "--notify", `http://127.0.0.1:${port}/`, "--"];
+      const provider = transcript.meta.provider;
+      const name = options.executableName ?? (isStdioProvider(provider) ? agentCommandNames[provider] : "agent");
+      const executable = yield* writeLauncher(name, command);
       return {
         transcript,
         unplayed,
         control,
-        notifyUrl: `http://127.0.0.1:${port}/`,
+        command,
+        executable,
         status: () => status,
         requests: () => requests,
         reporting: () => reporting,
@@ -183,7 +205,7 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
     throw error;
   });
 
-  const command = [process.execPath, bin, "stdio", "--transcript", file, "--notify", started.notifyUrl];
+  const { command } = started;
   const describeNext = () => {
     const next = started.status().next;
     return next === null ? "the end of the transcript" : `line ${next.line} (${next.summary})`;
@@ -236,6 +258,7 @@ export const startStdioPeer = async (options: { readonly transcript: string }): 
   return {
     command,
     commandLine: shellQuote(command),
+    executable: started.executable,
     status: started.status,
     requests: started.requests,
     // A pause the transcript does not have fails at once on the unplayed runtime, before the app even starts the peer.

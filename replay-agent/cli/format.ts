@@ -26,10 +26,15 @@ export const formatTranscriptSummary = (file: string, summary: TranscriptSummary
 /** An HTTP request in a summary: `POST /v1/chat/completions`. */
 export const describeHttpRequest = (request: HttpRequest): string => `${request.method} ${request.path}`;
 
-/** A JSON-RPC message in a summary: its method, or the id it answers. */
+/** A stdio message in a summary: the agent's arguments (a spawn), a JSON-RPC method or the id it answers, or a typed message's type and subtype. */
 export const describeMessage = (message: unknown): string => {
   if (!Predicate.isObject(message)) return `the line ${JSON.stringify(message).slice(0, 60)}`;
+  if (Predicate.isObject(message["spawn"])) return "the agent's arguments";
   if (typeof message["method"] === "string") return message["method"];
+  if (typeof message["type"] === "string") {
+    const subtype = Predicate.isObject(message["request"]) ? message["request"]["subtype"] : undefined;
+    return typeof subtype === "string" ? `${message["type"]} ${subtype}` : message["type"];
+  }
   return `the answer to id ${JSON.stringify(message["id"]) ?? "?"}`;
 };
 

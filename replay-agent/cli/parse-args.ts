@@ -6,9 +6,11 @@ import { httpProviders, providers, type HttpProvider } from "../transcript/provi
 
 export const usage = `Usage:
   replay-agent serve --transcript <file> [--port <n>]   serve an HTTP provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
-  replay-agent stdio --transcript <file> [--control-port <n>] [--notify <url>]
-                                                        be a jsonrpc-stdio agent on stdin/stdout, for an app to spawn;
-                                                        control routes on 127.0.0.1, announced on stderr
+  replay-agent stdio --transcript <file> [--control-port <n>] [--notify <url>] [-- <the app's arguments>...]
+                                                        be a stdio agent (jsonrpc-stdio, codex-app-server, claude-code)
+                                                        on stdin/stdout, for an app to spawn; control routes on 127.0.0.1,
+                                                        announced on stderr; the arguments after -- are the ones the app
+                                                        passed, matched against the transcript's spawn line if it has one
   replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
                                                         record a real provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
   replay-agent check <file>                             validate a transcript and print a summary
@@ -39,7 +41,14 @@ Providers: ${providers.join(", ")}.`;
 /** A command line the CLI can run. */
 export type Command =
   | { readonly command: "serve"; readonly transcript: string; readonly port: number }
-  | { readonly command: "stdio"; readonly transcript: string; readonly controlPort: number; readonly notify: string | undefined }
+  | {
+      readonly command: "stdio";
+      readonly transcript: string;
+      readonly controlPort: number;
+      readonly notify: string | undefined;
+      /** The arguments after `--`: the ones the app started its agent with. */
+      readonly args: ReadonlyArray<string>;
+    }
   | { readonly command: "record"; readonly provider: HttpProvider; readonly upstream: URL; readonly out: string; readonly port: number }
   | { readonly command: "check"; readonly transcript: string }
   | { readonly command: "new"; readonly source: NewSource; readonly out: string | undefined; readonly args: ReadonlyArray<string> }
@@ -145,8 +154,12 @@ const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: Read
 
 /** The command `argv` names, or a usage error saying what is missing. */
 export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError => {
-  const [command, ...rest] = argv;
+  const [command, ...given] = argv;
   if (command === undefined) return new UsageError({ detail: "no command given" });
+  // stdio's own options end at `--`; what follows is what the app passed its agent.
+  const dashes = command === "stdio" ? given.indexOf("--") : -1;
+  const rest = dashes === -1 ? given : given.slice(0, dashes);
+  const passed = dashes === -1 ? [] : given.slice(dashes + 1);
   if (command === "--help" || command === "-h" || command === "help") return { command: "help" };
   let parsed: ReturnType<typeof parseRest>;
   try {
@@ -166,7 +179,11 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
     }
     case "stdio": {
       if (values.transcript === undefined) return new UsageError({ detail: "stdio needs --transcript <file>" });
-      if (positionals.length > 0) return new UsageError({ detail: `stdio takes no positional arguments, got ${positionals.join(" ")}` });
+      if (positionals.length > 0) {
+        return new UsageError({
+          detail: `stdio takes no positional arguments, got ${positionals.join(" ")}; put the arguments the app passes its agent after --`,
+        });
+      }
       const foreign = foreignFlags(command, values, ["transcript", "control-port", "notify"]);
       if (foreign !== undefined) return foreign;
       const notify = values.notify === undefined ? undefined : parseUrl("--notify", values.notify);
@@ -174,7 +191,7 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
       const controlPort = parsePort("--control-port", values["control-port"]);
       return controlPort instanceof UsageError
         ? controlPort
-        : { command, transcript: values.transcript, controlPort, notify: notify?.href };
+        : { command, transcript: values.transcript, controlPort, notify: notify?.href, args: passed };
     }
     case "record": {
       const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port"]);

@@ -37,6 +37,12 @@ export interface MessageProviderFormat {
   readonly checkFraming: FramingCheck;
   /** The message written back for an unexpected `message` (raw text when it was not JSON), or undefined when the protocol has no way to answer it. */
   readonly answerMismatch: (message: unknown, error: ReplayMismatchError) => unknown;
+  /**
+   * A frame of the answer to `message` as it is written, for a protocol whose answer repeats
+   * something the app chose afresh on each run (claude-code: the request_id of the control_request
+   * a control_response answers). Absent: every frame is written as the transcript has it.
+   */
+  readonly echo?: (message: unknown, frame: unknown) => unknown;
 }
 
 /** What a stdio provider's profile contributes. */

@@ -42,11 +42,17 @@ export const stdioFormats: { readonly [P in StdioProvider]: StdioProviderFormat 
   "claude-code": claudeCode,
 };
 
+/** A stdio profile's rules see the protocol's messages only: the agent's `spawn` arguments are the transport's. */
+const withoutSpawn =
+  (check: FramingCheck): FramingCheck =>
+  (transcript) =>
+    check({ ...transcript, entries: transcript.entries.filter((entry) => entry.type !== "expect_outbound" || entry.spawn === undefined) });
+
 /** The framing rules of `transcript`'s provider. */
 export const framingOf = (transcript: Transcript): FramingCheck => {
   const provider = transcript.meta.provider;
   if (isHttpProvider(provider)) return httpFormats[provider].checkFraming;
-  if (isStdioProvider(provider)) return stdioFormats[provider].checkFraming;
+  if (isStdioProvider(provider)) return withoutSpawn(stdioFormats[provider].checkFraming);
   return webSocketFormats[provider].checkFraming;
 };
 

@@ -15,8 +15,12 @@ import { requestExcerpt } from "./request-excerpt.ts";
 import type { HeldPause, Mismatch, NextEntry, RecordedRequest, ReplayRuntime, RuntimeStatus } from "./replay-runtime.ts";
 import type { AnswerRun, ResponseSink } from "./response-sink.ts";
 
-/** What an expect_outbound line matches: its HTTP `request` or its stdio `message`. */
-const patternOf = (entry: Located<ExpectOutbound>): unknown => entry.request ?? entry.message;
+/** What an expect_outbound line matches: its HTTP `request`, its stdio `message`, or the agent's arguments as `{spawn: {args}}`. */
+const patternOf = (entry: Located<ExpectOutbound>): unknown =>
+  entry.spawn !== undefined ? { spawn: entry.spawn } : (entry.request ?? entry.message);
+
+/** Whether an expect_outbound line states the agent's arguments rather than a request. */
+const isSpawn = (entry: Located<ExpectOutbound>): boolean => entry.spawn !== undefined;
 
 /** How a request is held against an expect_outbound line: the differences, none when it matches. */
 export type MatchRequest<Req> = (expect: Located<ExpectOutbound>, request: Req) => ReadonlyArray<PatternDifference>;
@@ -152,9 +156,9 @@ export const makeReplayRuntime = <Req, Run>(
         : `the transcript expects no more requests: each of its ${exchanges.length} expect_outbound lines was matched as often as it may be, or passed over as optional`;
     };
 
-    /** Matches `request` against every candidate; claims the first that matches, and closes the satisfied ones its lane passes over. */
-    const claimFor = (request: Req, at: number): Play<Run> | ReplayMismatchError => {
-      const open = candidates();
+    /** Matches `request` against every candidate of its kind (the agent's arguments, or a request); claims the first that matches, and closes the satisfied ones its lane passes over. */
+    const claimFor = (request: Req, at: number, spawn: boolean): Play<Run> | ReplayMismatchError => {
+      const open = candidates().filter((candidate) => isSpawn(candidate.exchange.planned.expect) === spawn);
       const tries = open.map((candidate) => ({
         candidate,
         differences: matchRequest(candidate.exchange.planned.expect, request),
@@ -249,7 +253,15 @@ export const makeReplayRuntime = <Req, Run>(
 
     const serve = Effect.fn("ReplayRuntime.serve")(function* (request: Req, sink: ResponseSink<Run>) {
       const at = yield* Clock.currentTimeMillis;
-      const play = claimFor(request, at);
+      const play = claimFor(request, at, false);
+      if (play instanceof ReplayMismatchError) return yield* play;
+      yield* runPlay(play, sink);
+    });
+
+    const serveSpawn = Effect.fn("ReplayRuntime.serveSpawn")(function* (request: Req, sink: ResponseSink<Run>) {
+      if (!exchanges.some((exchange) => isSpawn(exchange.planned.expect))) return;
+      const at = yield* Clock.currentTimeMillis;
+      const play = claimFor(request, at, true);
       if (play instanceof ReplayMismatchError) return yield* play;
       yield* runPlay(play, sink);
     });
@@ -334,6 +346,7 @@ export const makeReplayRuntime = <Req, Run>(
       transcript,
       serve,
       serveOpening,
+      serveSpawn,
       status,
       requests: Effect.sync(() => [...requests]),
       awaitPause,

@@ -69,6 +69,12 @@ export interface ReplayRuntime<Req, Run = unknown> {
    * the app says anything. HTTP transcripts have none, since an HTTP provider only answers.
    */
   readonly serveOpening: (sink: ResponseSink<Run>) => Effect.Effect<void>;
+  /**
+   * Matches the arguments a stdio agent was started with (`request`, as `{spawn: {args}}`) against
+   * the transcript's `spawn` expectation, then plays its answer to `sink`; succeeds at once when the
+   * transcript has none. A message never matches a spawn expectation, and the arguments nothing else.
+   */
+  readonly serveSpawn: (request: Req, sink: ResponseSink<Run>) => Effect.Effect<void, ReplayMismatchError>;
   readonly status: Effect.Effect<RuntimeStatus<Req>>;
   readonly requests: Effect.Effect<ReadonlyArray<RecordedRequest<Req>>>;
   /** Succeeds with the pause's line when the transcript is held at the next pause called `name` (at once if held there now). */

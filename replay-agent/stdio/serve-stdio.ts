@@ -20,8 +20,9 @@ import type { AnswerEntry, Transcript } from "../transcript/transcript.ts";
 import { writeJsonResponse } from "../wire/json.ts";
 import { writeNdjsonLine } from "../wire/ndjson.ts";
 
-/** Why a stdio agent stopped: the transcript played an exit line, or the app closed stdin. */
-export type StdioEnd = { readonly reason: "exit"; readonly code: number } | { readonly reason: "input-closed" };
+/** Why a stdio agent stopped: the transcript played an exit line, the app closed stdin, or it started the agent with arguments the transcript does not expect. */
+export type StdioEnd =
+  { readonly reason: "exit"; readonly code: number } | { readonly reason: "input-closed" } | { readonly reason: "spawn-mismatch" };
 
 /** A transcript served as a stdio agent until its scope closes. */
 export interface ServedStdio {
@@ -33,15 +34,15 @@ export interface ServedStdio {
 }
 
 /**
- * Writes the agent's messages as NDJSON lines. An exit line ends the agent when its answer
+ * Writes the agent's messages as NDJSON lines, each as `written` makes it. An exit line ends the agent when its answer
  * ends, once the runtime has counted it played, so the last status shows the whole transcript.
  */
-const stdioSink = (output: Writable, ended: Deferred.Deferred<StdioEnd>): ResponseSink => {
+const stdioSink = (output: Writable, ended: Deferred.Deferred<StdioEnd>, written: (frame: unknown) => unknown = identity): ResponseSink => {
   let exitCode: number | undefined;
   const sendLine = (entry: AnswerEntry): Effect.Effect<void> => {
     switch (entry.type) {
       case "emit_inbound":
-        return writeNdjsonLine(output, entry.message);
+        return writeNdjsonLine(output, written(entry.message));
       case "exit":
         return Effect.sync(() => {
           exitCode = entry.code;
@@ -72,24 +73,27 @@ const serveMessage =
   (
     runtime: ReplayRuntime<unknown, AnswerRun>,
     format: StdioProviderFormat,
-    sink: ResponseSink,
+    ended: Deferred.Deferred<StdioEnd>,
     output: Writable,
     log: (line: string) => void,
   ) =>
-  (message: unknown): Effect.Effect<void> =>
-    runtime.serve(message, sink).pipe(
+  (message: unknown): Effect.Effect<void> => {
+    const { echo } = format;
+    const sink = stdioSink(output, ended, echo === undefined ? identity : (frame) => echo(message, frame));
+    return runtime.serve(message, sink).pipe(
       Effect.catchTag("ReplayMismatchError", (error) => {
         log(`replay-agent: the app sent a message the transcript did not expect: ${error.message}`);
         const answer = format.answerMismatch(message, error);
         return answer === undefined ? Effect.void : writeNdjsonLine(output, answer);
       }),
     );
+  };
 
-/** Serves each line the app writes as a message; the agent ends when the app closes its stdin. */
+/** Serves each line the app writes as a message, until the agent has stopped; the agent ends when the app closes its stdin. */
 const readLines = (input: Readable, serve: (message: unknown) => void, ended: Deferred.Deferred<StdioEnd>) => {
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   lines.on("line", (line) => {
-    if (line.trim() !== "") serve(parseMessage(line));
+    if (line.trim() !== "" && !Deferred.isDoneUnsafe(ended)) serve(parseMessage(line));
   });
   lines.on("close", () => Deferred.doneUnsafe(ended, Exit.succeed({ reason: "input-closed" })));
   return () => lines.close();
@@ -136,11 +140,37 @@ const controlOnly =
   };
 
 /**
- * Serves `transcript` as a newline-delimited JSON agent on `input` and `output`, with its
- * control routes on 127.0.0.1:`controlPort` (0 or absent picks a free port). Each line the app
- * writes (or, for a provider that reads a prompt, all it writes) is matched against the next
- * expect_outbound; the lines before the first one are written at once. `log` receives what a
- * person should read (stderr for the CLI).
+ * Matches the arguments the app started the agent with against the transcript's `spawn` line, if
+ * it has one, and plays what follows it; on a mismatch the agent says why and stops.
+ */
+const serveSpawn = (
+  runtime: ReplayRuntime<unknown, AnswerRun>,
+  args: ReadonlyArray<string>,
+  sink: ResponseSink,
+  ended: Deferred.Deferred<StdioEnd>,
+  log: (line: string) => void,
+): Effect.Effect<void> =>
+  runtime.serveSpawn({ spawn: { args } }, sink).pipe(
+    Effect.catchTag("ReplayMismatchError", (error) =>
+      Effect.sync(() => {
+        const line = error.expectedLine === null ? "" : `:${error.expectedLine}`;
+        log(
+          `replay-agent: the app started the agent with arguments ${error.file}${line} does not expect, so it exits. ` +
+            `Change the app or the transcript's spawn line so they agree:\n${error.diff}\n  the arguments: ${JSON.stringify(args)}`,
+        );
+        Deferred.doneUnsafe(ended, Exit.succeed({ reason: "spawn-mismatch" }));
+      }),
+    ),
+  );
+
+/**
+ * Serves `transcript` as a stdio agent speaking newline-delimited JSON on `input` and `output`,
+ * with its control routes on 127.0.0.1:`controlPort` (0 or absent picks a free port). `args` (the
+ * arguments the app started it with, none by default) are matched first against the transcript's
+ * `spawn` line, if it has one. Each line the app writes (or, for a provider that reads a prompt,
+ * all it writes) is matched against the next expect_outbound; the lines before the first one are
+ * written at once; once the agent has stopped, lines are ignored. `log` receives what a person
+ * should read (stderr for the CLI).
  */
 export const serveStdio = Effect.fn("serveStdio")(function* (
   transcript: Transcript,
@@ -148,6 +178,7 @@ export const serveStdio = Effect.fn("serveStdio")(function* (
     readonly input: Readable;
     readonly output: Writable;
     readonly controlPort?: number | undefined;
+    readonly args?: ReadonlyArray<string> | undefined;
     readonly log: (line: string) => void;
   },
 ): Effect.fn.Return<ServedStdio, ListenError | WrongTransportError, Scope.Scope> {
@@ -159,8 +190,10 @@ export const serveStdio = Effect.fn("serveStdio")(function* (
   const sink = stdioSink(output, ended);
   const fibers = yield* FiberSet.make<void, never>();
   const run = yield* FiberSet.runtime(fibers)<never>();
-  const serve = serveMessage(runtime, format, sink, output, log);
+  const serve = serveMessage(runtime, format, ended, output, log);
   const reportWriteError = (error: Error) => log(`replay-agent: cannot write to the app: ${error.message}`);
+  // Claimed at once, before any line can arrive: messages never match before the arguments did.
+  run(serveSpawn(runtime, options.args ?? [], sink, ended, log));
   yield* Effect.acquireRelease(
     Effect.sync(() => {
       output.on("error", reportWriteError);

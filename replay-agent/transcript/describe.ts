@@ -7,6 +7,7 @@ const show = (value: unknown): string => (typeof value === "string" ? value : (J
 export const describeEntry = (entry: TranscriptEntry): string => {
   switch (entry.type) {
     case "expect_outbound":
+      if (entry.spawn !== undefined) return `expect_outbound spawn ${show(entry.spawn.args).slice(0, 80)}`;
       return entry.request !== undefined
         ? `expect_outbound ${show(entry.request.method)} ${show(entry.request.path)}`
         : `expect_outbound ${show(entry.message).slice(0, 80)}`;

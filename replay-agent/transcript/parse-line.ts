@@ -76,6 +76,7 @@ export const parseLine = Effect.fnUntraced(function* (
     const problems = [
       ...validatePattern(value.request, "request"),
       ...(Object.hasOwn(value, "message") ? validatePattern(value.message, "message") : []),
+      ...(value.spawn === undefined ? [] : validatePattern(value.spawn.args, "spawn.args")),
     ];
     if (problems.length > 0) {
       return yield* fail(

@@ -80,6 +80,13 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
     }
     const violation = transportViolation(decoded, transport);
     if (violation !== undefined) return yield* fail("invalid_field", violation.problem, violation.fix);
+    if (decoded.type === "expect_outbound" && decoded.spawn !== undefined && entries.length > 0) {
+      return yield* fail(
+        "order",
+        `expect_outbound with "spawn" after line ${entries[0]?.line ?? meta.line}: the agent's arguments are matched when the app starts it, before anything else`,
+        "Move it to the first line after meta",
+      );
+    }
     if (transport !== "stdio" && entries.length === 0 && decoded.type !== "expect_outbound") {
       return yield* fail(
         "order",

@@ -31,20 +31,28 @@ export const HttpRequestPattern = Schema.Struct({
 });
 export type HttpRequestPattern = typeof HttpRequestPattern.Type;
 
+/** The arguments a stdio agent must be started with, as a pattern over the argv after the agent's command. */
+export const SpawnPattern = Schema.Struct({
+  args: Schema.Unknown,
+});
+export type SpawnPattern = typeof SpawnPattern.Type;
+
 /** How many requests one expectation answers: a positive count, or any number. */
 const Times = Schema.Union([Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), Schema.Literal("any")]).annotate({
   expected: 'a whole number of requests from 1 up, or "any"',
 });
 
 /**
- * The next request (HTTP) or message (stdio) the app must send. `lane` names the ordered
- * sequence it belongs to (default "main"), `unordered` gives it a lane of its own, `times`
- * says how many requests it answers and `optional` lets it answer fewer, none included.
+ * The next request (HTTP) or message (stdio) the app must send, or (stdio, first line only) the
+ * arguments it starts the agent with (`spawn`). `lane` names the ordered sequence it belongs to
+ * (default "main"), `unordered` gives it a lane of its own, `times` says how many requests it
+ * answers and `optional` lets it answer fewer, none included.
  */
 export const ExpectOutbound = Schema.Struct({
   type: Schema.Literal("expect_outbound"),
   request: Schema.optionalKey(HttpRequestPattern),
   message: Schema.optionalKey(Schema.Unknown),
+  spawn: Schema.optionalKey(SpawnPattern),
   lane: Schema.optionalKey(Schema.NonEmptyString),
   unordered: Schema.optionalKey(Schema.Literal(true)),
   times: Schema.optionalKey(Times),

@@ -16,7 +16,7 @@ const streamFields = ["sse", "ndjson", "eventstream"];
 
 /**
  * Which fields a line needs on this transport: HTTP speaks `request` and `sse`/`ndjson`/`eventstream`/`head`/`response`,
- * stdio speaks `message`, and a WebSocket provider `request` (the connection's upgrade) or `message` both ways.
+ * stdio speaks `message` (and `spawn`, the agent's arguments), and a WebSocket provider `request` (the connection's upgrade) or `message` both ways.
  */
 export const transportViolation = (line: DecodedLine, transport: Transport): RuleViolation | undefined => {
   const violation = (problem: string, type: LineType = line.type): RuleViolation => ({
@@ -28,11 +28,19 @@ export const transportViolation = (line: DecodedLine, transport: Transport): Rul
       if (has(line, "lane") && has(line, "unordered")) {
         return violation('expect_outbound has both "lane" and "unordered": an unordered expectation is a lane of its own');
       }
+      if (has(line, "spawn")) {
+        if (transport !== "stdio")
+          return violation('"spawn" states the arguments of a stdio agent the app starts; this provider is not one');
+        const timing = ["message", "request", "lane", "unordered", "times", "optional"].filter((key) => has(line, key));
+        return timing.length === 0
+          ? undefined
+          : violation(`expect_outbound with "spawn" is matched once, when the app starts the agent, and takes no ${describeKinds(timing)}`);
+      }
       if (transport === "http" && (!has(line, "request") || has(line, "message"))) {
         return violation('expect_outbound of an HTTP provider needs "request" (and no "message")');
       }
       if (transport === "stdio" && (!has(line, "message") || has(line, "request"))) {
-        return violation('expect_outbound of a stdio provider needs "message" (and no "request")');
+        return violation('expect_outbound of a stdio provider needs "message" (and no "request"), or "spawn" alone');
       }
       if (transport === "websocket" && has(line, "message") === has(line, "request")) {
         return violation(
