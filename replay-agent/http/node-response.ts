@@ -39,5 +39,13 @@ export const nodeResponseWriter = (response: ServerResponse): HttpResponseWriter
       if (socket === null) response.destroy();
       else socket.end();
     },
+    onClose: (closed) => {
+      if (response.destroyed) {
+        closed();
+        return () => undefined;
+      }
+      response.once("close", closed);
+      return () => response.off("close", closed);
+    },
   };
 };
