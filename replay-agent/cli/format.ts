@@ -20,6 +20,12 @@ export const formatTranscriptSummary = (file: string, summary: TranscriptSummary
       : [
           `  lanes:    ${summary.lanes.map(({ name, requests, optional }) => `${name} (${requests} request${requests === 1 ? "" : "s"}${optional > 0 ? `, ${optional} optional` : ""})`).join(", ")}`,
         ]),
+    ...(summary.marks.length === 0
+      ? []
+      : [
+          `  marks:    ${summary.marks.map(({ name, line, waits }) => `${name} (line ${line}${waits.length === 0 ? "" : `, awaited at line ${waits.join(", ")}`})`).join(", ")}`,
+        ]),
+    ...(summary.holds.length === 0 ? [] : [`  holds:    ${summary.holds.map((line) => `line ${line}`).join(", ")}`]),
   ].join("\n");
 };
 

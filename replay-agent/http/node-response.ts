@@ -98,5 +98,13 @@ export const nodeResponseWriter = (node: ServerResponse | Http2ServerResponse): 
       dropped = true;
       response.drop();
     },
+    onClose: (closed) => {
+      if (response.closed) {
+        closed();
+        return () => undefined;
+      }
+      response.onceClosed(closed);
+      return () => response.offClosed(closed);
+    },
   };
 };

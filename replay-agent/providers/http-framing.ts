@@ -41,7 +41,7 @@ const fieldOf = (kind: StreamKind): string => `"${kind}"`;
 /**
  * The framing check every HTTP provider shares: an answer is streamed frames of the provider's
  * kinds that end the way its `rules` say, one JSON response, or a fail; a disconnect may cut a
- * stream short.
+ * stream short, and a hold keeps it open.
  */
 export const httpFraming =
   (rules: StreamRules): FramingCheck =>
@@ -76,7 +76,7 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       );
     }
     joined = undefined;
-    if (entry.type === "pause" || entry.type === "delay") continue;
+    if (entry.type === "pause" || entry.type === "delay" || entry.type === "mark" || entry.type === "wait") continue;
     if (complete !== undefined) {
       return error(
         entry.line,
@@ -84,7 +84,16 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
         "Start the next request with an expect_outbound line above it, or remove it",
       );
     }
-    if (entry.type === "disconnect") {
+    if (entry.type === "hold") {
+      if (stream.state === "ended") {
+        return error(
+          entry.line,
+          `hold after ${stream.name}: the stream has already ended`,
+          `Remove the hold, or move it before ${stream.name} to keep the stream open`,
+        );
+      }
+      complete = { what: "hold", line: entry.line };
+    } else if (entry.type === "disconnect") {
       if (stream.state === "ended") {
         return error(
           entry.line,

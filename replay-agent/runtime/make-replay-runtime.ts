@@ -58,7 +58,8 @@ interface Play<Run> {
  * lanes play beside it. Each run of answer pieces between pauses and delays is prepared here,
  * once, by `prepare`, and played with one `send`. `matchRequest` holds a request against an expectation
  * (a transport whose requests are of several kinds, like a WebSocket's connections and messages,
- * gives its own). Closing the scope fails every pending `awaitPause`.
+ * gives its own). A `wait` holds its answer until a `mark` of its name has played in any answer; a
+ * `hold` keeps its answer open until the sink is closed. Closing the scope fails every pending `awaitPause`.
  */
 export const makeReplayRuntime = <Req, Run>(
   transcript: Transcript,
@@ -79,6 +80,15 @@ export const makeReplayRuntime = <Req, Run>(
       position: 0,
       tail: opening?.done,
     }));
+    /** Each mark by name, completed once a mark line of that name has played; made on first use, by the mark or a wait for it. */
+    const marks = new Map<string, Deferred.Deferred<void>>();
+    const markNamed = (name: string): Deferred.Deferred<void> => {
+      const known = marks.get(name);
+      if (known !== undefined) return known;
+      const made = Deferred.makeUnsafe<void>();
+      marks.set(name, made);
+      return made;
+    };
     const played = new Set<number>();
     const plays = new Set<Play<Run>>(opening === undefined ? [] : [opening]);
     const held: Array<Play<Run>> = [];
@@ -236,6 +246,19 @@ export const makeReplayRuntime = <Req, Run>(
             case "run":
               yield* sink.send(step.prepared);
               finishStep(play, step);
+              break;
+            case "mark":
+              Deferred.doneUnsafe(markNamed(step.name), Effect.void);
+              finishStep(play, step);
+              break;
+            case "wait":
+              yield* Deferred.await(markNamed(step.mark));
+              finishStep(play, step);
+              break;
+            case "hold":
+              // Played once reached: the answer stays open, and its lane's next answer waits, until the app closes it or the runtime stops.
+              finishStep(play, step);
+              yield* sink.closed ?? Effect.never;
           }
         }
         yield* sink.end;

@@ -12,11 +12,17 @@ export interface StepPlace {
   readonly completes: ReadonlyArray<number>;
 }
 
-/** One step of an answer: a run of pieces written without waiting, a pause held until resumed, or a delay. */
+/**
+ * One step of an answer: a run of pieces written without waiting, a pause held until resumed, a
+ * delay, a mark reached, a wait until a mark is reached, or a hold that keeps the answer open.
+ */
 export type Step<Run> =
   | (StepPlace & { readonly kind: "run"; readonly prepared: Run })
   | (StepPlace & { readonly kind: "pause"; readonly name: string })
-  | (StepPlace & { readonly kind: "delay"; readonly ms: number });
+  | (StepPlace & { readonly kind: "delay"; readonly ms: number })
+  | (StepPlace & { readonly kind: "mark"; readonly name: string })
+  | (StepPlace & { readonly kind: "wait"; readonly mark: string })
+  | (StepPlace & { readonly kind: "hold" });
 
 /** One expect_outbound line and the steps of the answer it plays each time it matches. */
 export interface PlannedExchange<Run> {
@@ -41,7 +47,7 @@ export interface Plan<Run> {
 
 export const mainLane = "main";
 
-/** The steps of consecutive answer lines: runs cut at every pause and delay, and at a frame's cuts that hold. */
+/** The steps of consecutive answer lines: runs cut at every pause, delay, mark, wait and hold, and at a frame's cuts that hold. */
 const stepsOf = <Run>(
   lines: ReadonlyArray<{ readonly index: number; readonly entry: TranscriptEntry }>,
   prepare: (run: AnswerRun) => Run,
@@ -75,6 +81,18 @@ const stepsOf = <Run>(
       case "delay":
         flush();
         steps.push({ kind: "delay", ms: entry.ms, line: entry.line, type: "delay", summary: describeEntry(entry), completes: [index] });
+        break;
+      case "mark":
+        flush();
+        steps.push({ kind: "mark", name: entry.name, line: entry.line, type: "mark", summary: describeEntry(entry), completes: [index] });
+        break;
+      case "wait":
+        flush();
+        steps.push({ kind: "wait", mark: entry.for, line: entry.line, type: "wait", summary: describeEntry(entry), completes: [index] });
+        break;
+      case "hold":
+        flush();
+        steps.push({ kind: "hold", line: entry.line, type: "hold", summary: describeEntry(entry), completes: [index] });
         break;
       default: {
         let from = 0;

@@ -24,4 +24,6 @@ export interface ResponseSink<Run = AnswerRun> {
   readonly send: (run: Run) => Effect.Effect<void>;
   /** Closes the answer after its last line. */
   readonly end: Effect.Effect<void>;
+  /** Completes once the app has closed this answer (its connection); a `hold` keeps the answer open until then. Absent: held until the runtime stops. */
+  readonly closed?: Effect.Effect<void>;
 }

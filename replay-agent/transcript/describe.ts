@@ -31,5 +31,11 @@ export const describeEntry = (entry: TranscriptEntry): string => {
       return "disconnect";
     case "exit":
       return `exit ${entry.code}`;
+    case "mark":
+      return `mark ${entry.name}`;
+    case "wait":
+      return `wait for ${entry.for}`;
+    case "hold":
+      return "hold (the answer stays open)";
   }
 };

@@ -12,6 +12,9 @@ const httpExamples: { readonly [T in LineType]: string } = {
   fail: '{"type":"fail","status":429,"body":{"error":{"message":"Rate limit reached","type":"requests"}}}',
   disconnect: '{"type":"disconnect"}',
   exit: '{"type":"exit","code":0}',
+  mark: '{"type":"mark","name":"prompt-answered"}',
+  wait: '{"type":"wait","for":"prompt-answered"}',
+  hold: '{"type":"hold"}',
 };
 
 const stdioExamples: { readonly [T in LineType]: string } = {

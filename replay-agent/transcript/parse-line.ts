@@ -23,6 +23,9 @@ const decoders: { readonly [T in LineType]: (input: unknown) => Result.Result<De
   fail: Schema.decodeUnknownResult(lineSchemas.fail, parseOptions),
   disconnect: Schema.decodeUnknownResult(lineSchemas.disconnect, parseOptions),
   exit: Schema.decodeUnknownResult(lineSchemas.exit, parseOptions),
+  mark: Schema.decodeUnknownResult(lineSchemas.mark, parseOptions),
+  wait: Schema.decodeUnknownResult(lineSchemas.wait, parseOptions),
+  hold: Schema.decodeUnknownResult(lineSchemas.hold, parseOptions),
 };
 
 const isLineType = (type: unknown): type is LineType => lineTypes.some((known) => known === type);

@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect";
 import * as Predicate from "effect/Predicate";
 import { TranscriptError } from "../errors.ts";
 import { writeItLike } from "./examples.ts";
+import { orderProblem } from "./ordering.ts";
 import { parseLine } from "./parse-line.ts";
 import { providerTransport } from "./providers.ts";
 import type { Meta } from "./schema.ts";
@@ -30,7 +31,7 @@ const peekType = (text: string): unknown => {
   }
 };
 
-/** Parses NDJSON transcript text (schema, order and transport rules); `file` only names it in errors. */
+/** Parses NDJSON transcript text (schema, order, transport rules, and marks, waits and holds that can play); `file` only names it in errors. */
 export const parseTranscript = Effect.fn("parseTranscript")(function* (
   file: string,
   text: string,
@@ -96,5 +97,8 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
     }
     entries.push({ ...decoded, line });
   }
-  return { file, meta, entries };
+  const transcript: Transcript = { file, meta, entries };
+  const misordered = orderProblem(transcript);
+  if (misordered !== undefined) return yield* new TranscriptError({ file, code: "order", ...misordered });
+  return transcript;
 });

@@ -158,6 +158,26 @@ export const Exit = Schema.Struct({
 });
 export type Exit = typeof Exit.Type;
 
+/** Records that mark `name` was reached, once the lines before it in its answer have played; a `wait` for it may then go on. */
+export const Mark = Schema.Struct({
+  type: Schema.Literal("mark"),
+  name: Schema.NonEmptyString,
+});
+export type Mark = typeof Mark.Type;
+
+/** Holds its answer until mark `for` has been reached, in any lane; other lanes go on meanwhile. */
+export const Wait = Schema.Struct({
+  type: Schema.Literal("wait"),
+  for: Schema.NonEmptyString,
+});
+export type Wait = typeof Wait.Type;
+
+/** Keeps its answer open (a stream never ended) until the app closes it or the replay agent stops; played once reached. */
+export const Hold = Schema.Struct({
+  type: Schema.Literal("hold"),
+});
+export type Hold = typeof Hold.Type;
+
 /** The schema of every line type, by its `type`. */
 export const lineSchemas = {
   meta: Meta,
@@ -168,6 +188,9 @@ export const lineSchemas = {
   fail: Fail,
   disconnect: Disconnect,
   exit: Exit,
+  mark: Mark,
+  wait: Wait,
+  hold: Hold,
 } as const;
 export type LineType = keyof typeof lineSchemas;
 
@@ -181,4 +204,7 @@ export const lineTypes: ReadonlyArray<LineType> = [
   "fail",
   "disconnect",
   "exit",
+  "mark",
+  "wait",
+  "hold",
 ];

@@ -18,6 +18,10 @@ export interface TranscriptSummary {
   readonly pauses: ReadonlyArray<{ readonly name: string; readonly line: number }>;
   /** Every lane but the main one when there are others; an unordered expectation is a lane of its own. */
   readonly lanes: ReadonlyArray<LaneSummary>;
+  /** Each mark line, with the lines of the waits for its name. */
+  readonly marks: ReadonlyArray<{ readonly name: string; readonly line: number; readonly waits: ReadonlyArray<number> }>;
+  /** The lines of the hold lines: answers kept open. */
+  readonly holds: ReadonlyArray<number>;
 }
 
 export const summarizeTranscript = (transcript: Transcript): TranscriptSummary => {
@@ -41,5 +45,17 @@ export const summarizeTranscript = (transcript: Transcript): TranscriptSummary =
       return (entry.cut ?? []).flatMap((cut) => (typeof cut === "object" && "pause" in cut ? [{ name: cut.pause, line: entry.line }] : []));
     }),
     lanes: lanes.size === 1 && lanes.has("main") ? [] : [...lanes].map(([name, lane]) => ({ name, ...lane })),
+    marks: transcript.entries.flatMap((entry) =>
+      entry.type === "mark"
+        ? [
+            {
+              name: entry.name,
+              line: entry.line,
+              waits: transcript.entries.flatMap((wait) => (wait.type === "wait" && wait.for === entry.name ? [wait.line] : [])),
+            },
+          ]
+        : [],
+    ),
+    holds: transcript.entries.flatMap((entry) => (entry.type === "hold" ? [entry.line] : [])),
   };
 };

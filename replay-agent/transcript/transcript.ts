@@ -1,4 +1,4 @@
-import type { Delay, Disconnect, EmitInbound, ExpectOutbound, Exit, Fail, Meta, Pause } from "./schema.ts";
+import type { Delay, Disconnect, EmitInbound, ExpectOutbound, Exit, Fail, Hold, Mark, Meta, Pause, Wait } from "./schema.ts";
 
 /** A decoded line together with its 1-based line number in the file. */
 export type Located<E> = E & { readonly line: number };
@@ -7,7 +7,8 @@ export type Located<E> = E & { readonly line: number };
 export type AnswerEntry = Located<EmitInbound> | Located<Fail> | Located<Disconnect> | Located<Exit>;
 
 /** Every line after `meta`, in file order. */
-export type TranscriptEntry = Located<ExpectOutbound> | Located<Pause> | Located<Delay> | AnswerEntry;
+export type TranscriptEntry =
+  Located<ExpectOutbound> | Located<Pause> | Located<Delay> | Located<Mark> | Located<Wait> | Located<Hold> | AnswerEntry;
 
 /** A loaded transcript: its file, its `meta` line and the entries to replay. */
 export interface Transcript {

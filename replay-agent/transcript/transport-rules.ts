@@ -87,6 +87,14 @@ export const transportViolation = (line: DecodedLine, transport: Transport): Rul
             fix: 'Answer with a JSON-RPC error instead: {"type":"emit_inbound","message":{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"failed"}}}',
           }
         : undefined;
+    case "hold":
+      return transport === "stdio"
+        ? {
+            problem:
+              "hold keeps an answer's connection open, and a stdio agent's answers have none: it keeps talking until it exits or the app closes its stdin",
+            fix: 'Remove the hold: the agent stays up after its last line. To end it, use {"type":"exit","code":0}',
+          }
+        : undefined;
     default:
       return undefined;
   }

@@ -113,8 +113,9 @@ const writePart = (response: HttpResponseWriter, part: EncodedWrites | StreamHea
     }
   });
 
-/** Writes one request's prepared answer runs to an HTTP response exactly as recorded, whatever the provider. */
+/** Writes one request's prepared answer runs to an HTTP response exactly as recorded, whatever the provider; it is closed when the app drops the connection. */
 export const httpAnswerSink = (response: HttpResponseWriter): ResponseSink<HttpRun> => ({
   send: (run) => Effect.forEach(run, (part) => writePart(response, part), { discard: true }),
   end: Effect.sync(() => response.end()),
+  closed: Effect.callback<void>((resume) => Effect.sync(response.onClose(() => resume(Effect.void)))),
 });

@@ -9,4 +9,6 @@ export interface HttpResponseWriter {
   end(text?: string): void;
   /** Drops the connection without ending the response. */
   destroy(): void;
+  /** Calls `closed` once the connection has closed (at once if it has); returns what stops listening. */
+  onClose(closed: () => void): () => void;
 }
