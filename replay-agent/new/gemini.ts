@@ -13,8 +13,8 @@ import { tokenize } from "./tokenize.ts";
 
 /**
  * The Gemini API as `POST /v1beta/models/<model>:streamGenerateContent?alt=sse` answers (the
- * `@google/genai` SDK's default stream; its 1.x versions and other clients call `/v1beta`, newer
- * ones `/v1`): unnamed SSE events, each a whole `GenerateContentResponse` holding one candidate
+ * stream `@google/genai` asks for; version 3.3 calls it under `/v1`, Google's REST documentation
+ * under `/v1beta`): unnamed SSE events, each a whole `GenerateContentResponse` holding one candidate
  * with the next parts (thought parts marked `thought: true`, text one token each, each function
  * call whole), the usage so far, the model version and the response id. The last event carries
  * `finishReason` and the whole usage; there is no terminator.
