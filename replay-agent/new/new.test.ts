@@ -316,13 +316,14 @@ describe.each(providers)(
       expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
     });
 
-    it("streams a tool call, then answers the request carrying its result", async () => {
+    it("streams a tool call after text, then answers the request carrying its result", async () => {
       const { server } = await serveNew({
         provider,
         ...toolOptions,
         turns: [
           {
             user: "What does src/math.ts export?",
+            reply: "Let me read it.",
             tools: [{ name: "read_file", arguments: { path: "src/math.ts" }, result: "export const sum" }],
           },
           { reply: "It exports `sum`." },
