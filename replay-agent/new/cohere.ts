@@ -34,12 +34,17 @@ const argumentsOf = (call: PlannedAnswer["calls"][number]) => JSON.stringify(cal
 const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
   const frames: Array<Frame> = [];
   const push = (type: string, fields: Record<string, unknown>, delta = false) =>
-    frames.push(sseFrame({ event: type, data: { ...(type === "message-start" ? {} : { type }), ...fields } }, delta));
-  push("message-start", {
-    id: ids.cohereMessage(answer.seed),
-    type: "message-start",
-    delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } },
-  });
+    frames.push(sseFrame({ event: type, data: { type, ...fields } }, delta));
+  frames.push(
+    sseFrame({
+      event: "message-start",
+      data: {
+        id: ids.cohereMessage(answer.seed),
+        type: "message-start",
+        delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } },
+      },
+    }),
+  );
   if (answer.calls.length > 0) {
     for (const tool_plan of tokenize(answer.text ?? "")) push("tool-plan-delta", { delta: { message: { tool_plan } } }, true);
     for (const [index, call] of answer.calls.entries()) {
