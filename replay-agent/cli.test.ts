@@ -118,6 +118,24 @@ describe("replay-agent new", () => {
   });
 });
 
+describe("replay-agent --help", () => {
+  it.each([
+    [["--help"]],
+    [["-h"]],
+    [["help"]],
+    [["serve", "--help"]],
+    [["stdio", "--transcript", "t.ndjson", "--help"]],
+    [["record", "-h"]],
+    [["check", "--help"]],
+    [["new", "--provider", "gemini", "--help"]],
+  ])("prints the usage for %j and exits 0", async (args) => {
+    const result = await inProcess(args);
+    expect(result).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(result.stdout).toMatch(/^Usage:\n {2}replay-agent serve --transcript <file> \[--port <n>\]/);
+    expect(result.stdout).toContain("  replay-agent --help, replay-agent <command> --help    print this usage\n");
+  });
+});
+
 describe("replay-agent check", () => {
   it.each([
     ["a valid transcript", "short-tour", 0, "stdout", "  requests: 1\n  frames:   9\n  pauses:   mid-stream (line 8)"],
@@ -199,6 +217,17 @@ describe("replay-agent check", () => {
       {},
       '--tool "list_files {path}": the arguments after "list_files" are not JSON',
     ],
+    [
+      ["new", "--provider", "ollama", "--user", "Hi", "--thinking", "A greeting.", "--reply", "Hello!"],
+      {},
+      "--thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages and gemini. Leave out --thinking, or pick one of those with --provider",
+    ],
+    [
+      ["new", "--provider", "mistral", "--user", "Hi", "--reply", "Hello!"],
+      {},
+      'new --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, got "mistral"',
+    ],
+    [["serve", "--transcript", "t.ndjson", "--", "--help"], {}, "serve takes no positional arguments, got --help"],
     [
       ["new", "--from", "turns.json", "--user", "Hi"],
       {},

@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
 import { descriptionFromFlags } from "../new/from-flags.ts";
 import type { NewSource } from "../new/new-transcript.ts";
-import { httpProviders, providers, type HttpProvider } from "../transcript/providers.ts";
+import { httpProviders, newProviders, providers, type HttpProvider } from "../transcript/providers.ts";
 
 export const usage = `Usage:
   replay-agent serve --transcript <file> [--port <n>]   serve an HTTP provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
@@ -14,22 +14,26 @@ export const usage = `Usage:
   replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
                                                         record a real provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
   replay-agent check <file>                             validate a transcript and print a summary
-  replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--pause <name>@<n>]...
+  replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--thinking <text>] [--pause <name>@<n>]...
                    [--cut <name>@<n>]... [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
                    [--background '<lane>=<reply>']... [--no-stream] [--no-usage] [--out <file>]
   replay-agent new --from <description.json> [--out <file>]
                                                         write a transcript from a short description,
                                                         to stdout or to a new file --out
+  replay-agent --help, replay-agent <command> --help    print this usage
 
-new: the request must carry --model (default gpt-4o-mini, or claude-sonnet-4-6) and end with
-the --user message; the reply streams one token per delta. --pause name@n holds after the reply's
-n-th delta (@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at
-pause name between them (an event cut across two reads). --tool answers with a tool call first; the app's request with
-the tool's result then gets the --reply (--before-tool: text streamed before the call). --fail
-answers the first request with that error status; with --reply, the retry gets the reply.
---background lane=reply answers any number of requests that do not stream, in a lane of their
-own (a chat title, say). openai-chat sends a usage chunk and expects stream_options.include_usage
-unless --no-usage. --from reads turns, tools with results, pauses and lanes from a JSON file.
+new: --provider is one of ${newProviders.join(", ")}.
+The request must carry --model (each provider has a default) and end with the --user message; the
+reply streams one token per delta. --thinking streams the model's thinking first
+(anthropic-messages, openai-responses, gemini). --pause name@n holds after the answer's n-th delta
+(@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at pause name
+between them (an event cut across two reads). --tool answers with a tool call first; the app's
+request with the tool's result then gets the --reply (--before-tool: text streamed before the
+call). --fail answers the first request with that error status; with --reply, the retry gets the
+reply. --background lane=reply answers any number of requests that do not stream, in a lane of
+their own (a chat title, say). openai-chat sends a usage chunk and expects
+stream_options.include_usage unless --no-usage. --from reads turns, tools with results, pauses
+and lanes from a JSON file.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in
@@ -66,6 +70,7 @@ const options = {
   model: { type: "string" },
   user: { type: "string" },
   reply: { type: "string" },
+  thinking: { type: "string" },
   "before-tool": { type: "string" },
   tool: { type: "string", multiple: true },
   pause: { type: "string", multiple: true },
@@ -82,6 +87,7 @@ const descriptionFlags = [
   "model",
   "user",
   "reply",
+  "thinking",
   "before-tool",
   "tool",
   "pause",
@@ -152,6 +158,12 @@ const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: Read
   return description instanceof UsageError ? description : { command: "new", source: { description }, out: values.out, args };
 };
 
+/** Whether the arguments after the command ask for the usage: `--help` or `-h` before any `--`. */
+const asksForHelp = (args: ReadonlyArray<string>): boolean => {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+};
+
 /** The command `argv` names, or a usage error saying what is missing. */
 export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError => {
   const [command, ...given] = argv;
@@ -160,7 +172,7 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
   const dashes = command === "stdio" ? given.indexOf("--") : -1;
   const rest = dashes === -1 ? given : given.slice(0, dashes);
   const passed = dashes === -1 ? [] : given.slice(dashes + 1);
-  if (command === "--help" || command === "-h" || command === "help") return { command: "help" };
+  if (command === "--help" || command === "-h" || command === "help" || asksForHelp(rest)) return { command: "help" };
   let parsed: ReturnType<typeof parseRest>;
   try {
     parsed = parseRest(rest);

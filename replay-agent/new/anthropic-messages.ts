@@ -1,13 +1,24 @@
-import type { Frame, HttpAnswer, PlannedAnswer, PlannedFail, ProviderFrames } from "./frames.ts";
 import { ids } from "./ids.ts";
+import {
+  endsWith,
+  modelField,
+  sseFrame,
+  streamField,
+  textContent,
+  type Frame,
+  type HttpAnswer,
+  type PlannedAnswer,
+  type PlannedFail,
+  type ProviderTemplate,
+} from "./template.ts";
 import { group, spacedJson, tokenize } from "./tokenize.ts";
 
 /**
  * The Messages API as `POST /v1/messages` answers: `message_start` with the input usage, each
- * content block opened, streamed and stopped (text deltas one token each; a tool_use input as
- * JSON written with spaces, an empty fragment first and then a few tokens per fragment), a
- * `ping` after the first block opens, `message_delta` with the stop reason and output usage, and
- * `message_stop`.
+ * content block opened, streamed and stopped (a thinking block's deltas one token each, then its
+ * signature; text deltas one token each; a tool_use input as JSON written with spaces, an empty
+ * fragment first and then a few tokens per fragment), a `ping` after the first block opens,
+ * `message_delta` with the stop reason and output usage, and `message_stop`.
  */
 
 const headers = (seed: string): Readonly<Record<string, string>> => ({ "request-id": ids.anthropicRequest(seed) });
@@ -25,7 +36,7 @@ const usageOf = (answer: PlannedAnswer, output: number) => ({
 const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
   const frames: Array<Frame> = [];
   const push = (type: string, fields: Record<string, unknown>, delta = false) =>
-    frames.push({ sse: { event: type, data: { type, ...fields } }, delta });
+    frames.push(sseFrame({ event: type, data: { type, ...fields } }, delta));
   const message = {
     id: ids.anthropicMessage(answer.seed),
     type: "message",
@@ -41,6 +52,14 @@ const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
     push("content_block_start", { index, content_block: block });
     if (index === 0) push("ping", {});
   };
+  if (answer.thinking !== undefined) {
+    open({ type: "thinking", thinking: "", signature: "" });
+    for (const thinking of tokenize(answer.thinking))
+      push("content_block_delta", { index, delta: { type: "thinking_delta", thinking } }, true);
+    push("content_block_delta", { index, delta: { type: "signature_delta", signature: ids.thinkingSignature(answer.seed) } });
+    push("content_block_stop", { index });
+    index++;
+  }
   if (answer.text !== undefined) {
     open({ type: "text", text: "" });
     for (const text of tokenize(answer.text)) push("content_block_delta", { index, delta: { type: "text_delta", text } }, true);
@@ -99,22 +118,26 @@ const fail = (planned: PlannedFail): HttpAnswer => {
   };
 };
 
-export const anthropicMessagesFrames: ProviderFrames = {
-  path: "/v1/messages",
-  defaultModel: "claude-sonnet-4-6",
-  conversation: "messages",
+export const anthropicMessagesTemplate: ProviderTemplate = {
+  defaultModel: () => "claude-sonnet-4-6",
+  request: ({ model, stream, thinking }) => ({
+    path: "/v1/messages",
+    body: { ...modelField(model), ...streamField(stream), ...(thinking ? { thinking: { type: { $regex: "^(enabled|adaptive)$" } } } : {}) },
+  }),
   answerModel: (model) => model,
   toolId: ids.toolUse,
-  userItem: (text) => ({ role: "user", content: text }),
-  toolResultItem: (calls) => ({
-    role: "user",
-    content: calls.map((call) => ({
-      type: "tool_result",
-      tool_use_id: call.id,
-      ...(call.result === undefined ? {} : { content: { $contains: call.result } }),
-    })),
-  }),
-  streamFields: () => ({}),
+  takesToolIds: true,
+  thinking: true,
+  userTurn: (text) => endsWith("messages", { role: "user", content: textContent(text, "text") }),
+  toolResultTurn: (calls) =>
+    endsWith("messages", {
+      role: "user",
+      content: calls.map((call) => ({
+        type: "tool_result",
+        tool_use_id: call.id,
+        ...(call.result === undefined ? {} : { content: textContent({ $contains: call.result }, "text") }),
+      })),
+    }),
   streamHeaders: headers,
   stream,
   response: (answer) => ({
@@ -126,6 +149,9 @@ export const anthropicMessagesFrames: ProviderFrames = {
       role: "assistant",
       model: answer.model,
       content: [
+        ...(answer.thinking === undefined
+          ? []
+          : [{ type: "thinking", thinking: answer.thinking, signature: ids.thinkingSignature(answer.seed) }]),
         ...(answer.text === undefined ? [] : [{ type: "text", text: answer.text }]),
         ...answer.calls.map((call) => ({ type: "tool_use", id: call.id, name: call.name, input: call.arguments })),
       ],

@@ -3,6 +3,7 @@ import * as Schema from "effect/Schema";
 import { issueDescriber } from "../transcript/issues.ts";
 import { newProviders } from "../transcript/providers.ts";
 import { DescriptionError } from "./errors.ts";
+import { providerTemplates, thinkingProviders } from "./templates.ts";
 
 /**
  * What `replay-agent new` writes a transcript from, as `--from <file>` holds it (the command
@@ -45,11 +46,13 @@ const Usage = Schema.Struct({
 
 /**
  * One request and its answer. `user` is the last user message the request carries (a turn right
- * after a tool call has none: its request carries the tool results). The answer is `reply` text
- * and `tools` calls, streamed unless `stream` is false, or an error status (`fail`).
+ * after a tool call has none: its request carries the tool results). The answer is the model's
+ * `thinking`, `reply` text and `tools` calls, streamed unless `stream` is false, or an error
+ * status (`fail`).
  */
 export const Turn = Schema.Struct({
   user: Schema.optionalKey(Schema.String),
+  thinking: Schema.optionalKey(Schema.String),
   reply: Schema.optionalKey(Schema.String),
   tools: Schema.optionalKey(Schema.Array(ToolCall)),
   pause: Schema.optionalKey(Schema.Union([PauseAt, Schema.Array(PauseAt)])),
@@ -107,9 +110,25 @@ const checkTurns = (source: string, description: Description): DescriptionError 
       'Name it after what the app asks, like "title"',
     );
   }
+  const template = providerTemplates[description.provider];
   let afterTools = false;
   for (const [index, turn] of description.turns.entries()) {
     const where = `turns[${index}]`;
+    if (turn.thinking !== undefined && !template.thinking) {
+      return problem(
+        `${where}.thinking`,
+        `replay-agent new writes no thinking for ${description.provider}, only for ${thinkingProviders}`,
+        'Remove "thinking"',
+      );
+    }
+    const withId = (turn.tools ?? []).findIndex((tool) => tool.id !== undefined);
+    if (withId !== -1 && !template.takesToolIds) {
+      return problem(
+        `${where}.tools[${withId}].id`,
+        `${description.provider} names no tool calls: its tool calls and tool results carry no id`,
+        'Remove "id"',
+      );
+    }
     if (afterTools && turn.user !== undefined) {
       return problem(
         where,
@@ -127,6 +146,7 @@ const checkTurns = (source: string, description: Description): DescriptionError 
     if (
       turn.fail !== undefined &&
       (turn.reply !== undefined ||
+        turn.thinking !== undefined ||
         turn.tools !== undefined ||
         turn.pause !== undefined ||
         turn.cut !== undefined ||
@@ -135,7 +155,7 @@ const checkTurns = (source: string, description: Description): DescriptionError 
       return problem(
         where,
         '"fail" answers the request with an error status alone',
-        'Remove "reply", "tools", "pause", "cut" and "usage", or put the answer in a turn of its own (the retry)',
+        'Remove "reply", "thinking", "tools", "pause", "cut" and "usage", or put the answer in a turn of its own (the retry)',
       );
     }
     if (turn.fail === undefined && turn.reply === undefined && (turn.tools ?? []).length === 0) {

@@ -3,6 +3,7 @@ import { UsageError } from "../errors.ts";
 import { newProviders } from "../transcript/providers.ts";
 import { decodeDescription, type Description, type Turn } from "./description.ts";
 import { commandLine } from "./errors.ts";
+import { providerTemplates, thinkingProviders } from "./templates.ts";
 
 /** The description flags of `replay-agent new`, as parsed from the command line. */
 export interface NewFlags {
@@ -10,6 +11,7 @@ export interface NewFlags {
   readonly model?: string | undefined;
   readonly user?: string | undefined;
   readonly reply?: string | undefined;
+  readonly thinking?: string | undefined;
   readonly "before-tool"?: string | undefined;
   readonly tool?: ReadonlyArray<string> | undefined;
   readonly pause?: ReadonlyArray<string> | undefined;
@@ -68,17 +70,24 @@ const turnsOf = (flags: NewFlags, tools: NonNullable<Turn["tools"]>): ReadonlyAr
   if (flags.fail !== undefined && !/^\d+$/.test(flags.fail))
     return usageError(`--fail takes an HTTP error status from 400 to 599, like --fail 429; got "${flags.fail}"`);
   const failed: ReadonlyArray<Turn> = flags.fail === undefined ? [] : [{ user, fail: Number(flags.fail) }];
+  const thinking = flags.thinking === undefined ? {} : { thinking: flags.thinking };
   if (tools.length > 0) {
     if (flags.reply === undefined)
       return usageError("--tool needs --reply <text>: the answer to the request that carries the tool's result");
-    const call: Turn = { user, ...(flags["before-tool"] === undefined ? {} : { reply: flags["before-tool"] }), tools, ...stream };
+    const call: Turn = {
+      user,
+      ...thinking,
+      ...(flags["before-tool"] === undefined ? {} : { reply: flags["before-tool"] }),
+      tools,
+      ...stream,
+    };
     return [...failed, call, { reply: flags.reply, ...pause, ...stream }];
   }
   if (flags.reply === undefined) {
-    if (flags.fail !== undefined && flags.pause === undefined && flags.cut === undefined) return failed;
+    if (flags.fail !== undefined && flags.pause === undefined && flags.cut === undefined && flags.thinking === undefined) return failed;
     return usageError("new needs --reply <text> (the answer), --tool '<name> <json>' with --reply, or --fail <status>");
   }
-  return [...failed, { user, reply: flags.reply, ...pause, ...stream }];
+  return [...failed, { user, ...thinking, reply: flags.reply, ...pause, ...stream }];
 };
 
 /** The description the command line's flags make, decoded and checked as a `--from` file would be. */
@@ -88,7 +97,8 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
       "new needs --provider <p> and --user <text> (the last user message the request carries), or --from <description.json>",
     );
   }
-  if (!newProviders.some((provider) => provider === flags.provider)) {
+  const provider = newProviders.find((name) => name === flags.provider);
+  if (provider === undefined) {
     return usageError(`new --provider takes one of ${newProviders.join(", ")}, got "${flags.provider}"`);
   }
   const badPause = (flags.pause ?? []).find((pause) => !/^[^@\s][^@]*@\d+$/.test(pause));
@@ -103,9 +113,14 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
       `--cut takes <name>@<n>, the pause's name and which delta of the reply it cuts in two (from 1), like --cut half-event@2; got "${badCut}"`,
     );
   }
-  if (flags["no-usage"] === true && flags.provider !== "openai-chat") {
+  if (flags["no-usage"] === true && provider !== "openai-chat") {
     return usageError(
-      `--no-usage is for openai-chat, where the usage chunk is the request's choice (stream_options.include_usage); ${flags.provider} always sends usage`,
+      `--no-usage is for openai-chat, where the usage chunk is the request's choice (stream_options.include_usage); ${provider} always sends usage`,
+    );
+  }
+  if (flags.thinking !== undefined && !providerTemplates[provider].thinking) {
+    return usageError(
+      `--thinking: replay-agent new writes no thinking for ${provider}, only for ${thinkingProviders}. Leave out --thinking, or pick one of those with --provider`,
     );
   }
   const tools = all((flags.tool ?? []).map(parseTool));

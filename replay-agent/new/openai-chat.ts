@@ -1,4 +1,13 @@
-import type { Frame, PlannedAnswer, ProviderFrames } from "./frames.ts";
+import {
+  endsWith,
+  modelField,
+  sseFrame,
+  streamField,
+  textContent,
+  type Frame,
+  type PlannedAnswer,
+  type ProviderTemplate,
+} from "./template.ts";
 import { ids } from "./ids.ts";
 import { created, openaiAnswerModel, openaiFail, openaiHeaders, systemFingerprint } from "./openai-common.ts";
 import { tokenize } from "./tokenize.ts";
@@ -34,7 +43,7 @@ const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
   });
   const choice = (delta: unknown, finish: string | null = null) => chunk([{ index: 0, delta, logprobs: null, finish_reason: finish }]);
   const frames: Array<Frame> = [];
-  const push = (data: Record<string, unknown>, delta: boolean) => frames.push({ sse: { data }, delta });
+  const push = (data: Record<string, unknown>, delta: boolean) => frames.push(sseFrame({ data }, delta));
   if (answer.text !== undefined) {
     push(choice({ role: "assistant", content: "", refusal: null }), false);
     for (const content of tokenize(answer.text)) push(choice({ content }), true);
@@ -48,22 +57,29 @@ const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
   }
   push(choice({}, finishReason(answer)), false);
   if (answer.usageChunk) push(chunk([], usageOf(answer)), false);
-  frames.push({ sse: { data: "[DONE]" }, delta: false });
+  frames.push(sseFrame({ data: "[DONE]" }));
   return frames;
 };
 
-export const openaiChatFrames: ProviderFrames = {
-  path: "/v1/chat/completions",
-  defaultModel: "gpt-4o-mini",
-  conversation: "messages",
+export const openaiChatTemplate: ProviderTemplate = {
+  defaultModel: () => "gpt-4o-mini",
+  request: ({ model, stream, usageChunk }) => ({
+    path: "/v1/chat/completions",
+    body: { ...modelField(model), ...streamField(stream), ...(usageChunk ? { stream_options: { include_usage: true } } : {}) },
+  }),
   answerModel: openaiAnswerModel,
   toolId: ids.openaiCall,
-  userItem: (text) => ({ role: "user", content: text }),
-  toolResultItem: (calls) => {
+  takesToolIds: true,
+  thinking: false,
+  userTurn: (text) => endsWith("messages", { role: "user", content: textContent(text, "text") }),
+  toolResultTurn: (calls) => {
     const last = calls[calls.length - 1];
-    return { role: "tool", tool_call_id: last?.id, ...(last?.result === undefined ? {} : { content: { $contains: last.result } }) };
+    return endsWith("messages", {
+      role: "tool",
+      tool_call_id: last?.id,
+      ...(last?.result === undefined ? {} : { content: textContent({ $contains: last.result }, "text") }),
+    });
   },
-  streamFields: (usageChunk) => (usageChunk ? { stream_options: { include_usage: true } } : {}),
   streamHeaders: openaiHeaders,
   stream,
   response: (answer) => ({

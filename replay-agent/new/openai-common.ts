@@ -1,4 +1,4 @@
-import type { HttpAnswer, PlannedFail } from "./frames.ts";
+import type { HttpAnswer, PlannedFail } from "./template.ts";
 import { ids } from "./ids.ts";
 
 /** What both OpenAI wire formats share: dated model names, the fingerprint, request ids and error bodies. */
@@ -9,6 +9,9 @@ const snapshots: Readonly<Record<string, string>> = {
   "gpt-4.1": "gpt-4.1-2025-04-14",
   "gpt-4.1-mini": "gpt-4.1-mini-2025-04-14",
   "gpt-4.1-nano": "gpt-4.1-nano-2025-04-14",
+  "gpt-5": "gpt-5-2025-08-07",
+  "gpt-5-mini": "gpt-5-mini-2025-08-07",
+  "gpt-5-nano": "gpt-5-nano-2025-08-07",
 };
 
 /** OpenAI answers with the dated snapshot of an alias: gpt-4o-mini is answered as gpt-4o-mini-2024-07-18. */

@@ -1,23 +1,45 @@
-import type { Frame, PlannedAnswer, ProviderFrames } from "./frames.ts";
 import { ids } from "./ids.ts";
 import { created, openaiAnswerModel, openaiFail, openaiHeaders } from "./openai-common.ts";
+import {
+  endsWith,
+  modelField,
+  sseFrame,
+  streamField,
+  textContent,
+  type Frame,
+  type PlannedAnswer,
+  type ProviderTemplate,
+  type TextMatch,
+} from "./template.ts";
 import { tokenize } from "./tokenize.ts";
 
 /**
  * The Responses API as `POST /v1/responses` answers: named events numbered by
  * `sequence_number` from 0, `response.created` and `response.in_progress`, then each output item
- * (a message with its text deltas, a function call with its argument deltas) opened, streamed and
- * done, and `response.completed` carrying the whole response with its usage.
+ * (a reasoning item with its summary deltas, a message with its text deltas, a function call with
+ * its argument deltas) opened, streamed and done, and `response.completed` carrying the whole
+ * response with its usage.
  */
 
 const textPart = (text: string) => ({ type: "output_text", annotations: [], logprobs: [], text });
 
-/** The output items of a finished answer: its message, then its function calls. */
+const summaryPart = (text: string) => ({ type: "summary_text", text });
+
+/** The output items of a finished answer: its reasoning, its message, then its function calls. */
 const outputOf = (answer: PlannedAnswer) => [
+  ...(answer.thinking === undefined
+    ? []
+    : [{ id: ids.reasoning(answer.seed), type: "reasoning" as const, summary: [summaryPart(answer.thinking)] }]),
   ...(answer.text === undefined
     ? []
     : [
-        { id: ids.responseMessage(answer.seed), type: "message", status: "completed", content: [textPart(answer.text)], role: "assistant" },
+        {
+          id: ids.responseMessage(answer.seed),
+          type: "message" as const,
+          status: "completed",
+          content: [textPart(answer.text)],
+          role: "assistant",
+        },
       ]),
   ...answer.calls.map((call, index) => ({
     id: ids.functionCall(`${answer.seed}|${index}`),
@@ -43,7 +65,7 @@ const responseOf = (answer: PlannedAnswer, done: boolean) => ({
   output: done ? outputOf(answer) : [],
   parallel_tool_calls: true,
   previous_response_id: null,
-  reasoning: { effort: null, summary: null },
+  reasoning: answer.thinking === undefined ? { effort: null, summary: null } : { effort: "medium", summary: "auto" },
   service_tier: "default",
   store: true,
   temperature: 1,
@@ -57,7 +79,7 @@ const responseOf = (answer: PlannedAnswer, done: boolean) => ({
         input_tokens: answer.usage.input,
         input_tokens_details: { cached_tokens: 0 },
         output_tokens: answer.usage.output,
-        output_tokens_details: { reasoning_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: answer.usage.thinking },
         total_tokens: answer.usage.input + answer.usage.output,
       }
     : null,
@@ -68,12 +90,20 @@ const responseOf = (answer: PlannedAnswer, done: boolean) => ({
 const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
   const frames: Array<Frame> = [];
   const push = (type: string, fields: Record<string, unknown>, delta = false) =>
-    frames.push({ sse: { event: type, data: { type, sequence_number: frames.length, ...fields } }, delta });
+    frames.push(sseFrame({ event: type, data: { type, sequence_number: frames.length, ...fields } }, delta));
   push("response.created", { response: responseOf(answer, false) });
   push("response.in_progress", { response: responseOf(answer, false) });
   const output = outputOf(answer);
   for (const [outputIndex, item] of output.entries()) {
-    if (item.type === "message") {
+    if (item.type === "reasoning") {
+      const text = answer.thinking ?? "";
+      const at = { item_id: item.id, output_index: outputIndex, summary_index: 0 };
+      push("response.output_item.added", { output_index: outputIndex, item: { ...item, summary: [] } });
+      push("response.reasoning_summary_part.added", { ...at, part: summaryPart("") });
+      for (const delta of tokenize(text)) push("response.reasoning_summary_text.delta", { ...at, delta }, true);
+      push("response.reasoning_summary_text.done", { ...at, text });
+      push("response.reasoning_summary_part.done", { ...at, part: summaryPart(text) });
+    } else if (item.type === "message") {
       const text = answer.text ?? "";
       const at = { item_id: item.id, output_index: outputIndex, content_index: 0 };
       push("response.output_item.added", { output_index: outputIndex, item: { ...item, status: "in_progress", content: [] } });
@@ -93,22 +123,34 @@ const stream = (answer: PlannedAnswer): ReadonlyArray<Frame> => {
   return frames;
 };
 
-export const openaiResponsesFrames: ProviderFrames = {
-  path: "/v1/responses",
-  defaultModel: "gpt-4o-mini",
-  conversation: "input",
+/** The input ends with the person's message; `input` may also be that message alone, as a string. */
+const userTurn = (text: TextMatch) => ({
+  input: { $anyOf: [text, { $last: { role: "user", content: textContent(text, "input_text") } }] },
+});
+
+export const openaiResponsesTemplate: ProviderTemplate = {
+  defaultModel: (thinking) => (thinking ? "gpt-5-mini" : "gpt-4o-mini"),
+  request: ({ model, stream, thinking }) => ({
+    path: "/v1/responses",
+    body: {
+      ...modelField(model),
+      ...streamField(stream),
+      ...(thinking ? { reasoning: { summary: { $regex: "^(auto|concise|detailed)$" } } } : {}),
+    },
+  }),
   answerModel: openaiAnswerModel,
   toolId: ids.openaiCall,
-  userItem: (text) => ({ role: "user", content: text }),
-  toolResultItem: (calls) => {
+  takesToolIds: true,
+  thinking: true,
+  userTurn,
+  toolResultTurn: (calls) => {
     const last = calls[calls.length - 1];
-    return {
+    return endsWith("input", {
       type: "function_call_output",
       call_id: last?.id,
-      ...(last?.result === undefined ? {} : { output: { $contains: last.result } }),
-    };
+      ...(last?.result === undefined ? {} : { output: textContent({ $contains: last.result }, "input_text") }),
+    });
   },
-  streamFields: () => ({}),
   streamHeaders: openaiHeaders,
   stream,
   response: (answer) => ({ status: 200, headers: openaiHeaders(answer.seed), body: responseOf(answer, true) }),

@@ -1,37 +1,51 @@
 import * as Result from "effect/Result";
-import type { NewProvider } from "../transcript/providers.ts";
-import { anthropicMessagesFrames } from "./anthropic-messages.ts";
+import { frameBytes, type StreamFrame } from "../wire/stream-frame.ts";
 import { pausesOf, type Background, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
-import type { Frame, PlannedAnswer, PlannedCall, ProviderFrames } from "./frames.ts";
-import { openaiChatFrames } from "./openai-chat.ts";
-import { openaiResponsesFrames } from "./openai-responses.ts";
+import type { Frame, HttpAnswer, PlannedAnswer, PlannedCall, ProviderTemplate } from "./template.ts";
+import { providerTemplates } from "./templates.ts";
 import { tokenize } from "./tokenize.ts";
-import { sseFrameText } from "../wire/sse.ts";
-
-/** Every HTTP provider's frame shapes; typed exhaustively so a new provider must have its own. */
-export const providerFrames: { readonly [P in NewProvider]: ProviderFrames } = {
-  "openai-chat": openaiChatFrames,
-  "openai-responses": openaiResponsesFrames,
-  "anthropic-messages": anthropicMessagesFrames,
-};
 
 type Line = Readonly<Record<string, unknown>>;
 
 /** A made-up but plausible token count for a turn's answer: one per delta it streams. */
 const outputTokens = (turn: Turn, calls: ReadonlyArray<PlannedCall>): number =>
-  tokenize(turn.reply ?? "").length + calls.reduce((sum, call) => sum + 4 + tokenize(JSON.stringify(call.arguments)).length, 0);
+  tokenize(turn.thinking ?? "").length +
+  tokenize(turn.reply ?? "").length +
+  calls.reduce((sum, call) => sum + 4 + tokenize(JSON.stringify(call.arguments)).length, 0);
+
+/** The emit_inbound field that carries a streamed frame of each kind. */
+const frameField = (frame: StreamFrame): Line => {
+  switch (frame.kind) {
+    case "sse":
+      return { sse: frame.sse };
+    case "ndjson":
+      return { ndjson: frame.value };
+    case "eventstream":
+      return { eventstream: frame.frame };
+  }
+};
+
+/** An answer's status, headers (when it has any) and body, as a response or fail line holds them. */
+const answerFields = (answer: HttpAnswer): Line => ({
+  status: answer.status,
+  ...(Object.keys(answer.headers).length === 0 ? {} : { headers: answer.headers }),
+  body: answer.body,
+});
+
+const isStreamedFrameLine = (line: Line | undefined): boolean =>
+  line?.["type"] === "emit_inbound" && ["sse", "ndjson", "eventstream"].some((field) => Object.hasOwn(line, field));
 
 /**
  * The answer's frames, with each pause line after the delta it names, and each cut pause inside
  * the delta it names: the frame cut in its middle with the pause between the pieces, and joined to
- * the frame before it (when no pause line is between them), so one write ends inside the event.
+ * the frame before it (when no pause line is between them), so one write ends inside the frame.
  */
 const withPauses = (
   source: string,
   where: string,
   turn: Turn,
-  head: Line,
+  head: Line | undefined,
   frames: ReadonlyArray<Frame>,
 ): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
   const pauses = pausesOf(turn);
@@ -61,41 +75,36 @@ const withPauses = (
   }
   const pauseLines = (after: number) =>
     pauses.filter((pause) => pause.after === after).map((pause): Line => ({ type: "pause", name: pause.name }));
-  const lines: Array<Line> = [...pauseLines(0), head];
+  const lines: Array<Line> = [...pauseLines(0), ...(head === undefined ? [] : [head])];
   let count = 0;
-  for (const frame of frames) {
-    const cut = frame.delta ? cuts.filter((candidate) => candidate.after === count + 1) : [];
+  for (const { frame, delta } of frames) {
+    const cut = delta ? cuts.filter((candidate) => candidate.after === count + 1) : [];
     const previous = lines.at(-1);
-    if (cut.length > 0 && previous?.["type"] === "emit_inbound" && previous["sse"] !== undefined)
-      lines[lines.length - 1] = { ...previous, join: true };
-    const middle = Math.floor(Buffer.byteLength(sseFrameText(frame.sse), "utf8") / 2);
+    if (cut.length > 0 && previous !== undefined && isStreamedFrameLine(previous)) lines[lines.length - 1] = { ...previous, join: true };
+    const middle = Math.floor(frameBytes(frame).length / 2);
     lines.push({
       type: "emit_inbound",
-      sse: frame.sse,
+      ...frameField(frame),
       ...(cut.length === 0 ? {} : { cut: cut.map(({ name }, index) => ({ at: middle + index, pause: name })) }),
     });
-    if (frame.delta) lines.push(...pauseLines(++count));
+    if (delta) lines.push(...pauseLines(++count));
   }
   return Result.succeed(lines);
 };
 
 const backgroundLines =
-  (description: Description, frames: ProviderFrames, model: string) =>
+  (description: Description, template: ProviderTemplate, model: string) =>
   (background: Background, index: number): ReadonlyArray<Line> => {
     const seed = `${description.provider}|${model}|background[${index}]|${JSON.stringify(background)}`;
-    const body = {
-      ...(background.model === undefined ? {} : { model: background.model }),
-      stream: { $absent: true },
-      ...(background.user === undefined
-        ? {}
-        : { [frames.conversation]: { $last: { role: "user", content: { $contains: background.user } } } }),
-    };
+    const request = template.request({ model: background.model, stream: false, usageChunk: false, thinking: false });
+    const body = { ...request.body, ...(background.user === undefined ? {} : template.userTurn({ $contains: background.user })) };
     const answer: PlannedAnswer = {
       seed,
-      model: frames.answerModel(background.model ?? model),
+      model: template.answerModel(background.model ?? model),
+      thinking: undefined,
       text: background.reply,
       calls: [],
-      usage: { input: 24 + tokenize(background.user ?? "").length, output: tokenize(background.reply).length },
+      usage: { input: 24 + tokenize(background.user ?? "").length, output: tokenize(background.reply).length, thinking: 0 },
       usageChunk: false,
     };
     return [
@@ -104,16 +113,16 @@ const backgroundLines =
         lane: background.lane,
         ...(background.optional === false ? {} : { optional: true }),
         times: background.times ?? "any",
-        request: { method: "POST", path: frames.path, body },
+        request: { method: "POST", path: request.path, body },
       },
-      { type: "emit_inbound", response: frames.response(answer) },
+      { type: "emit_inbound", response: answerFields(template.response(answer)) },
     ];
   };
 
 /** A transcript line by line: meta, each turn's expectation and answer, then the background lanes. */
 const transcriptLines = (source: string, description: Description): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
-  const frames = providerFrames[description.provider];
-  const model = description.model ?? frames.defaultModel;
+  const template = providerTemplates[description.provider];
+  const model = description.model ?? template.defaultModel(description.turns.some((turn) => turn.thinking !== undefined));
   const usageChunk = description.provider === "openai-chat" && description.usage !== false;
   const lines: Array<Line> = [
     { type: "meta", format: "replay-transcript", version: 1, provider: description.provider, model, source: "handwritten" },
@@ -124,43 +133,56 @@ const transcriptLines = (source: string, description: Description): Result.Resul
     const where = `turns[${index}]`;
     const seed = `${description.provider}|${model}|${where}|${JSON.stringify(turn)}`;
     const streamed = turn.stream !== false;
-    const last = turn.user === undefined ? frames.toolResultItem(previousCalls) : frames.userItem(turn.user);
-    const stream = turn.fail !== undefined && turn.stream === undefined ? {} : { stream: streamed ? true : { $absent: true } };
-    const body = {
+    const answered = turn.fail === undefined;
+    const request = template.request({
       model,
-      ...stream,
-      ...(streamed && turn.fail === undefined ? frames.streamFields(usageChunk) : {}),
-      [frames.conversation]: { $last: last },
+      stream: !answered && turn.stream === undefined ? undefined : streamed,
+      usageChunk: streamed && answered && usageChunk,
+      thinking: answered && turn.thinking !== undefined,
+    });
+    const body = {
+      ...request.body,
+      ...(turn.user === undefined ? template.toolResultTurn(previousCalls) : template.userTurn(turn.user)),
     };
-    lines.push({ type: "expect_outbound", request: { method: "POST", path: frames.path, body } });
+    lines.push({ type: "expect_outbound", request: { method: "POST", path: request.path, body } });
     input += 12 + tokenize(turn.user ?? "").length + previousCalls.reduce((sum, call) => sum + 8 + tokenize(call.result ?? "").length, 0);
     if (turn.fail !== undefined) {
       const fail = typeof turn.fail === "number" ? { status: turn.fail } : turn.fail;
-      const answer = frames.fail({ seed, model, status: fail.status, message: fail.message, retryAfter: fail.retryAfter });
-      lines.push({ type: "fail", status: answer.status, headers: answer.headers, body: answer.body });
+      const answer = template.fail({ seed, model, status: fail.status, message: fail.message, retryAfter: fail.retryAfter });
+      lines.push({ type: "fail", ...answerFields(answer) });
       previousCalls = [];
       continue;
     }
     const calls = (turn.tools ?? []).map((tool, call): PlannedCall => ({
-      id: tool.id ?? frames.toolId(`${seed}|${call}`),
+      id: tool.id ?? template.toolId?.(`${seed}|${call}`, tool.name),
       name: tool.name,
       arguments: tool.arguments ?? {},
       result: tool.result,
     }));
-    const usage = turn.usage ?? { input, output: outputTokens(turn, calls) };
-    const answer: PlannedAnswer = { seed, model: frames.answerModel(model), text: turn.reply, calls, usage, usageChunk };
+    const thinking = tokenize(turn.thinking ?? "").length;
+    const usage = turn.usage === undefined ? { input, output: outputTokens(turn, calls), thinking } : { ...turn.usage, thinking };
+    const answer: PlannedAnswer = {
+      seed,
+      model: template.answerModel(model),
+      thinking: turn.thinking,
+      text: turn.reply,
+      calls,
+      usage,
+      usageChunk,
+    };
     if (streamed) {
-      const head = { type: "emit_inbound", head: { status: 200, headers: frames.streamHeaders(seed) } };
-      const streamLines = withPauses(source, where, turn, head, frames.stream(answer));
+      const headers = template.streamHeaders?.(seed);
+      const head = headers === undefined ? undefined : { type: "emit_inbound", head: { status: 200, headers } };
+      const streamLines = withPauses(source, where, turn, head, template.stream(answer));
       if (Result.isFailure(streamLines)) return streamLines;
       lines.push(...streamLines.success);
     } else {
-      lines.push({ type: "emit_inbound", response: frames.response(answer) });
+      lines.push({ type: "emit_inbound", response: answerFields(template.response(answer)) });
     }
     input += usage.output;
     previousCalls = calls;
   }
-  lines.push(...(description.background ?? []).flatMap(backgroundLines(description, frames, model)));
+  lines.push(...(description.background ?? []).flatMap(backgroundLines(description, template, model)));
   return Result.succeed(lines);
 };
 

@@ -14,6 +14,10 @@ const request = {
       { role: "user", content: "Give me a short tour" },
     ],
     tools: [{ type: "function", function: { name: "read_file", parameters: { $schema: "http://json-schema.org/draft-07/schema#" } } }],
+    blocks: [
+      { type: "image", source: { type: "url", url: "https://example.com/tour.png" } },
+      { type: "text", text: "Give me a short tour" },
+    ],
   },
 };
 
@@ -69,6 +73,31 @@ describe("matchPattern", () => {
       'body.model: expected an array whose last element matches "x", got "gpt-4o-mini"',
     ],
     [
+      "$anyOf matches the last user message sent as a string",
+      {
+        body: {
+          messages: { $last: { content: { $anyOf: ["Give me a short tour", { $some: { type: "text", text: "Give me a short tour" } }] } } },
+        },
+      },
+      "",
+    ],
+    [
+      "$anyOf matches it sent as a list of content blocks",
+      { body: { blocks: { $anyOf: ["Give me a short tour", { $some: { type: "text", text: "Give me a short tour" } }] } } },
+      "",
+    ],
+    ["$anyOf takes $absent for a missing key", { body: { temperature: { $anyOf: [0, { $absent: true }] } } }, ""],
+    [
+      "$anyOf with no match shows the closest pattern of the value's shape",
+      { body: { blocks: { $anyOf: ["Give me the tour", { $some: { type: "text", text: "Give me the tour" } }] } } },
+      'body.blocks: expected a value that matches one of ["Give me the tour",{"$some":{"type":"text","text":"Give me the tour"}}], got [{"type":"image","source":{"type":"url","url":"https://example.com/tour.png"}},{…; the closest:\nbody.blocks: expected an element that matches {"type":"text","text":"Give me the tour"}, got none; the closest:\nbody.blocks[1].text: expected "Give me the tour", got "Give me a short tour"',
+    ],
+    [
+      "$anyOf with no match on a string shows the string pattern",
+      { body: { model: { $anyOf: ["gpt-4o", { $some: { text: "gpt-4o" } }] } } },
+      'body.model: expected a value that matches one of ["gpt-4o",{"$some":{"text":"gpt-4o"}}], got "gpt-4o-mini"; the closest:\nbody.model: expected "gpt-4o", got "gpt-4o-mini"',
+    ],
+    [
       "a $-key that is not an operator is a literal key",
       { body: { tools: [{ function: { parameters: { $schema: "http://json-schema.org/draft-07/schema#" } } }] } },
       "",
@@ -106,6 +135,8 @@ describe("validatePattern", () => {
       'body.messages.$last.content: $regex "([" is not a valid regular expression',
     ],
     [{ body: { content: { $contains: "a", role: "user" } } }, "body.content: an operator object has exactly one key, got $contains, role"],
+    [{ body: { content: { $anyOf: "Hi" } } }, 'body.content: $anyOf takes a list of two or more patterns, got "Hi"'],
+    [{ body: { content: { $anyOf: ["Hi", { $regex: "([" }] } } }, 'body.content.$anyOf[1]: $regex "([" is not a valid regular expression'],
   ])("rejects %j", (pattern, problem) => {
     expect(formatDifferences(validatePattern(pattern))).toContain(problem);
   });

@@ -5,9 +5,10 @@ import * as Predicate from "effect/Predicate";
  * as a subset (extra keys allowed), arrays element by element with equal length, primitives
  * by equality; `{"$contains": s}` and `{"$regex": s}` match strings, `{"$any": true}` any
  * present value, `{"$absent": true}` a missing key, `{"$some": p}` an array with an element
- * matching `p` and `{"$last": p}` an array whose last element matches `p`. An object is an
- * operator only when its single key is one of those six, so `{"$schema": …}` in a tool's
- * JSON schema stays a literal key.
+ * matching `p`, `{"$last": p}` an array whose last element matches `p` and `{"$anyOf": [p, q]}`
+ * a value (or a missing key) that one of the patterns matches. An object is an operator only when
+ * its single key is one of those seven, so `{"$schema": …}` in a tool's JSON schema stays a
+ * literal key.
  */
 
 /** One place where the actual value differs from the pattern. */
@@ -22,11 +23,12 @@ type Operator =
   | { readonly kind: "any" }
   | { readonly kind: "absent" }
   | { readonly kind: "some"; readonly pattern: unknown }
-  | { readonly kind: "last"; readonly pattern: unknown };
+  | { readonly kind: "last"; readonly pattern: unknown }
+  | { readonly kind: "anyOf"; readonly patterns: ReadonlyArray<unknown> };
 
 type Actual = { readonly present: true; readonly value: unknown } | { readonly present: false };
 
-const operatorKeys = new Set(["$contains", "$regex", "$any", "$absent", "$some", "$last"]);
+const operatorKeys = new Set(["$contains", "$regex", "$any", "$absent", "$some", "$last", "$anyOf"]);
 const maxRendered = 80;
 
 /** Every difference between `pattern` and `actual`; empty when they match. */
@@ -59,6 +61,13 @@ const validateOperator = (key: string, value: unknown, path: string): ReadonlyAr
     return [{ path, message: `${key} takes a string, got ${render(value)}` }];
   }
   if (key === "$some" || key === "$last") return validatePattern(value, `${path}.${key}`);
+  if (key === "$anyOf") {
+    if (!Array.isArray(value) || value.length < 2) {
+      return [{ path, message: `$anyOf takes a list of two or more patterns, got ${render(value)}` }];
+    }
+    const patterns: ReadonlyArray<unknown> = value;
+    return patterns.flatMap((item, index) => validatePattern(item, indexPath(`${path}.$anyOf`, index)));
+  }
   if (key === "$regex" && typeof value === "string") {
     const problem = regexProblem(value);
     if (problem !== undefined) return [{ path, message: `$regex ${render(value)} is not a valid regular expression: ${problem}` }];
@@ -93,6 +102,8 @@ const operatorOf = (pattern: unknown): Operator | undefined => {
       return { kind: "some", pattern: value };
     case "$last":
       return { kind: "last", pattern: value };
+    case "$anyOf":
+      return Array.isArray(value) ? { kind: "anyOf", patterns: value } : undefined;
     default:
       return undefined;
   }
@@ -114,6 +125,7 @@ const compareOperator = (operator: Operator, actual: Actual, path: string): Read
     return actual.present ? [{ path, message: `expected the key to be absent, got ${render(actual.value)}` }] : [];
   }
   if (operator.kind === "some" || operator.kind === "last") return compareElements(operator, actual, path);
+  if (operator.kind === "anyOf") return compareAlternatives(operator.patterns, actual, path);
   const expected =
     operator.kind === "any"
       ? "any value"
@@ -145,6 +157,51 @@ const compareElements = (
   if (tries.some((differences) => differences.length === 0)) return [];
   const closest = tries.reduce((best, next) => (next.length < best.length ? next : best));
   return [{ path, message: `expected an element that matches ${render(operator.pattern)}, got none; the closest:` }, ...closest];
+};
+
+/**
+ * `$anyOf`: one of the patterns matches. The diff is the closest pattern's: among those of the
+ * actual value's shape (a string, an array, an object, …), the one with the fewest differences.
+ */
+const compareAlternatives = (patterns: ReadonlyArray<unknown>, actual: Actual, path: string): ReadonlyArray<PatternDifference> => {
+  const tries = patterns.map((pattern) => ({ pattern, differences: compare(pattern, actual, path) }));
+  if (tries.some(({ differences }) => differences.length === 0)) return [];
+  const shape = actual.present ? shapeOfValue(actual.value) : "absent";
+  const sameShape = tries.filter(({ pattern }) => [shape, undefined].includes(shapeOfPattern(pattern)));
+  const closest = (sameShape.length > 0 ? sameShape : tries).reduce((best, next) =>
+    next.differences.length < best.differences.length ? next : best,
+  );
+  const got = actual.present ? render(actual.value) : "nothing (the key is missing)";
+  return [{ path, message: `expected a value that matches one of ${render(patterns)}, got ${got}; the closest:` }, ...closest.differences];
+};
+
+type Shape = "string" | "number" | "boolean" | "null" | "array" | "object" | "absent";
+
+const shapeOfValue = (value: unknown): Shape => {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "string") return "string";
+  if (typeof value === "number") return "number";
+  if (typeof value === "boolean") return "boolean";
+  return "object";
+};
+
+/** The shape of value a pattern can match; undefined when it can match several. */
+const shapeOfPattern = (pattern: unknown): Shape | undefined => {
+  const operator = operatorOf(pattern);
+  if (operator === undefined) return shapeOfValue(pattern);
+  switch (operator.kind) {
+    case "contains":
+    case "regex":
+      return "string";
+    case "some":
+    case "last":
+      return "array";
+    case "absent":
+      return "absent";
+    default:
+      return undefined;
+  }
 };
 
 const compareArray = (pattern: ReadonlyArray<unknown>, value: unknown, path: string): ReadonlyArray<PatternDifference> => {

@@ -58,5 +58,13 @@ export const isStdioProvider = (provider: Provider): provider is StdioProvider =
 export const httpProviders: ReadonlyArray<HttpProvider> = providers.filter(isHttpProvider);
 
 /** The providers `replay-agent new` writes transcripts for; each has its frame shapes in replay-agent/new/. */
-export const newProviders = ["openai-chat", "openai-responses", "anthropic-messages"] as const satisfies ReadonlyArray<HttpProvider>;
+export const newProviders = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic-messages",
+  "gemini",
+  "ollama",
+  "bedrock",
+  "cohere",
+] as const satisfies ReadonlyArray<HttpProvider>;
 export type NewProvider = (typeof newProviders)[number];
