@@ -81,6 +81,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
         "dist/bin/replay-agent.js",
         "docs/config.md",
         "docs/transcripts.md",
+        "docs/providers/gemini.md",
         "docs/report-json.md",
         "docs/ci.md",
         "docs/prove-scenarios.yml",
@@ -93,7 +94,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(
       files.filter(
         (file) =>
-          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.js|dist\/lib\/[^/]+\.js|dist\/.+\.d\.ts|docs\/[^/]+\.(md|yml)|README\.md|package\.json)$/.test(
+          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.js|dist\/lib\/[^/]+\.js|dist\/.+\.d\.ts|docs\/(providers\/)?[^/]+\.(md|yml)|README\.md|package\.json)$/.test(
             file,
           ),
       ),

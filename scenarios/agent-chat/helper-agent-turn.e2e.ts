@@ -18,8 +18,8 @@ test("A helper agent finishing its own turn does not end the reply: the turn run
   // own thread; the main turn is still running when the helper's turn/completed has gone out.
   await agent.paused("helper-done");
   await expect(reply).toHaveText("I asked a helper to read src.");
-  await expect(page.getByRole("button", { name: "Stop generation" })).toBeVisible();
   await app.screenshot("helper-done");
+  await expect(page.getByRole("button", { name: "Stop generation" })).toBeVisible();
 
   await agent.resume();
   await expect(reply).toHaveText("I asked a helper to read src. It says src/math.ts exports sum.");
