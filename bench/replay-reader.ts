@@ -37,19 +37,19 @@ async function readHttp(url: string, body: string): Promise<ReadRun> {
 /**
  * Opens a WebSocket connection to `url`, waits for the server's greeting (its first message),
  * sends `message` and hands each of the `count` messages that answer it to `received`, then closes
- * the connection and waits until it has closed. Resolves with ms from sending `message` to the
- * first and the last of them.
+ * the connection and waits until it has closed. Resolves with the greeting and ms from sending
+ * `message` to the first and the last message of the answer.
  */
 export async function converse(
   url: string,
   message: string,
   count: number,
   received: (text: Buffer) => void,
-): Promise<{ readonly total: number; readonly firstMessage: number }> {
+): Promise<{ readonly greeting: Buffer; readonly total: number; readonly firstMessage: number }> {
   const socket = new WebSocket(url, { perMessageDeflate: false });
   const closed = once(socket, "close");
   try {
-    await once(socket, "message");
+    const [greeting] = (await once(socket, "message")) as [Buffer];
     const sent = performance.now();
     return await new Promise((resolve, reject) => {
       let left = count;
@@ -60,7 +60,7 @@ export async function converse(
         if (isBinary || !Buffer.isBuffer(data)) return reject(new Error(`bench: ${url} sent a binary message, not JSON text`));
         received(data);
         left -= 1;
-        if (left === 0) resolve({ total: performance.now() - sent, firstMessage });
+        if (left === 0) resolve({ greeting, total: performance.now() - sent, firstMessage });
       });
       socket.send(message);
     });

@@ -6,10 +6,11 @@
 import { pathToFileURL } from "node:url";
 import { rounded, type Figure } from "./figure.ts";
 import { httpFigures } from "./replay-http.ts";
+import { websocketFigures } from "./replay-websocket.ts";
 
-/** The HTTP frame kinds' figures (replay-http.ts). */
+/** The HTTP frame kinds' figures (replay-http.ts), then the WebSocket's (replay-websocket.ts). */
 export async function replayFigures(runs = 11): Promise<Figure[]> {
-  return [...(await httpFigures(runs))];
+  return [...(await httpFigures(runs)), ...(await websocketFigures(runs))];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
