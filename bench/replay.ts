@@ -6,11 +6,12 @@
 import { pathToFileURL } from "node:url";
 import { rounded, type Figure } from "./figure.ts";
 import { httpFigures } from "./replay-http.ts";
+import { stdioFigures } from "./replay-stdio.ts";
 import { websocketFigures } from "./replay-websocket.ts";
 
-/** The HTTP frame kinds' figures (replay-http.ts), then the WebSocket's (replay-websocket.ts). */
+/** The HTTP frame kinds' figures (replay-http.ts), then the WebSocket's (replay-websocket.ts) and stdio's (replay-stdio.ts). */
 export async function replayFigures(runs = 11): Promise<Figure[]> {
-  return [...(await httpFigures(runs)), ...(await websocketFigures(runs))];
+  return [...(await httpFigures(runs)), ...(await websocketFigures(runs)), ...(await stdioFigures(runs))];
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
