@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  describeMessage,
   loadTranscript,
   providerTransport,
   requestExcerpt,
@@ -56,19 +57,6 @@ export interface ScenarioAgent {
   /** Every request the app sent, in order. */
   requests(): ReadonlyArray<AgentRequest>;
   status(): AgentStatus;
-}
-
-function describeMessage(message: unknown): string {
-  if (typeof message !== "object" || message === null) return "a message";
-  const record = message as Record<string, unknown>;
-  if (typeof record.spawn === "object" && record.spawn !== null) return "the agent's arguments";
-  if (typeof record.method === "string") return record.method;
-  if (typeof record.type === "string") {
-    const subtype =
-      typeof record.request === "object" && record.request !== null ? (record.request as Record<string, unknown>).subtype : undefined;
-    return typeof subtype === "string" ? `${record.type} ${subtype}` : record.type;
-  }
-  return "id" in record ? `the answer to id ${JSON.stringify(record.id)}` : "a message";
 }
 
 function fromHttpStatus(status: ReplayStatus): AgentStatus {

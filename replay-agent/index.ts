@@ -19,6 +19,7 @@ export type { HttpProvider, Provider, StdioProvider, Transport, WebSocketProvide
 export type { HttpRequest } from "./http/read-request.ts";
 export type { ReplayRuntime, RuntimeStatus } from "./runtime/replay-runtime.ts";
 export { requestExcerpt } from "./runtime/request-excerpt.ts";
+export { describeMessage } from "./cli/format.ts";
 export {
   ListenError,
   MissingKeyError,

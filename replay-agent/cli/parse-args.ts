@@ -5,9 +5,9 @@ import type { NewSource } from "../new/new-transcript.ts";
 import { httpProviders, newProviders, providers, type HttpProvider } from "../transcript/providers.ts";
 
 export const usage = `Usage:
-  replay-agent serve --transcript <file> [--port <n>]   serve an HTTP provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
+  replay-agent serve --transcript <file> [--port <n>]   serve an HTTP or WebSocket provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
   replay-agent stdio --transcript <file> [--control-port <n>] [--notify <url>] [-- <the app's arguments>...]
-                                                        be a stdio agent (jsonrpc-stdio, codex-app-server, claude-code)
+                                                        be a stdio agent (jsonrpc-stdio, codex-app-server, codex-exec, claude-code)
                                                         on stdin/stdout, for an app to spawn; control routes on 127.0.0.1,
                                                         announced on stderr; the arguments after -- are the ones the app
                                                         passed, matched against the transcript's spawn line if it has one
