@@ -334,6 +334,21 @@ describe("replay-agent check on a bedrock transcript", () => {
       'a chunk without base64 "bytes", which the AWS SDK decodes for the app. Put the model\'s own event JSON in "bytes", base64-encoded, as Bedrock does: {"bytes":"eyJ0eXBlIjoibWVzc2FnZV9zdG9wIn0="}',
     ],
     [
+      "a fail after the stream's first message",
+      [
+        request,
+        messageStart,
+        line({
+          type: "fail",
+          status: 429,
+          headers: { "x-amzn-errortype": "ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/" },
+          body: { message: "Too many tokens, please wait before trying again." },
+        }),
+      ],
+      4,
+      'fail after eventstream frames: the stream\'s 200 status was already sent. Record a mid-stream error as an eventstream message with ":message-type":"exception", the way the provider streams it, or move the fail above the stream',
+    ],
+    [
       "a fail that names no error type",
       [request, line({ type: "fail", status: 429, body: { message: "Too many requests, please wait before trying again." } })],
       3,
