@@ -45,9 +45,9 @@ export interface ScenarioAgent {
   /** The shell command that starts the stdio peer (`{replayCommand}` in the config); undefined over HTTP. */
   readonly command: string | undefined;
   /**
-   * The stdio peer's launcher: an executable named as the agent's command (`claude`, `codex`), alone in its
-   * folder, that starts the peer with the arguments it is given. Give it as the agent binary's path (the Agent
-   * SDK's `pathToClaudeCodeExecutable`) or put its folder first on PATH; undefined over HTTP.
+   * The stdio peer's launcher (`{replayExecutable}` in the config): an executable named as the agent's command
+   * (`claude`, `codex`), alone in its folder, that starts the peer with the arguments it is given. Give it as the
+   * agent binary's path (the Agent SDK's `pathToClaudeCodeExecutable`) or put its folder first on PATH; undefined over HTTP.
    */
   readonly executable: string | undefined;
   /** Resolves when the transcript is held at the pause called `name`. */

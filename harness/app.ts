@@ -85,6 +85,7 @@ export async function startApp(input: {
   readonly testInfo: TestInfo;
   readonly replayUrl: string | undefined;
   readonly replayCommand: string | undefined;
+  readonly replayExecutable: string | undefined;
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
   if (typeof config.start !== "string" || config.start === "") {
@@ -102,11 +103,12 @@ export async function startApp(input: {
     await writeFile(join(dirs.home, path), text);
   }
   const start = config.start;
-  const substitutions = (port: number) => ({ port, home: dirs.appHome, replay: input.replayUrl, replayCommand: input.replayCommand });
+  const { replayUrl, replayCommand, replayExecutable } = input;
+  const substitutions = (port: number) => ({ port, home: dirs.appHome, replay: replayUrl, replayCommand, replayExecutable });
   // Per port: the app server picks the port, and may pick another when it was taken.
   const launch = (port: number) => ({
     command: substitute(start, substitutions(port)),
-    env: appEnvironment({ app: config, dirs, port, replayUrl: input.replayUrl, replayCommand: input.replayCommand }),
+    env: appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable }),
   });
 
   let server: AppServer;

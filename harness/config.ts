@@ -37,9 +37,12 @@ export interface ScenarioAppConfig {
   readonly cli?: string;
   /** Name of the environment variable holding the app's state directory. */
   readonly homeEnv?: string;
-  /** Provider variables; `{replay}` becomes the replay agent's URL, `{replayCommand}` the command that starts its stdio peer. */
+  /**
+   * Provider variables; `{replay}` becomes the replay agent's URL, `{replayCommand}` the command that starts its stdio peer,
+   * `{replayExecutable}` the path of the peer's launcher.
+   */
   readonly provider?: Readonly<Record<string, string>>;
-  /** Extra variables for the app; `{port}`, `{home}`, `{replay}` and `{replayCommand}` are substituted. */
+  /** Extra variables for the app; `{port}`, `{home}`, `{replay}`, `{replayCommand}` and `{replayExecutable}` are substituted. */
   readonly env?: Readonly<Record<string, string>>;
   /** Names of variables copied from the developer's environment on top of the allowlist. */
   readonly passEnv?: ReadonlyArray<string>;

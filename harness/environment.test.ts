@@ -7,6 +7,7 @@ const input = (developer: NodeJS.ProcessEnv) => ({
   port: 4100,
   replayUrl: undefined,
   replayCommand: undefined,
+  replayExecutable: undefined,
   developer,
 });
 
@@ -23,5 +24,25 @@ describe("the app's environment", () => {
     const inProof = appEnvironment(input({ ...developer, TMPDIR: "/run/attempt/tmp", SCENARIO_APP_TMPDIR: "/tmp" }));
     expect(inProof.TMPDIR).toBe("/tmp");
     expect(Object.keys(inProof).filter((name) => name.startsWith("SCENARIO_") || name.includes("API_KEY"))).toEqual([]);
+  });
+
+  it("fills the placeholders into the config's provider and env values: the stdio peer's command line and its launcher's path", () => {
+    const env = appEnvironment({
+      ...input({ PATH: "/usr/bin" }),
+      app: {
+        start: "node server.js",
+        provider: { AGENT_COMMAND: "{replayCommand}", CLAUDE_PATH: "{replayExecutable}" },
+        env: { APP_URL: "http://127.0.0.1:{port}/", DATA: "{home}/data", BASE: "{replay}/v1" },
+      },
+      replayCommand: "'/usr/bin/node' '/repo/replay-agent/cli.ts' 'stdio' '--transcript' '/t.ndjson' '--'",
+      replayExecutable: "/tmp/replay-agent-peer-x1/claude",
+    });
+    expect(env).toMatchObject({
+      AGENT_COMMAND: "'/usr/bin/node' '/repo/replay-agent/cli.ts' 'stdio' '--transcript' '/t.ndjson' '--'",
+      CLAUDE_PATH: "/tmp/replay-agent-peer-x1/claude",
+      APP_URL: "http://127.0.0.1:4100/",
+      DATA: "/run/app-home/data",
+      BASE: "http://127.0.0.1:9/v1",
+    });
   });
 });

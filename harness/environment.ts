@@ -19,6 +19,7 @@ export interface AppEnvironmentInput {
   readonly port: number;
   readonly replayUrl: string | undefined;
   readonly replayCommand: string | undefined;
+  readonly replayExecutable: string | undefined;
   readonly developer?: NodeJS.ProcessEnv;
 }
 
@@ -29,14 +30,17 @@ export interface Substitutions {
   readonly replay: string | undefined;
   /** The shell command that starts the stdio replay peer. */
   readonly replayCommand: string | undefined;
+  /** The path of the stdio replay peer's launcher, for apps that take their agent's binary as a path. */
+  readonly replayExecutable: string | undefined;
 }
 
-/** Fills `{port}`, `{home}`, `{replay}` and `{replayCommand}` into a config value. */
+/** Fills `{port}`, `{home}`, `{replay}`, `{replayCommand}` and `{replayExecutable}` into a config value. */
 export function substitute(text: string, values: Substitutions): string {
   return text
     .replaceAll("{port}", String(values.port))
     .replaceAll("{home}", values.home)
     .replaceAll("{replayCommand}", values.replayCommand ?? "false")
+    .replaceAll("{replayExecutable}", values.replayExecutable ?? "false")
     .replaceAll("{replay}", values.replay ?? "http://127.0.0.1:9");
 }
 
@@ -71,7 +75,13 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
   env.PORT = String(input.port);
   if (input.app.homeEnv !== undefined) env[input.app.homeEnv] = appHome;
 
-  const values = { port: input.port, home: appHome, replay: input.replayUrl, replayCommand: input.replayCommand };
+  const values = {
+    port: input.port,
+    home: appHome,
+    replay: input.replayUrl,
+    replayCommand: input.replayCommand,
+    replayExecutable: input.replayExecutable,
+  };
   for (const [name, value] of Object.entries({ ...input.app.provider, ...input.app.env })) {
     env[name] = substitute(value, values);
   }

@@ -17,7 +17,7 @@ import { untilPrepared } from "./prepared.ts";
 export interface ScenarioTestOptions {
   /** The replay transcript for this test, relative to the scenario file. */
   transcript: string | undefined;
-  /** Extra environment for this test's app, over the config's; `{port}`, `{home}`, `{replay}`, `{replayCommand}` are substituted. */
+  /** Extra environment for this test's app, over the config's; `{port}`, `{home}`, `{replay}`, `{replayCommand}`, `{replayExecutable}` are substituted. */
   appEnv: Readonly<Record<string, string>>;
 }
 
@@ -123,6 +123,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         testInfo,
         replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
         replayCommand: scenarioApp.provider === undefined ? undefined : agent.command,
+        replayExecutable: scenarioApp.provider === undefined ? undefined : agent.executable,
       });
       try {
         await use(running.app);

@@ -68,7 +68,7 @@ beforeAll(async () => {
   exitCode = run.exitCode;
   stderr = run.stderr;
   report = JSON.parse(run.stdout) as JsonReport;
-  // Eleven projects, sixteen tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
+  // Eleven projects, seventeen tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
   // twelve runs before, in one hook.
 }, 600_000);
 
@@ -132,9 +132,12 @@ describe("the harness", () => {
     expect(passedAlone(project("env-app").results)).toEqual([["passed", []]]);
   });
 
-  it("hands a stdio app the replay peer's command, and holds the peer's stream at a pause until the scenario resumes it", () => {
+  it("hands a stdio app the replay peer's command or its launcher's path, and holds the peer's stream at a pause until the scenario resumes it", () => {
     const { results } = project("stdio-app");
-    expect(passedAlone(results)).toEqual([["passed", []]]);
+    expect(passedAlone(results)).toEqual([
+      ["passed", []],
+      ["passed", []],
+    ]);
     expect(results[0]?.attachments.map((attachment) => attachment.name)).toEqual(["screenshot:mid-stream", "screenshot:done"]);
   });
 

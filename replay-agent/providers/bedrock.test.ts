@@ -1,10 +1,10 @@
 import {
   BedrockRuntimeClient,
-  BedrockRuntimeServiceException,
   ConverseCommand,
   ConverseStreamCommand,
   InvokeModelWithResponseStreamCommand,
   ThrottlingException,
+  ValidationException,
   type ContentBlock,
   type ConverseStreamOutput,
   type Message,
@@ -155,21 +155,19 @@ describe("bedrock over HTTP, read by @aws-sdk/client-bedrock-runtime", () => {
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 
-  it("answers an unexpected Converse 400 replay_mismatch, which the SDK raises with the diff on it, and keeps the expectation for the right one", async () => {
+  it("answers an unexpected Converse 400 as a ValidationException whose message has the diff, and keeps the expectation for the right one", async () => {
     const server = await serve("converse.ndjson");
     const client = bedrock(server.url);
     const ask = (text: string) => client.send(new ConverseCommand({ modelId, messages: [user(text)], inferenceConfig: { maxTokens: 20 } }));
     const diff = 'body.messages[0].content[0].text: expected "Name this thread", got "Name this chat"';
 
     const mismatch = await ask("Name this chat").catch((error: unknown) => error);
-    // No x-amzn-errortype and no top-level message: the SDK names it "Unknown", and keeps the body's fields on the exception.
-    expect(mismatch).toBeInstanceOf(BedrockRuntimeServiceException);
-    expect(mismatch).toMatchObject({
-      name: "Unknown",
-      message: "UnknownError",
-      $metadata: { httpStatusCode: 400 },
-      error: { type: "replay_mismatch", line: 3, diff },
-    });
+    expect(mismatch).toBeInstanceOf(ValidationException);
+    expect(mismatch).toMatchObject({ name: "ValidationException", $fault: "client", $metadata: { httpStatusCode: 400 }, line: 3, diff });
+    expect((mismatch as Error).message).toMatch(
+      /^replay-agent could not replay POST \/model\/anthropic\.claude-3-5-haiku-20241022-v1%3A0\/converse \(last user message: "Name this chat"\): the request does not match /,
+    );
+    expect((mismatch as Error).message).toContain(diff);
     expect(server.status()).toMatchObject({ played: 0, remaining: 2, mismatches: [{ expectedLine: 3, diff }] });
 
     const answer = await ask("Name this thread");
@@ -334,6 +332,21 @@ describe("replay-agent check on a bedrock transcript", () => {
       [request, event("chunk", { bytes: '{"type":"message_stop"}' })],
       3,
       'a chunk without base64 "bytes", which the AWS SDK decodes for the app. Put the model\'s own event JSON in "bytes", base64-encoded, as Bedrock does: {"bytes":"eyJ0eXBlIjoibWVzc2FnZV9zdG9wIn0="}',
+    ],
+    [
+      "a fail after the stream's first message",
+      [
+        request,
+        messageStart,
+        line({
+          type: "fail",
+          status: 429,
+          headers: { "x-amzn-errortype": "ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/" },
+          body: { message: "Too many tokens, please wait before trying again." },
+        }),
+      ],
+      4,
+      'fail after eventstream frames: the stream\'s 200 status was already sent. Record a mid-stream error as an eventstream message with ":message-type":"exception", the way the provider streams it, or move the fail above the stream',
     ],
     [
       "a fail that names no error type",

@@ -323,4 +323,7 @@ export const bedrock: HttpProviderFormat = {
   checkFraming,
   // Requests are SigV4-signed with the app's AWS credentials: no key header the recorder could add.
   credentials: undefined,
+  // The SDK names a rest-json error by its x-amzn-errortype header, a "code", or "__type", and raises its "message": a
+  // ValidationException, the one Bedrock answers a malformed request with, carrying the mismatch and its details.
+  mismatchBody: (details) => ({ __type: "ValidationException", ...details }),
 };

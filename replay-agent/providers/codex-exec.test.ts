@@ -1,33 +1,21 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Codex, type ThreadEvent } from "@openai/codex-sdk";
 import * as Effect from "effect/Effect";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
-import { startStdioPeer, TranscriptError, validateTranscript, type StdioPeer } from "../index.ts";
+import { startStdioPeer, TranscriptError, validateTranscript } from "../index.ts";
 
 const prompt = "Run the tests and fix what fails";
 const failure = "unexpected status 401 Unauthorized: Missing bearer or basic authentication in header";
 
-const startPeer = async (transcript: string) => {
+/** The thread options of every fixture's run: the SDK passes them as flags, which each fixture's spawn line expects. */
+const threadOptions = { model: "gpt-5.1-codex", workingDirectory: "/home/dev/project", skipGitRepoCheck: true };
+const args = ["exec", "--experimental-json", "--model", "gpt-5.1-codex", "--cd", "/home/dev/project", "--skip-git-repo-check"];
+
+/** A peer playing `transcript`, and a thread of the SDK that spawns the peer's launcher as its codex binary. */
+const startThread = async (transcript: string) => {
   const peer = await startStdioPeer({ transcript });
   onTestFinished(() => peer.close());
-  return peer;
-};
-
-/**
- * The `codexPathOverride` the SDK spawns in place of the codex binary: a script that writes down
- * the arguments the SDK passes, then execs the peer's command (`replay-agent stdio` takes none of
- * codex's arguments). The stdio peer has no launcher of its own yet, so the test writes one.
- */
-const codexLauncher = async (peer: StdioPeer) => {
-  const dir = await mkdtemp(join(tmpdir(), "replay-agent-codex-"));
-  onTestFinished(() => rm(dir, { recursive: true, force: true }));
-  const launcher = join(dir, "codex");
-  const argv = join(dir, "argv");
-  await writeFile(launcher, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argv}'\nexec ${peer.commandLine}\n`, { mode: 0o755 });
-  return { dir, launcher, argv: async () => (await readFile(argv, "utf8")).split("\n").slice(0, -1) };
+  return { peer, thread: new Codex({ codexPathOverride: peer.executable }).startThread(threadOptions) };
 };
 
 /** The events a streamed turn yielded, and the error it ended with (undefined when it ended cleanly). */
@@ -51,13 +39,7 @@ const usage = {
 
 describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
   it("run() writes the prompt to stdin and reads the turn: its items, final response and usage", async () => {
-    const peer = await startPeer(fixture("codex-exec/fix-tests.ndjson"));
-    const { dir, launcher, argv } = await codexLauncher(peer);
-    const thread = new Codex({ codexPathOverride: launcher }).startThread({
-      model: "gpt-5.1-codex",
-      workingDirectory: dir,
-      skipGitRepoCheck: true,
-    });
+    const { peer, thread } = await startThread(fixture("codex-exec/fix-tests.ndjson"));
 
     const turn = await thread.run(prompt);
 
@@ -75,16 +57,17 @@ describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
       { id: "item_2", type: "agent_message", text: "All 12 tests pass; nothing needed fixing." },
     ]);
     expect(thread.id).toBe("019ad3f2-6c41-7b90-a2e5-3f8c1d07b6e4");
-    expect(await argv()).toEqual(["exec", "--experimental-json", "--model", "gpt-5.1-codex", "--cd", dir, "--skip-git-repo-check"]);
     await peer.close();
     expect(peer.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
-    expect(peer.requests()).toEqual([expect.objectContaining({ message: prompt, matched: true, line: 3 })]);
+    expect(peer.requests()).toEqual([
+      expect.objectContaining({ message: { spawn: { args } }, matched: true, line: 4 }),
+      expect.objectContaining({ message: prompt, matched: true, line: 5 }),
+    ]);
   });
 
   it("runStreamed() yields every event as codex printed it, in order", async () => {
-    const peer = await startPeer(fixture("codex-exec/fix-tests.ndjson"));
-    const { launcher } = await codexLauncher(peer);
-    const { events } = await new Codex({ codexPathOverride: launcher }).startThread().runStreamed(prompt);
+    const { peer, thread } = await startThread(fixture("codex-exec/fix-tests.ndjson"));
+    const { events } = await thread.runStreamed(prompt);
 
     const { seen, error } = await drain(events);
 
@@ -106,13 +89,9 @@ describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
   });
 
   it("run() raises a failed turn's error message", async () => {
-    const peer = await startPeer(fixture("codex-exec/failed-turn.ndjson"));
-    const { launcher } = await codexLauncher(peer);
+    const { thread } = await startThread(fixture("codex-exec/failed-turn.ndjson"));
 
-    const failed = await new Codex({ codexPathOverride: launcher })
-      .startThread()
-      .run("Please fix what fails")
-      .catch((error: unknown) => error);
+    const failed = await thread.run("Please fix what fails").catch((error: unknown) => error);
 
     // run() stops reading at turn.failed and kills codex without waiting for it: the peer's status is not awaited here.
     expect(failed).toBeInstanceOf(Error);
@@ -131,7 +110,7 @@ describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
         { type: "turn.failed", error: { message: failure } },
       ],
       error:
-        "^Codex Exec exited with code 1: replay-agent control on http://127\\.0\\.0\\.1:\\d+\\nreplay-agent stopped: played all 6 entries; 0 mismatches",
+        "^Codex Exec exited with code 1: replay-agent control on http://127\\.0\\.0\\.1:\\d+\\nreplay-agent stopped: played all 7 entries; 0 mismatches",
       mismatches: 0,
     },
     {
@@ -141,7 +120,7 @@ describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
       events: [
         {
           type: "error",
-          message: `replay-agent could not replay the prompt on stdin (message: "Fix it"): the request does not match ${fixture("codex-exec/fix-tests.ndjson")}:3 (expect_outbound ${prompt}). Change the app or the transcript so they agree:\n(root): expected "${prompt}", got "Fix it"`,
+          message: `replay-agent could not replay the prompt on stdin (message: "Fix it"): the request does not match ${fixture("codex-exec/fix-tests.ndjson")}:5 (expect_outbound ${prompt}). Change the app or the transcript so they agree:\n(root): expected "${prompt}", got "Fix it"`,
         },
       ],
       error:
@@ -149,9 +128,8 @@ describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
       mismatches: 1,
     },
   ])("runStreamed() yields $name, and raises the exit as the SDK's error", async ({ transcript, sent, events, error, mismatches }) => {
-    const peer = await startPeer(fixture(transcript));
-    const { launcher } = await codexLauncher(peer);
-    const streamed = await new Codex({ codexPathOverride: launcher }).startThread().runStreamed(sent);
+    const { peer, thread } = await startThread(fixture(transcript));
+    const streamed = await thread.runStreamed(sent);
 
     const ended = await drain(streamed.events);
 
@@ -161,7 +139,10 @@ describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
     await peer.close();
     expect(peer.status()).toMatchObject({ remaining: mismatches === 0 ? 0 : 8 });
     expect(peer.status().mismatches).toHaveLength(mismatches);
-    expect(peer.requests()).toEqual([expect.objectContaining({ message: sent, matched: mismatches === 0 })]);
+    expect(peer.requests()).toEqual([
+      expect.objectContaining({ message: { spawn: { args } }, matched: true }),
+      expect.objectContaining({ message: sent, matched: mismatches === 0 }),
+    ]);
   });
 });
 

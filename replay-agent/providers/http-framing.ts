@@ -38,6 +38,13 @@ export const sseOnly =
 /** The field of an emit_inbound line that carries a frame of `kind`. */
 const fieldOf = (kind: StreamKind): string => `"${kind}"`;
 
+/** How a stream of `kind` carries an error that comes after its 200: one more frame of its own kind. */
+const midStreamError: { readonly [K in StreamKind]: string } = {
+  sse: "an sse frame",
+  ndjson: "an ndjson line",
+  eventstream: 'an eventstream message with ":message-type":"exception"',
+};
+
 /**
  * The framing check every HTTP provider shares: an answer is streamed frames of the provider's
  * kinds that end the way its `rules` say, one JSON response, or a fail; a disconnect may cut a
@@ -104,7 +111,7 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
       complete = { what: "disconnect", line: entry.line };
     } else if (entry.type === "emit_inbound" && entry.head !== undefined) {
       if (stream.state !== "none" || head !== undefined) {
-        const before = head !== undefined ? `the head at line ${head}` : "sse frames";
+        const before = head !== undefined ? `the head at line ${head}` : `${streamKind ?? "sse"} frames`;
         return error(
           entry.line,
           `a head after ${before}: the status and headers go out once, before the first frame`,
@@ -124,7 +131,7 @@ const checkExchange = (file: string, rules: StreamRules, { request, answer }: Ex
         return error(
           entry.line,
           `fail after ${streamKind ?? "sse"} frames: the stream's 200 status was already sent`,
-          "Record a mid-stream error as an sse frame, the way the provider streams it, or move the fail above the stream",
+          `Record a mid-stream error as ${midStreamError[streamKind ?? "sse"]}, the way the provider streams it, or move the fail above the stream`,
         );
       }
       complete = { what: "fail", line: entry.line };

@@ -252,6 +252,23 @@ describe("ollama over HTTP, read by the official ollama client", () => {
       'Write each line of the stream as its own {"type":"emit_inbound","ndjson":{…}} line',
     ],
     [
+      "a fail after the stream's first line",
+      [
+        line(text("Hi")),
+        JSON.stringify({ type: "fail", status: 500, body: { error: "llama runner process has terminated: exit status 2" } }),
+      ],
+      4,
+      "fail after ndjson frames: the stream's 200 status was already sent",
+      "Record a mid-stream error as an ndjson line, the way the provider streams it, or move the fail above the stream",
+    ],
+    [
+      "a head after the stream's first line",
+      [line(text("Hi")), JSON.stringify({ type: "emit_inbound", head: { status: 200 } }), line(done)],
+      4,
+      "a head after ndjson frames: the status and headers go out once, before the first frame",
+      "Keep one head line, right below the expect_outbound it answers",
+    ],
+    [
       "an sse frame",
       ['{"type":"emit_inbound","sse":{"data":{"done":true}}}'],
       3,

@@ -25,7 +25,8 @@ const shown = (value: unknown): string => {
 
 /**
  * The text of a message's content: a string, or the text of its parts (OpenAI's `text` and
- * `input_text` parts, Anthropic's `text` blocks) joined; undefined when it holds no text.
+ * `input_text` parts, Anthropic's `text` blocks, Gemini's text parts, Bedrock's text blocks) joined;
+ * undefined when it holds no text.
  */
 const contentText = (content: unknown): string | undefined => {
   if (typeof content === "string") return content;
@@ -34,31 +35,51 @@ const contentText = (content: unknown): string | undefined => {
   return texts.length === 0 ? undefined : texts.join("\n");
 };
 
-/** The last item of a chat's `messages` or a Responses `input`: `last user message: "…"`, or `last item (function_call_output): "…"`. */
-const lastItem = (items: ReadonlyArray<unknown>): string => {
-  const last = items.at(-1);
-  if (!Predicate.isObject(last)) return `last item: ${shown(last)}`;
-  const role = typeof last["role"] === "string" ? last["role"] : undefined;
-  const type = typeof last["type"] === "string" && last["type"] !== "message" ? last["type"] : undefined;
-  const what = role !== undefined ? `last ${role} message` : `last item (${type ?? "no role"})`;
-  return `${what}: ${shown(contentText(last["content"]) ?? last["content"] ?? last["output"] ?? last["arguments"] ?? last)}`;
+/**
+ * One item of a conversation (`prefix` "last " for the last of a list): `user message: "…"`, or
+ * `item (function_call_output): "…"`. Its text is its `content`, or a Gemini content's `parts`.
+ */
+const itemExcerpt = (item: unknown, prefix: string): string => {
+  if (!Predicate.isObject(item)) return `${prefix}item: ${shown(item)}`;
+  const role = typeof item["role"] === "string" ? item["role"] : undefined;
+  const type = typeof item["type"] === "string" && item["type"] !== "message" ? item["type"] : undefined;
+  const what = role !== undefined ? `${prefix}${role} message` : `${prefix}item (${type ?? "no role"})`;
+  const content = item["content"] ?? item["parts"];
+  return `${what}: ${shown(contentText(content) ?? content ?? item["output"] ?? item["arguments"] ?? item)}`;
 };
 
-/** What an HTTP body said, by the shape the providers give it. */
+/** The item an OpenAI Realtime `conversation.item.create` adds, or undefined for any other message. */
+const createdItem = (message: { readonly [key: string]: unknown }): string | undefined =>
+  message["type"] === "conversation.item.create" && Predicate.isObject(message["item"]) ? itemExcerpt(message["item"], "") : undefined;
+
+/**
+ * What an HTTP body (or a WebSocket message, as the server's status holds it) said, by the shape the
+ * providers give it: a list of messages, contents or input items, a string prompt, a Realtime item.
+ */
 const bodyExcerpt = (body: unknown): string => {
   if (body === undefined) return "no body";
   if (Predicate.isObject(body)) {
-    const messages = body["messages"];
-    if (Array.isArray(messages) && messages.length > 0) return lastItem(messages);
-    const input = body["input"];
-    if (typeof input === "string") return `input: ${shown(input)}`;
-    if (Array.isArray(input) && input.length > 0) return lastItem(input);
+    const item = createdItem(body);
+    if (item !== undefined) return item;
+    for (const field of ["messages", "contents", "input"]) {
+      const items = body[field];
+      if (Array.isArray(items) && items.length > 0) return itemExcerpt(items.at(-1), "last ");
+    }
+    for (const field of ["input", "prompt"]) {
+      const text = body[field];
+      if (typeof text === "string") return `${field}: ${shown(text)}`;
+    }
   }
   return `body: ${shown(body)}`;
 };
 
-/** What a JSON-RPC message said: a request's or notification's params, a response's result or error. */
+/**
+ * What a message said: the item an OpenAI Realtime `conversation.item.create` adds, a JSON-RPC
+ * request's or notification's params, a response's result or error, else the whole message.
+ */
 const messageExcerpt = (message: { readonly [key: string]: unknown }): string => {
+  const item = createdItem(message);
+  if (item !== undefined) return item;
   for (const field of ["params", "result", "error"]) {
     if (field in message) return `${field}: ${shown(message[field])}`;
   }
@@ -67,8 +88,10 @@ const messageExcerpt = (message: { readonly [key: string]: unknown }): string =>
 
 /**
  * A short text naming what a request said, to tell an unexpected request apart in a mismatch:
- * for an HTTP request (`{ method, path, body }`) its last message's text (OpenAI chat and
- * Anthropic `messages`, a Responses `input`), else its body; for a JSON-RPC message its params.
+ * for an HTTP request (`{ method, path, body }`) its last message's text (the `messages` of
+ * OpenAI chat, Anthropic, Cohere, Ollama and Bedrock, Gemini's `contents`, a Responses `input`),
+ * its prompt (a Responses `input` or Ollama `prompt` string), else its body; for a message the item
+ * a Realtime `conversation.item.create` adds, or a JSON-RPC message's params.
  * At most `excerptLength` characters of the text, saying how many more there were.
  */
 export const requestExcerpt = (request: unknown): string => {

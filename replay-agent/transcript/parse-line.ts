@@ -6,7 +6,7 @@ import { TranscriptError } from "../errors.ts";
 import { validatePattern, formatDifferences } from "../runtime/pattern.ts";
 import { writeItLike } from "./examples.ts";
 import { describeIssue } from "./issues.ts";
-import type { Transport } from "./providers.ts";
+import type { Provider } from "./providers.ts";
 import { lineSchemas, lineTypes, type LineType } from "./schema.ts";
 
 /** Any decoded line, `meta` included. */
@@ -30,12 +30,12 @@ const decoders: { readonly [T in LineType]: (input: unknown) => Result.Result<De
 
 const isLineType = (type: unknown): type is LineType => lineTypes.some((known) => known === type);
 
-/** One non-blank, non-comment line: JSON, a known `type`, its fields, and well-formed patterns. */
+/** One non-blank, non-comment line: JSON, a known `type`, its fields, and well-formed patterns; a fix quotes `provider`'s lines (undefined for meta). */
 export const parseLine = Effect.fnUntraced(function* (
   file: string,
   line: number,
   text: string,
-  transport: Transport,
+  provider: Provider | undefined,
 ): Effect.fn.Return<DecodedLine, TranscriptError> {
   const fail = (code: TranscriptError["code"], problem: string, fix: string) => new TranscriptError({ file, line, code, problem, fix });
   let json: unknown;
@@ -72,7 +72,7 @@ export const parseLine = Effect.fnUntraced(function* (
   }
   const decoded = decoders[type](json);
   if (Result.isFailure(decoded)) {
-    return yield* fail("invalid_field", `${type}: ${describeIssue(decoded.failure.issue)}`, writeItLike(type, transport));
+    return yield* fail("invalid_field", `${type}: ${describeIssue(decoded.failure.issue)}`, writeItLike(type, provider));
   }
   const value: DecodedLine = decoded.success;
   if (value.type === "expect_outbound") {

@@ -56,7 +56,7 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
       fix: `Add a meta line above it. ${writeItLike("meta")}`,
     });
   }
-  const decodedMeta = yield* parseLine(file, first.line, first.text, "http");
+  const decodedMeta = yield* parseLine(file, first.line, first.text, undefined);
   if (decodedMeta.type !== "meta") {
     return yield* new TranscriptError({
       file,
@@ -70,7 +70,7 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
   const transport = providerTransport[meta.provider];
   const entries: Array<TranscriptEntry> = [];
   for (const { line, text: content } of rest) {
-    const decoded = yield* parseLine(file, line, content, transport);
+    const decoded = yield* parseLine(file, line, content, meta.provider);
     const fail = (code: TranscriptError["code"], problem: string, fix: string) => new TranscriptError({ file, line, code, problem, fix });
     if (decoded.type === "meta") {
       return yield* fail(
@@ -79,7 +79,7 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
         "Keep only the meta line at the top of the file",
       );
     }
-    const violation = transportViolation(decoded, transport);
+    const violation = transportViolation(decoded, meta.provider);
     if (violation !== undefined) return yield* fail("invalid_field", violation.problem, violation.fix);
     if (decoded.type === "expect_outbound" && decoded.spawn !== undefined && entries.length > 0) {
       return yield* fail(
@@ -92,7 +92,7 @@ export const parseTranscript = Effect.fn("parseTranscript")(function* (
       return yield* fail(
         "order",
         `${decoded.type} before any expect_outbound: ${transport === "http" ? "an HTTP provider only answers requests" : "a WebSocket provider speaks once the app opens a connection"}`,
-        `Put the expect_outbound line of the request it answers above it. ${writeItLike("expect_outbound")}`,
+        `Put the expect_outbound line of the request it answers above it. ${writeItLike("expect_outbound", meta.provider)}`,
       );
     }
     entries.push({ ...decoded, line });

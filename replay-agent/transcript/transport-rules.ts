@@ -1,4 +1,4 @@
-import type { Transport } from "./providers.ts";
+import { providerTransport, type Provider } from "./providers.ts";
 import type { DecodedLine } from "./parse-line.ts";
 import type { LineType } from "./schema.ts";
 import { writeItLike } from "./examples.ts";
@@ -18,10 +18,11 @@ const streamFields = ["sse", "ndjson", "eventstream"];
  * Which fields a line needs on this transport: HTTP speaks `request` and `sse`/`ndjson`/`eventstream`/`head`/`response`,
  * stdio speaks `message` (and `spawn`, the agent's arguments), and a WebSocket provider `request` (the connection's upgrade) or `message` both ways.
  */
-export const transportViolation = (line: DecodedLine, transport: Transport): RuleViolation | undefined => {
+export const transportViolation = (line: DecodedLine, provider: Provider): RuleViolation | undefined => {
+  const transport = providerTransport[provider];
   const violation = (problem: string, type: LineType = line.type): RuleViolation => ({
     problem,
-    fix: writeItLike(type, transport),
+    fix: writeItLike(type, provider),
   });
   switch (line.type) {
     case "expect_outbound":
