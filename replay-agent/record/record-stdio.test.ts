@@ -364,6 +364,54 @@ describe("replay-agent record in front of a stdio agent", () => {
   });
 });
 
+describe("replay-agent record keeps secrets out", () => {
+  it("writes the key the app hands its agent as [redacted] in what the agent says, and a token in the prompt as a pattern that still matches", async () => {
+    const dir = await tempDir();
+    const out = join(dir, "failed-turn.ndjson");
+    // An API key of no known shape, which only the agent's environment gives away, and a GitHub token in the prompt.
+    const apiKey = "replay-test-key-7f3a9c2e41";
+    const token = "ghp_R3plAyT0k3nN0tR3al0000000000000000";
+    const refused = `unexpected status 401 Unauthorized: Incorrect API key provided: ${apiKey}`;
+    const original = await fixtureLines("codex-exec/failed-turn.ndjson");
+    const refusing = original.map((line) =>
+      line.type === "emit_inbound" && JSON.stringify(line).includes("401")
+        ? JSON.parse(
+            JSON.stringify(line).replace("Missing bearer or basic authentication in header", `Incorrect API key provided: ${apiKey}`),
+          )
+        : line,
+    );
+    const agent = await startPeer(await writeVariant(refusing));
+    const codex = await launcher(dir, "codex", recorder("codex-exec", out, agent));
+    const prompt = `Please fix what fails, then push with ${token}`;
+    const run = (codexPathOverride: string) =>
+      new Codex({ codexPathOverride, apiKey })
+        .startThread()
+        .run(prompt)
+        .then(
+          () => "no error",
+          (error: unknown) => String(error),
+        );
+
+    expect(await run(codex.file)).toBe(`Error: ${refused}`);
+    expect(summary(await codex.stderr)).toContain('the agent exited with code 1, recorded as {"type":"exit","code":1}');
+    await agent.close();
+    const text = await readFile(out, "utf8");
+    expect(text).not.toContain(apiKey);
+    expect(text).not.toContain(token);
+    const { lines } = await recorded(out);
+    expect(lines[2]).toEqual({ type: "expect_outbound", message: { $regex: "^Please fix what fails, then push with \\S+$" } });
+    expect(emitted(lines).at(-1)).toEqual({
+      type: "turn.failed",
+      error: { message: "unexpected status 401 Unauthorized: Incorrect API key provided: [redacted]" },
+    });
+
+    // The prompt matched its pattern: a mismatch would be answered with an error event naming it. (run() kills codex at
+    // turn.failed without waiting for it, so the peer's last report is not awaited.)
+    const replay = await startPeer(out);
+    expect(await run(replay.executable)).toBe("Error: unexpected status 401 Unauthorized: Incorrect API key provided: [redacted]");
+  });
+});
+
 describe("replay-agent record stopped by a signal", () => {
   it("passes SIGTERM on to the agent and leaves a recording that passes check without an exit line, which replays up to there", async () => {
     const dir = await tempDir();
