@@ -266,6 +266,22 @@ describe("replay-agent check", () => {
     expect(result.stderr).toContain(message);
   });
 
+  it("ends record as its agent ended, killed by the same signal, and records that exit as 128 + the signal's number", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-cli-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const out = join(dir, "r.ndjson");
+    const result = await replayAgent(["record", "--provider", "jsonrpc-stdio", "--out", out, "--agent", "sh -c 'kill -KILL $$'"]);
+    expect(result.signal).toBe("SIGKILL");
+    expect(result.stderr).toContain(
+      `replay-agent stopped: recorded the agent's arguments, 0 messages from the app and 0 from the agent to ${out}; the agent was ended by SIGKILL (code 137), recorded as {"type":"exit","code":137}`,
+    );
+    const lines = (await readFile(out, "utf8")).trimEnd().split("\n");
+    expect(lines.slice(1).map((line) => JSON.parse(line))).toEqual([
+      { type: "expect_outbound", spawn: { args: [] } },
+      { type: "exit", code: 137 },
+    ]);
+  });
+
   // stdio and record read stdin and take signals, so they run as a process: the bin's exit code is main's.
   it.each([
     [
