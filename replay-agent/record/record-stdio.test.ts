@@ -317,7 +317,7 @@ describe("replay-agent record in front of a stdio agent", () => {
     expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
   });
 
-  it("records codex exec's prompt as one text message, and the recording replays the turn to @openai/codex-sdk", async () => {
+  it("records codex exec's prompt as one text message and its schema file's path as a pattern, and the recording replays the turn to @openai/codex-sdk", async () => {
     const dir = await tempDir();
     const out = join(dir, "fix-tests.ndjson");
     const agent = await startPeer(fixture("codex-exec/fix-tests.ndjson"));
@@ -329,7 +329,8 @@ describe("replay-agent record in front of a stdio agent", () => {
         workingDirectory: dir,
         skipGitRepoCheck: true,
       });
-      const turn = await thread.run(prompt);
+      // The SDK writes the schema to a new temporary folder each turn and passes its path.
+      const turn = await thread.run(prompt, { outputSchema: { type: "object", properties: {}, additionalProperties: false } });
       return { finalResponse: turn.finalResponse, items: turn.items.map((item) => item.type), usage: turn.usage };
     };
     const read = {
@@ -350,7 +351,19 @@ describe("replay-agent record in front of a stdio agent", () => {
     expect(lines.slice(1, 3)).toEqual([
       {
         type: "expect_outbound",
-        spawn: { args: ["exec", "--experimental-json", "--model", "gpt-5.1-codex", "--cd", dir, "--skip-git-repo-check"] },
+        spawn: {
+          args: [
+            "exec",
+            "--experimental-json",
+            "--model",
+            "gpt-5.1-codex",
+            "--cd",
+            dir,
+            "--skip-git-repo-check",
+            "--output-schema",
+            { $any: true },
+          ],
+        },
       },
       { type: "expect_outbound", message: prompt },
     ]);

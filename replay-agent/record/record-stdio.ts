@@ -110,12 +110,13 @@ export const recordStdio = Effect.fn("recordStdio")(function* (
   const file = yield* openTranscriptFile(out);
   const agent = yield* startAgent([...options.agent, ...options.args], options.env);
   yield* file.append(yield* recordedMeta(provider, { model: modelArgument(options.args), client: undefined }, redactor));
-  yield* file.append({ type: "expect_outbound", spawn: { args: redactor.pattern(options.args) } });
+  const rules = stdioRecordingRules[provider];
+  const args = redactor.pattern(options.args);
+  yield* file.append({ type: "expect_outbound", spawn: { args: Array.isArray(args) ? rules.args(args) : args } });
 
   const counts = { app: 0, agent: 0 };
   const append = (line: RecordedLine) =>
     Effect.runSync(file.append(line).pipe(Effect.catch((error) => Effect.sync(() => log(`replay-agent: ${error.message}`)))));
-  const rules = stdioRecordingRules[provider];
   const order = answerOrder(rules, append);
   let appClosed = false;
   let stoppedBy: NodeJS.Signals | undefined;

@@ -3,6 +3,8 @@ import type { StdioProvider } from "../transcript/providers.ts";
 
 /** What the recorder knows of a stdio protocol beyond its lines. */
 export interface StdioRecordingRules {
+  /** The app's arguments as the pattern of the spawn line: whole, but for a value its client picks afresh on every run. */
+  readonly args: (args: ReadonlyArray<unknown>) => ReadonlyArray<unknown>;
   /**
    * A message the app wrote, as the pattern its expect_outbound records: the message whole, but
    * for what the app's client picks afresh on every run, which would never match again.
@@ -19,7 +21,18 @@ const isControl = (message: unknown, type: "control_request" | "control_response
 const asId = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 /** JSON-RPC: ids count up from the same start on every run, and an agent's response may come in any later answer. */
-const asWritten: StdioRecordingRules = { pattern: (message) => message, awaits: () => undefined, answers: () => undefined };
+const asWritten: StdioRecordingRules = {
+  args: (args) => args,
+  pattern: (message) => message,
+  awaits: () => undefined,
+  answers: () => undefined,
+};
+
+/** `@openai/codex-sdk` writes a turn's `outputSchema` to a new temporary folder, whose path follows `--output-schema`. */
+const codexExec: StdioRecordingRules = {
+  ...asWritten,
+  args: (args) => args.map((arg, index) => (args[index - 1] === "--output-schema" ? { $any: true } : arg)),
+};
 
 /**
  * The Agent SDK picks the `request_id` of each control_request it writes at random, so it is
@@ -30,6 +43,7 @@ const asWritten: StdioRecordingRules = { pattern: (message) => message, awaits: 
  * agent writes as recorded, so the SDK's answers to them are kept whole.
  */
 const claudeCode: StdioRecordingRules = {
+  args: (args) => args,
   pattern: (message) =>
     isControl(message, "control_request") && Predicate.isObject(message) ? { ...message, request_id: { $any: true } } : message,
   awaits: (message) => (isControl(message, "control_request") ? asId(field(message, "request_id")) : undefined),
@@ -39,6 +53,6 @@ const claudeCode: StdioRecordingRules = {
 export const stdioRecordingRules: { readonly [P in StdioProvider]: StdioRecordingRules } = {
   "jsonrpc-stdio": asWritten,
   "codex-app-server": asWritten,
-  "codex-exec": asWritten,
+  "codex-exec": codexExec,
   "claude-code": claudeCode,
 };
