@@ -396,16 +396,19 @@ describe("replay-agent record keeps secrets out", () => {
     const agent = await startPeer(await writeVariant(refusing));
     const codex = await launcher(dir, "codex", recorder("codex-exec", out, agent));
     const prompt = `Please fix what fails, then push with ${token}`;
-    const run = (codexPathOverride: string) =>
-      new Codex({ codexPathOverride, apiKey })
-        .startThread()
-        .run(prompt)
-        .then(
-          () => "no error",
-          (error: unknown) => String(error),
-        );
+    // runStreamed() reads to codex's exit (run() kills it at turn.failed, racing its own exit 1).
+    const failure = async (codexPathOverride: string) => {
+      const { events } = await new Codex({ codexPathOverride, apiKey }).startThread().runStreamed(prompt);
+      let failed: unknown;
+      try {
+        for await (const event of events) if (event.type === "turn.failed") failed = event.error.message;
+      } catch (error) {
+        return { failed, exit: String(error) };
+      }
+      return { failed, exit: "none" };
+    };
 
-    expect(await run(codex.file)).toBe(`Error: ${refused}`);
+    expect(await failure(codex.file)).toEqual({ failed: refused, exit: "Error: Codex Exec exited with code 1: " });
     expect(summary(await codex.stderr)).toContain('the agent exited with code 1, recorded as {"type":"exit","code":1}');
     await agent.close();
     const text = await readFile(out, "utf8");
@@ -418,10 +421,17 @@ describe("replay-agent record keeps secrets out", () => {
       error: { message: "unexpected status 401 Unauthorized: Incorrect API key provided: [redacted]" },
     });
 
-    // The prompt matched its pattern: a mismatch would be answered with an error event naming it. (run() kills codex at
-    // turn.failed without waiting for it, so the peer's last report is not awaited.)
     const replay = await startPeer(out);
-    expect(await run(replay.executable)).toBe("Error: unexpected status 401 Unauthorized: Incorrect API key provided: [redacted]");
+    expect(await failure(replay.executable)).toEqual({
+      failed: "unexpected status 401 Unauthorized: Incorrect API key provided: [redacted]",
+      exit: expect.stringMatching(/^Error: Codex Exec exited with code 1: /),
+    });
+    await replay.close();
+    expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [] });
+    expect(replay.requests()).toEqual([
+      expect.objectContaining({ message: { spawn: { args: ["exec", "--experimental-json"] } }, matched: true }),
+      expect.objectContaining({ message: prompt, matched: true }),
+    ]);
   });
 });
 
