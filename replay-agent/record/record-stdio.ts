@@ -84,7 +84,12 @@ const startAgent = (command: ReadonlyArray<string>, env: Readonly<Record<string,
 
 /** The first problem `replay-agent check` finds in the file, if any. */
 const checkProblem = (file: string): string | undefined => {
-  const text = readFileSync(file, "utf8");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
   const exit = Effect.runSyncExit(validateTranscript(file, text));
   if (Exit.isSuccess(exit)) return undefined;
   const error = Cause.squash(exit.cause);
