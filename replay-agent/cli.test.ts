@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -178,9 +179,34 @@ describe("replay-agent check", () => {
     [["stdio", "--transcript", "t.ndjson", "--port", "4100"], {}, "stdio does not take --port"],
     [["record", "--provider", "openai-chat", "--out", "r.ndjson"], {}, "record needs --provider <p>, --upstream <url> and --out <file>"],
     [
-      ["record", "--provider", "jsonrpc-stdio", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"],
+      ["record", "--provider", "mistral", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"],
       {},
-      'record --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode (HTTP providers), got "jsonrpc-stdio"',
+      'record --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode (HTTP providers, with --upstream) or jsonrpc-stdio, codex-app-server, codex-exec, claude-code (stdio agents, with --agent), got "mistral"',
+    ],
+    [
+      ["record", "--provider", "claude-code", "--out", "r.ndjson"],
+      {},
+      "record --provider claude-code needs --out <file> and --agent '<the real agent's command line>'",
+    ],
+    [
+      ["record", "--provider", "jsonrpc-stdio", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson", "--agent", "gemini"],
+      {},
+      "record --provider jsonrpc-stdio does not take --upstream: the app spawns the recorder in place of its agent, and the recorder starts the --agent command",
+    ],
+    [
+      ["record", "--provider", "codex-exec", "--out", "r.ndjson", "--agent", "codex 'exec"],
+      {},
+      `--agent "codex 'exec": its single quote is never closed`,
+    ],
+    [
+      ["record", "--provider", "claude-code", "--out", "r.ndjson", "--agent", "claude", "--output-format", "stream-json"],
+      {},
+      "Unknown option '--output-format'",
+    ],
+    [
+      ["record", "--provider", "openai-chat", "--upstream", "https://api.openai.com", "--out", "r.ndjson", "--", "--verbose"],
+      {},
+      "record --provider openai-chat records an HTTP provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent",
     ],
     [
       ["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"],
@@ -240,10 +266,55 @@ describe("replay-agent check", () => {
     expect(result.stderr).toContain(message);
   });
 
-  // stdio reads stdin and takes signals, so it runs as a process: the bin's exit code is main's.
-  it("exits 2 for stdio with an HTTP transcript, as a process, saying what to change", async () => {
-    const result = await replayAgent(["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")]);
+  it("ends record as its agent ended, killed by the same signal, and records that exit as 128 + the signal's number", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-cli-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const out = join(dir, "r.ndjson");
+    const result = await replayAgent(["record", "--provider", "jsonrpc-stdio", "--out", out, "--agent", "sh -c 'kill -KILL $$'"]);
+    expect(result.signal).toBe("SIGKILL");
+    expect(result.stderr).toContain(
+      `replay-agent stopped: recorded the agent's arguments, 0 messages from the app and 0 from the agent to ${out}; the agent was ended by SIGKILL (code 137), recorded as {"type":"exit","code":137}`,
+    );
+    const lines = (await readFile(out, "utf8")).trimEnd().split("\n");
+    expect(lines.slice(1).map((line) => JSON.parse(line))).toEqual([
+      { type: "expect_outbound", spawn: { args: [] } },
+      { type: "exit", code: 137 },
+    ]);
+  });
+
+  // stdio and record read stdin and take signals, so they run as a process: the bin's exit code is main's.
+  it.each([
+    [
+      "stdio with an HTTP transcript",
+      ["stdio", "--transcript", fixture("openai-chat/short-tour.ndjson")],
+      '"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript',
+    ],
+    [
+      "record with an --out that exists",
+      [
+        "record",
+        "--provider",
+        "jsonrpc-stdio",
+        "--out",
+        fixture("jsonrpc-stdio/acp-prompt.ndjson"),
+        "--agent",
+        "gemini",
+        "--",
+        "--experimental-acp",
+      ],
+      `replay-agent record cannot write ${fixture("jsonrpc-stdio/acp-prompt.ndjson")}: the file already exists`,
+    ],
+    [
+      "record with an agent that cannot start",
+      ["record", "--provider", "claude-code", "--out", "{dir}/r.ndjson", "--agent", "{dir}/no-such-claude --verbose"],
+      "replay-agent record cannot start the agent {dir}/no-such-claude --verbose: spawn {dir}/no-such-claude ENOENT",
+    ],
+  ])("exits 2 for %s, as a process, saying what to change", async (_name, args, message) => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-cli-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const result = await replayAgent(args.map((arg) => arg.replaceAll("{dir}", dir)));
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain('"openai-chat" transcripts are not served by replay-agent stdio. Use replay-agent serve --transcript');
+    expect(result.stderr).toContain(message.replaceAll("{dir}", dir));
+    expect(existsSync(join(dir, "r.ndjson"))).toBe(false);
   });
 });

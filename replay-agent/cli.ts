@@ -16,6 +16,7 @@ import { newTranscript, writeNewTranscript } from "./new/new-transcript.ts";
 import { quoteArgs } from "./new/quote-args.ts";
 import { readTranscript } from "./read-transcript.ts";
 import { recordProxy } from "./record/record-proxy.ts";
+import { formatStdioRecordSummary, recordStdio as recordStdioAgent } from "./record/record-stdio.ts";
 import { serveTranscript } from "./serve-transcript.ts";
 import { reportStatus } from "./stdio/report-status.ts";
 import { serveStdio } from "./stdio/serve-stdio.ts";
@@ -84,7 +85,7 @@ const stdio = ({ transcript: file, controlPort, notify, args }: Extract<Command,
     }),
   ).pipe(Effect.ensuring(Effect.sync(() => process.stdin.destroy())));
 
-const record = (command: Extract<Command, { command: "record" }>) =>
+const record = (command: Extract<Command, { command: "record"; transport: "http" }>) =>
   Effect.gen(function* () {
     const recorder = yield* Effect.scoped(
       Effect.gen(function* () {
@@ -98,6 +99,30 @@ const record = (command: Extract<Command, { command: "record" }>) =>
     yield* print(formatRecordSummary(command.out, recorder.counts()));
     return 0;
   });
+
+/** The signals that stop a stdio recording, each passed on to the agent. */
+const stopSignals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Records a stdio agent on stdin and stdout (the protocol), so everything a person reads goes to
+ * stderr. Ends as the agent does: with its exit code, or killed by the signal that killed it.
+ */
+const recordStdio = (command: Extract<Command, { command: "record"; transport: "stdio" }>) =>
+  Effect.gen(function* () {
+    const { recording, exit } = yield* Effect.scoped(
+      Effect.gen(function* () {
+        const recording = yield* recordStdioAgent({ ...command, input: process.stdin, output: process.stdout, env: process.env, log });
+        yield* Effect.acquireRelease(
+          Effect.sync(() => stopSignals.forEach((signal) => process.on(signal, recording.stop))),
+          () => Effect.sync(() => stopSignals.forEach((signal) => process.off(signal, recording.stop))),
+        );
+        return { recording, exit: yield* Deferred.await(recording.ended) };
+      }),
+    );
+    log(formatStdioRecordSummary(command.out, recording.counts(), exit));
+    if (exit.signal !== null) process.kill(process.pid, exit.signal);
+    return exit.code;
+  }).pipe(Effect.ensuring(Effect.sync(() => process.stdin.destroy())));
 
 /** Prints the new transcript, or writes it to a new --out file and prints what `check` would. */
 const writeNew = (command: Extract<Command, { command: "new" }>) =>
@@ -121,7 +146,7 @@ const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<numb
     case "stdio":
       return stdio(command);
     case "record":
-      return record(command);
+      return command.transport === "http" ? record(command) : recordStdio(command);
     case "new":
       return writeNew(command);
   }

@@ -145,6 +145,16 @@ export class UpstreamError extends Schema.TaggedError<UpstreamError>()("Upstream
   }
 }
 
+/** The stdio recorder could not start the real agent it stands in front of; nothing is recorded. */
+export class AgentStartError extends Schema.TaggedError<AgentStartError>()("AgentStartError", {
+  command: Schema.String,
+  detail: Schema.String,
+}) {
+  override get message(): string {
+    return `replay-agent record cannot start the agent ${this.command}: ${this.detail}. Pass --agent the real agent's command line (its executable on PATH or by path, and its own arguments)`;
+  }
+}
+
 /** A stdio peer started by `startStdioPeer` cannot be controlled: it has not started yet, or it has exited. */
 export class PeerNotRunningError extends Schema.TaggedError<PeerNotRunningError>()("PeerNotRunningError", {
   operation: Schema.String,

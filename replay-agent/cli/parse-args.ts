@@ -2,7 +2,8 @@ import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
 import { descriptionFromFlags } from "../new/from-flags.ts";
 import type { NewSource } from "../new/new-transcript.ts";
-import { httpProviders, newProviders, providers, type HttpProvider } from "../transcript/providers.ts";
+import { splitCommand } from "../record/split-command.ts";
+import { httpProviders, isStdioProvider, newProviders, providers, type HttpProvider, type StdioProvider } from "../transcript/providers.ts";
 
 export const usage = `Usage:
   replay-agent serve --transcript <file> [--port <n>]   serve an HTTP or WebSocket provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
@@ -12,7 +13,11 @@ export const usage = `Usage:
                                                         announced on stderr; the arguments after -- are the ones the app
                                                         passed, matched against the transcript's spawn line if it has one
   replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
-                                                        record a real provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
+                                                        record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
+  replay-agent record --provider <p> --out <file> --agent '<command line>' [-- <the app's arguments>...]
+                                                        record a real stdio agent (jsonrpc-stdio, codex-app-server, codex-exec,
+                                                        claude-code): the app spawns this in its place; it starts the --agent
+                                                        command with the app's arguments after its own and records both ways
   replay-agent check <file>                             validate a transcript and print a summary
   replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--thinking <text>] [--pause <name>@<n>]...
                    [--cut <name>@<n>]... [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
@@ -38,8 +43,9 @@ and lanes from a JSON file.
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in
 OPENAI_API_KEY (openai-chat, openai-responses) or ANTHROPIC_API_KEY (anthropic-messages)
-and exits 0 when stopped. new exits 0 once the transcript is written. Invalid transcripts,
-a description new cannot write, and bad usage exit 2.
+and exits 0 when stopped; recording a stdio agent, it exits as the agent did. new exits 0
+once the transcript is written. Invalid transcripts, a description new cannot write, and bad
+usage exit 2.
 Providers: ${providers.join(", ")}.`;
 
 /** A command line the CLI can run. */
@@ -53,7 +59,24 @@ export type Command =
       /** The arguments after `--`: the ones the app started its agent with. */
       readonly args: ReadonlyArray<string>;
     }
-  | { readonly command: "record"; readonly provider: HttpProvider; readonly upstream: URL; readonly out: string; readonly port: number }
+  | {
+      readonly command: "record";
+      readonly transport: "http";
+      readonly provider: HttpProvider;
+      readonly upstream: URL;
+      readonly out: string;
+      readonly port: number;
+    }
+  | {
+      readonly command: "record";
+      readonly transport: "stdio";
+      readonly provider: StdioProvider;
+      readonly out: string;
+      /** The real agent's command line, split into words. */
+      readonly agent: ReadonlyArray<string>;
+      /** The arguments after `--`: the ones the app started its agent with. */
+      readonly args: ReadonlyArray<string>;
+    }
   | { readonly command: "check"; readonly transcript: string }
   | { readonly command: "new"; readonly source: NewSource; readonly out: string | undefined; readonly args: ReadonlyArray<string> }
   | { readonly command: "help" };
@@ -65,6 +88,7 @@ const options = {
   notify: { type: "string" },
   provider: { type: "string" },
   upstream: { type: "string" },
+  agent: { type: "string" },
   out: { type: "string" },
   from: { type: "string" },
   model: { type: "string" },
@@ -128,19 +152,62 @@ const foreignFlags = (command: string, values: Values, allowed: ReadonlyArray<ke
 
 const isHttpProviderName = (name: string): name is HttpProvider => httpProviders.some((provider) => provider === name);
 
-const parseRecord = (values: Values, positionals: ReadonlyArray<string>): Command | UsageError => {
+const stdioProviders: ReadonlyArray<StdioProvider> = providers.filter(isStdioProvider);
+const isStdioProviderName = (name: string): name is StdioProvider => stdioProviders.some((provider) => provider === name);
+
+/** `record` in front of a stdio agent: the agent's command line from --agent, the app's arguments after `--`. */
+const parseStdioRecord = (
+  provider: StdioProvider,
+  values: Values,
+  positionals: ReadonlyArray<string>,
+  passed: ReadonlyArray<string>,
+): Command | UsageError => {
+  const { out, agent } = values;
+  if (out === undefined || agent === undefined) {
+    return new UsageError({ detail: `record --provider ${provider} needs --out <file> and --agent '<the real agent's command line>'` });
+  }
+  const networked = (["upstream", "port"] as const).filter((flag) => values[flag] !== undefined);
+  if (networked.length > 0) {
+    return new UsageError({
+      detail: `record --provider ${provider} does not take ${networked.map((flag) => `--${flag}`).join(", ")}: the app spawns the recorder in place of its agent, and the recorder starts the --agent command`,
+    });
+  }
+  if (positionals.length > 0) {
+    return new UsageError({
+      detail: `record takes no positional arguments, got ${positionals.join(" ")}; put the arguments the app passes its agent after --`,
+    });
+  }
+  const words = splitCommand(agent);
+  if (typeof words === "string") return new UsageError({ detail: `--agent ${JSON.stringify(agent)}: ${words}` });
+  if (words.length === 0)
+    return new UsageError({ detail: "--agent takes the real agent's command line, like --agent claude; got nothing" });
+  return { command: "record", transport: "stdio", provider, out, agent: words, args: passed };
+};
+
+const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed: ReadonlyArray<string>): Command | UsageError => {
   const { provider, upstream, out } = values;
+  if (provider !== undefined && isStdioProviderName(provider)) return parseStdioRecord(provider, values, positionals, passed);
   if (provider === undefined || upstream === undefined || out === undefined) {
-    return new UsageError({ detail: "record needs --provider <p>, --upstream <url> and --out <file>" });
+    return new UsageError({
+      detail:
+        "record needs --provider <p>, --upstream <url> and --out <file> (an HTTP provider), or --provider <p>, --out <file> and --agent <command line> (a stdio agent)",
+    });
   }
   if (positionals.length > 0) return new UsageError({ detail: `record takes no positional arguments, got ${positionals.join(" ")}` });
   if (!isHttpProviderName(provider)) {
-    return new UsageError({ detail: `record --provider takes one of ${httpProviders.join(", ")} (HTTP providers), got "${provider}"` });
+    return new UsageError({
+      detail: `record --provider takes one of ${httpProviders.join(", ")} (HTTP providers, with --upstream) or ${stdioProviders.join(", ")} (stdio agents, with --agent), got "${provider}"`,
+    });
+  }
+  if (values.agent !== undefined || passed.length > 0) {
+    return new UsageError({
+      detail: `record --provider ${provider} records an HTTP provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent`,
+    });
   }
   const url = parseUrl("--upstream", upstream);
   if (url instanceof UsageError) return url;
   const port = parsePort("--port", values.port);
-  return port instanceof UsageError ? port : { command: "record", provider, upstream: url, out, port };
+  return port instanceof UsageError ? port : { command: "record", transport: "http", provider, upstream: url, out, port };
 };
 
 const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: ReadonlyArray<string>): Command | UsageError => {
@@ -168,8 +235,8 @@ const asksForHelp = (args: ReadonlyArray<string>): boolean => {
 export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError => {
   const [command, ...given] = argv;
   if (command === undefined) return new UsageError({ detail: "no command given" });
-  // stdio's own options end at `--`; what follows is what the app passed its agent.
-  const dashes = command === "stdio" ? given.indexOf("--") : -1;
+  // The options of stdio and record end at `--`; what follows is what the app passed its agent.
+  const dashes = command === "stdio" || command === "record" ? given.indexOf("--") : -1;
   const rest = dashes === -1 ? given : given.slice(0, dashes);
   const passed = dashes === -1 ? [] : given.slice(dashes + 1);
   if (command === "--help" || command === "-h" || command === "help" || asksForHelp(rest)) return { command: "help" };
@@ -206,8 +273,8 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
         : { command, transcript: values.transcript, controlPort, notify: notify?.href, args: passed };
     }
     case "record": {
-      const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port"]);
-      return foreign ?? parseRecord(values, positionals);
+      const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port", "agent"]);
+      return foreign ?? parseRecord(values, positionals, passed);
     }
     case "new": {
       const foreign = foreignFlags(command, values, ["from", "out", ...descriptionFlags]);

@@ -1,4 +1,3 @@
-import * as DateTime from "effect/DateTime";
 import * as Effect from "effect/Effect";
 import * as Predicate from "effect/Predicate";
 import * as Semaphore from "effect/Semaphore";
@@ -8,6 +7,7 @@ import { listenHttp } from "../http/listen.ts";
 import { httpFormats } from "../providers/registry.ts";
 import type { HttpProvider } from "../transcript/providers.ts";
 import type { ExchangeContext } from "./exchange-context.ts";
+import { recordedMeta } from "./meta-line.ts";
 import { recordExchange } from "./record-exchange.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
 import { openTranscriptFile, type RecordingCounts } from "./transcript-file.ts";
@@ -56,20 +56,7 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
   const begin: ExchangeContext["begin"] = (request, userAgent) =>
     Effect.gen(function* () {
       if (!metaWritten) {
-        const named = modelOf(request);
-        const model = named === undefined ? {} : { model: redactor.text(named) };
-        const client = userAgent === undefined ? {} : { client: redactor.text(userAgent) };
-        const capturedAt = DateTime.formatIso(yield* DateTime.now);
-        yield* file.append({
-          type: "meta",
-          format: "replay-transcript",
-          version: 1,
-          provider: options.provider,
-          ...model,
-          ...client,
-          capturedAt,
-          source: "recorded",
-        });
+        yield* file.append(yield* recordedMeta(options.provider, { model: modelOf(request), client: userAgent }, redactor));
         metaWritten = true;
       }
       const body = request.body === undefined ? {} : { body: redactor.pattern(request.body) };

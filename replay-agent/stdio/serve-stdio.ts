@@ -60,7 +60,7 @@ const stdioSink = (output: Writable, ended: Deferred.Deferred<StdioEnd>, written
 };
 
 /** Parses one line the app sent: its JSON, or the raw text when it is not JSON. */
-const parseMessage = (text: string): unknown => {
+export const parseMessage = (text: string): unknown => {
   try {
     return JSON.parse(text);
   } catch {
