@@ -17,6 +17,10 @@ import { fixtureLines, writeVariant, type Line } from "../fixtures/variant.ts";
 import { readTranscript, startStdioPeer, type StdioPeer } from "../index.ts";
 import { shellQuote } from "../stdio/launcher.ts";
 
+/** A codex-exec fixture without its spawn line, so the stand-in agent takes whatever arguments the test's thread passes codex. */
+const withoutSpawn = async (name: string): Promise<Array<Line>> =>
+  (await fixtureLines(name)).filter((line) => !Object.hasOwn(line, "spawn"));
+
 /** The replay-agent bin as an installed package runs it (see fixtures/cli-process.ts). */
 const bin = await builtReplayAgent();
 const execFileAsync = promisify(execFile);
@@ -320,7 +324,7 @@ describe("replay-agent record in front of a stdio agent", () => {
   it("records codex exec's prompt as one text message and its schema file's path as a pattern, and the recording replays the turn to @openai/codex-sdk", async () => {
     const dir = await tempDir();
     const out = join(dir, "fix-tests.ndjson");
-    const agent = await startPeer(fixture("codex-exec/fix-tests.ndjson"));
+    const agent = await startPeer(await writeVariant(await withoutSpawn("codex-exec/fix-tests.ndjson")));
     const codex = await launcher(dir, "codex", recorder("codex-exec", out, agent));
     const prompt = "Run the tests and fix what fails";
     const run = async (codexPathOverride: string) => {
@@ -368,7 +372,7 @@ describe("replay-agent record in front of a stdio agent", () => {
       { type: "expect_outbound", message: prompt },
     ]);
     // codex exec exited 0 once its turn was done, after the app had closed its stdin: no exit line, as in the fixture.
-    expect(lines.slice(3)).toEqual((await fixtureLines("codex-exec/fix-tests.ndjson")).slice(2));
+    expect(lines.slice(3)).toEqual((await withoutSpawn("codex-exec/fix-tests.ndjson")).slice(2));
 
     const replay = await startPeer(out);
     expect(await run(replay.executable)).toEqual(read);
@@ -385,7 +389,7 @@ describe("replay-agent record keeps secrets out", () => {
     const apiKey = "replay-test-key-7f3a9c2e41";
     const token = "ghp_R3plAyT0k3nN0tR3al0000000000000000";
     const refused = `unexpected status 401 Unauthorized: Incorrect API key provided: ${apiKey}`;
-    const original = await fixtureLines("codex-exec/failed-turn.ndjson");
+    const original = await withoutSpawn("codex-exec/failed-turn.ndjson");
     const refusing = original.map((line) =>
       line.type === "emit_inbound" && JSON.stringify(line).includes("401")
         ? JSON.parse(
@@ -471,7 +475,7 @@ describe("replay-agent record stopped by a signal", () => {
   it("ends a recording that would not pass check as it stands with the agent's exit: codex exec aborted mid-turn", async () => {
     const dir = await tempDir();
     const out = join(dir, "aborted.ndjson");
-    const original = await fixtureLines("codex-exec/fix-tests.ndjson");
+    const original = await withoutSpawn("codex-exec/fix-tests.ndjson");
     // The real agent holds after turn.started, where the app aborts the turn.
     const agent = await startPeer(await writeVariant([...original.slice(0, 4), { type: "pause", name: "working" }, ...original.slice(4)]));
     const codex = await launcher(dir, "codex", recorder("codex-exec", out, agent));
