@@ -219,6 +219,21 @@ describe("replay-agent check", () => {
       "forwards each request with the key in ANTHROPIC_API_KEY, which is not set",
     ],
     [
+      ["record", "--provider", "bedrock", "--upstream", "https://bedrock-runtime.us-east-1.amazonaws.com", "--out", "r.ndjson"],
+      { AWS_ACCESS_KEY_ID: "", AWS_SECRET_ACCESS_KEY: "" },
+      "replay-agent: replay-agent record --provider bedrock signs each request with AWS Signature V4, with the credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary ones), but AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set. Export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; AWS profiles and SSO are not read, and the app's own signature is never forwarded\n",
+    ],
+    [
+      ["record", "--provider", "bedrock", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"],
+      {
+        AWS_ACCESS_KEY_ID: "AKIARECORDER0PLANTED",
+        AWS_SECRET_ACCESS_KEY: "Recorder0Secret1Planted",
+        AWS_REGION: "",
+        AWS_DEFAULT_REGION: "",
+      },
+      "replay-agent: replay-agent record --provider bedrock signs each request for a region: the one its --upstream host names (127.0.0.1 names none), else AWS_REGION or AWS_DEFAULT_REGION, which are not set. Export AWS_REGION, the region of the upstream\n",
+    ],
+    [
       ["serve", "--transcript", fixture("jsonrpc-stdio/acp-prompt.ndjson")],
       {},
       '"jsonrpc-stdio" transcripts are not served by replay-agent serve. Use replay-agent stdio --transcript',

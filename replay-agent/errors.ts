@@ -125,6 +125,17 @@ export class MissingKeyError extends Schema.TaggedError<MissingKeyError>()("Miss
   }
 }
 
+/** The recorder lacks what it signs AWS requests with (Bedrock): credentials or a region, from its environment. */
+export class MissingAwsSigningError extends Schema.TaggedError<MissingAwsSigningError>()("MissingAwsSigningError", {
+  provider: Schema.String,
+  problem: Schema.String,
+  fix: Schema.String,
+}) {
+  override get message(): string {
+    return `replay-agent record --provider ${this.provider} ${this.problem}. ${this.fix}`;
+  }
+}
+
 /** The recorder cannot write its transcript. */
 export class RecordOutputError extends Schema.TaggedError<RecordOutputError>()("RecordOutputError", {
   file: Schema.String,

@@ -321,8 +321,10 @@ const checkFraming: FramingCheck = (transcript) => {
 
 export const bedrock: HttpProviderFormat = {
   checkFraming,
-  // Requests are SigV4-signed with the app's AWS credentials: no key header the recorder could add.
-  credentials: undefined,
+  // Requests are SigV4-signed for the host they go to: the recorder signs each one anew, for Bedrock's own host.
+  credentials: {
+    sigv4: { service: "bedrock", regionOfHost: (host) => /^bedrock-runtime(?:-fips)?\.([a-z0-9-]+)\.amazonaws\.com$/.exec(host)?.[1] },
+  },
   // The SDK names a rest-json error by its x-amzn-errortype header, a "code", or "__type", and raises its "message": a
   // ValidationException, the one Bedrock answers a malformed request with, carrying the mismatch and its details.
   mismatchBody: (details) => ({ __type: "ValidationException", ...details }),

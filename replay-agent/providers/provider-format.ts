@@ -10,6 +10,18 @@ export interface Credentials {
   readonly headers: (key: string) => Readonly<Record<string, string>>;
 }
 
+/**
+ * How the recorder authenticates to a provider that takes AWS Signature V4 (Bedrock): it signs each
+ * request itself for `service`, with the standard AWS variables of its environment.
+ */
+export interface SigV4Credentials {
+  readonly sigv4: {
+    readonly service: string;
+    /** The region an upstream host names (`bedrock-runtime.<region>.amazonaws.com`), which the signature must carry. */
+    readonly regionOfHost: (host: string) => string | undefined;
+  };
+}
+
 /** What the replay agent says of a request the transcript did not expect, in the 400 it answers it with. */
 export interface MismatchDetails {
   readonly type: "replay_mismatch";
@@ -24,7 +36,7 @@ export interface MismatchDetails {
 export interface HttpProviderFormat {
   readonly checkFraming: FramingCheck;
   /** Undefined when the provider takes no key (a local server such as Ollama). */
-  readonly credentials: Credentials | undefined;
+  readonly credentials: Credentials | SigV4Credentials | undefined;
   /** The mismatch's 400 body in the provider's error shape, when its client reads `{"error": details}` badly (the default). */
   readonly mismatchBody?: (details: MismatchDetails) => unknown;
 }

@@ -3,12 +3,13 @@ import type { RecordOutputError } from "../errors.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { isTransferHeader, type Redactor } from "./redact.ts";
 import type { TranscriptFile } from "./transcript-file.ts";
+import type { UpstreamAuth } from "./upstream-auth.ts";
 
 /** What every recorded exchange shares. */
 export interface ExchangeContext {
   readonly upstream: URL;
-  /** The headers carrying the recorder's own key, which replace the app's. */
-  readonly credentials: Readonly<Record<string, string>>;
+  /** Adds the recorder's own credentials (a key header, or a signature) to each request, in place of the app's. */
+  readonly sign: UpstreamAuth["sign"];
   readonly file: TranscriptFile;
   readonly redactor: Redactor;
   /** Appends the line that starts an exchange (with the meta line before the first one). */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import * as Effect from "effect/Effect";
 import { UpstreamError, type RecordOutputError } from "../errors.ts";
 import { nodeResponseWriter } from "../http/node-response.ts";
@@ -13,14 +14,14 @@ import { streamKindOfContentType } from "./stream-blocks.ts";
 /** `upstream`'s origin and path prefix, then the path and query the app asked for. */
 const targetOf = (upstream: URL, path: string): URL => new URL(`${upstream.pathname.replace(/\/$/, "")}${path}`, upstream.origin);
 
-/** The app's headers as the provider gets them: its credentials replaced by the recorder's, and an identity encoding so frames can be read. */
-const upstreamHeaders = (incoming: IncomingMessage, credentials: Readonly<Record<string, string>>): Record<string, string> => {
+/** The app's headers as the provider gets them, before the recorder's credentials: its own and HTTP/2's pseudo-headers dropped, and an identity encoding so frames can be read. */
+const upstreamHeaders = (incoming: IncomingMessage | Http2ServerRequest): Record<string, string> => {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined || !isKeptHeader(name) || name === "accept-encoding") continue;
+    if (value === undefined || name.startsWith(":") || !isKeptHeader(name) || name === "accept-encoding") continue;
     headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
-  return { ...headers, ...credentials, "accept-encoding": "identity" };
+  return { ...headers, "accept-encoding": "identity" };
 };
 
 /** Relays a whole answer: an error status becomes a fail line, any other a JSON response line. */
@@ -54,7 +55,10 @@ const relayWhole = (context: ExchangeContext, response: Response, app: HttpRespo
  */
 export const recordExchange =
   (context: ExchangeContext) =>
-  (incoming: IncomingMessage, outgoing: ServerResponse): Effect.Effect<void, RecordOutputError> =>
+  (
+    incoming: IncomingMessage | Http2ServerRequest,
+    outgoing: ServerResponse | Http2ServerResponse,
+  ): Effect.Effect<void, RecordOutputError> =>
     Effect.gen(function* () {
       const raw = yield* readBody(incoming);
       const method = incoming.method ?? "GET";
@@ -65,12 +69,13 @@ export const recordExchange =
       const appGone = () => controller.abort();
       let answering = false;
       const exchange = Effect.gen(function* () {
+        const body = raw.length === 0 || method === "GET" || method === "HEAD" ? undefined : new Uint8Array(raw);
         const response = yield* Effect.tryPromise({
-          try: () =>
+          try: async () =>
             fetch(target, {
               method,
-              headers: upstreamHeaders(incoming, context.credentials),
-              body: raw.length === 0 || method === "GET" || method === "HEAD" ? undefined : new Uint8Array(raw),
+              headers: await context.sign({ method, url: target, headers: upstreamHeaders(incoming), body }),
+              body,
               signal: controller.signal,
               redirect: "manual",
             }),

@@ -2,15 +2,15 @@ import * as Effect from "effect/Effect";
 import * as Predicate from "effect/Predicate";
 import * as Semaphore from "effect/Semaphore";
 import type * as Scope from "effect/Scope";
-import { MissingKeyError, type ListenError, type RecordOutputError } from "../errors.ts";
+import type { ListenError, MissingAwsSigningError, MissingKeyError, RecordOutputError } from "../errors.ts";
 import { listenHttp } from "../http/listen.ts";
-import { httpFormats } from "../providers/registry.ts";
 import type { HttpProvider } from "../transcript/providers.ts";
 import type { ExchangeContext } from "./exchange-context.ts";
 import { recordedMeta } from "./meta-line.ts";
 import { recordExchange } from "./record-exchange.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
 import { openTranscriptFile, type RecordingCounts } from "./transcript-file.ts";
+import { upstreamAuth } from "./upstream-auth.ts";
 
 /** A recording proxy listening until its scope closes. */
 export interface Recorder {
@@ -24,7 +24,7 @@ export interface RecordOptions {
   readonly upstream: URL;
   readonly out: string;
   readonly port: number;
-  /** Where the real provider's key is read from (the recorder's own environment). */
+  /** Where the real provider's key (or AWS credentials and region) is read from: the recorder's own environment. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly log: (line: string) => void;
 }
@@ -37,20 +37,18 @@ const modelOf = (request: { readonly path: string; readonly body: unknown }): st
 };
 
 /**
- * Records a real provider: a proxy on 127.0.0.1 that forwards each request to `upstream` with
- * the key from `env`, relays the answer to the app as it arrives and appends it to `out` at once,
- * that key and every other secret-looking value of `env` cut out. Exchanges run one at a time,
+ * Records a real provider: a proxy on 127.0.0.1 (HTTP/1.1 and h2c) that forwards each request to
+ * `upstream` with the credentials from `env` (a key, or an AWS signature made anew), relays the
+ * answer to the app as it arrives and appends it to `out` at once, those credentials and every
+ * other secret-looking value of `env` cut out. Exchanges run one at a time,
  * the order the replay runtime plays them in. Closing the scope cuts open streams short with a
  * disconnect line, so `out` stays a valid transcript.
  */
 export const recordProxy = Effect.fn("recordProxy")(function* (
   options: RecordOptions,
-): Effect.fn.Return<Recorder, MissingKeyError | RecordOutputError | ListenError, Scope.Scope> {
-  const { credentials } = httpFormats[options.provider];
-  const key = credentials === undefined ? undefined : options.env[credentials.env];
-  if (credentials !== undefined && (key === undefined || key === ""))
-    return yield* new MissingKeyError({ provider: options.provider, env: credentials.env });
-  const redactor = makeRedactor([...(key === undefined ? [] : [key]), ...secretValues(options.env)]);
+): Effect.fn.Return<Recorder, MissingKeyError | MissingAwsSigningError | RecordOutputError | ListenError, Scope.Scope> {
+  const auth = yield* upstreamAuth(options.provider, options.upstream, options.env);
+  const redactor = makeRedactor([...auth.secrets, ...secretValues(options.env)]);
   const file = yield* openTranscriptFile(options.out);
   let metaWritten = false;
   const begin: ExchangeContext["begin"] = (request, userAgent) =>
@@ -64,7 +62,7 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
     });
   const context: ExchangeContext = {
     upstream: options.upstream,
-    credentials: credentials === undefined || key === undefined ? {} : credentials.headers(key),
+    sign: auth.sign,
     file,
     redactor,
     begin,
@@ -72,11 +70,12 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
   };
   const oneAtATime = Semaphore.makeUnsafe(1);
   const exchange = recordExchange(context);
-  const { port } = yield* listenHttp(options.port, (incoming, outgoing) =>
+  const handle = (...[incoming, outgoing]: Parameters<typeof exchange>) =>
     exchange(incoming, outgoing).pipe(
       oneAtATime.withPermits(1),
       Effect.catchTag("RecordOutputError", (error) => Effect.sync(() => options.log(`replay-agent: ${error.message}`))),
-    ),
-  );
+    );
+  // HTTP/1.1 and cleartext HTTP/2 on one port, as the replay agent serves: the AWS SDK's Node client speaks HTTP/2.
+  const { port } = yield* listenHttp(options.port, handle, { http2: handle });
   return { url: `http://127.0.0.1:${port}`, counts: file.counts };
 });
