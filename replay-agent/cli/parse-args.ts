@@ -42,7 +42,9 @@ and lanes from a JSON file.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in
-OPENAI_API_KEY (openai-chat, openai-responses) or ANTHROPIC_API_KEY (anthropic-messages)
+OPENAI_API_KEY (openai-chat, openai-responses) or ANTHROPIC_API_KEY (anthropic-messages), or
+signs each request for bedrock with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and optional
+AWS_SESSION_TOKEN (the region from the upstream host, else AWS_REGION; profiles are not read),
 and exits 0 when stopped; recording a stdio agent, it exits as the agent did. new exits 0
 once the transcript is written. Invalid transcripts, a description new cannot write, and bad
 usage exit 2.
