@@ -40,9 +40,9 @@ const modelOf = (request: { readonly path: string; readonly body: unknown }): st
  * Records a real provider: a proxy on 127.0.0.1 (HTTP/1.1 and h2c) that forwards each request to
  * `upstream` with the credentials from `env` (a key, or an AWS signature made anew), relays the
  * answer to the app as it arrives and appends it to `out` at once, those credentials and every
- * other secret-looking value of `env` cut out. Exchanges run one at a time,
- * the order the replay runtime plays them in. Closing the scope cuts open streams short with a
- * disconnect line, so `out` stays a valid transcript.
+ * other secret-looking value of `env` cut out. Exchanges run one at a time, the order the replay
+ * runtime plays them in. Closing the scope cuts open streams short with a disconnect line, so
+ * `out` stays a valid transcript.
  */
 export const recordProxy = Effect.fn("recordProxy")(function* (
   options: RecordOptions,
