@@ -264,7 +264,7 @@ describe("replay-agent record --provider openai-realtime", () => {
     expect(JSON.stringify(seen[0])).not.toContain(appKey);
 
     const stopped = await recorder.stop("SIGINT");
-    expect(stopped.stdout).toContain(`replay-agent stopped: no connection came, so nothing was recorded (${out} was not written)`);
+    expect(stopped.stdout).toContain(`replay-agent stopped: no connection was recorded, so ${out} was not written`);
     expect(stopped.stderr).toContain(
       `replay-agent: ws://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1/realtime?model=gpt-realtime refused the connection with 401 Unauthorized: {"error":{"message":"Incorrect API key provided: sk-proj-****Env4.`,
     );

@@ -142,5 +142,5 @@ export const recordWebSocket = Effect.fn("recordWebSocket")(function* (
 /** What `record` prints when a WebSocket recording stops. */
 export const formatWebSocketRecordSummary = (out: string, counts: WebSocketRecordingCounts): string =>
   counts.connections === 0
-    ? `replay-agent stopped: no connection came, so nothing was recorded (${out} was not written)`
+    ? `replay-agent stopped: no connection was recorded, so ${out} was not written`
     : `replay-agent stopped: recorded ${counts.connections} connection${counts.connections === 1 ? "" : "s"}, ${counts.app} message${counts.app === 1 ? "" : "s"} from the app and ${counts.server} from the server to ${out}`;
