@@ -93,7 +93,8 @@ export const recordWebSocket = Effect.fn("recordWebSocket")(function* (
     },
     closedByServer: (code, reason) => {
       append({ type: "disconnect" });
-      const how = code === 1006 ? "dropped the session" : `closed the session with code ${code}${reason === "" ? "" : ` (${reason})`}`;
+      const how =
+        code === 1006 ? "dropped the session" : `closed the session with code ${code}${reason === "" ? "" : ` (${redactor.text(reason)})`}`;
       log(
         `replay-agent: the upstream ${how} opened at ${redactor.text(path)}, recorded as {"type":"disconnect"}: the replay agent drops the connection there, and the app's socket closes with 1006`,
       );
