@@ -181,7 +181,7 @@ describe("replay-agent check", () => {
     [
       ["record", "--provider", "mistral", "--upstream", "http://127.0.0.1:9", "--out", "r.ndjson"],
       {},
-      'record --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode (HTTP providers, with --upstream) or jsonrpc-stdio, codex-app-server, codex-exec, claude-code (stdio agents, with --agent), got "mistral"',
+      'record --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode (HTTP providers, with --upstream), openai-realtime (WebSocket, with --upstream) or jsonrpc-stdio, codex-app-server, codex-exec, claude-code (stdio agents, with --agent), got "mistral"',
     ],
     [
       ["record", "--provider", "claude-code", "--out", "r.ndjson"],
@@ -232,6 +232,16 @@ describe("replay-agent check", () => {
         AWS_DEFAULT_REGION: "",
       },
       "replay-agent: replay-agent record --provider bedrock signs each request for a region: the one its --upstream host names (127.0.0.1 names none), else AWS_REGION or AWS_DEFAULT_REGION, which are not set. Export AWS_REGION, the region of the upstream\n",
+    ],
+    [
+      ["record", "--provider", "openai-realtime", "--upstream", "wss://api.openai.com", "--out", "r.ndjson"],
+      { OPENAI_API_KEY: "" },
+      "replay-agent record --provider openai-realtime forwards each request with the key in OPENAI_API_KEY, which is not set. Export OPENAI_API_KEY",
+    ],
+    [
+      ["record", "--provider", "openai-realtime", "--upstream", "api.openai.com", "--out", "r.ndjson"],
+      {},
+      '--upstream takes a ws or wss URL, like wss://api.openai.com, got "api.openai.com"',
     ],
     [
       ["serve", "--transcript", fixture("jsonrpc-stdio/acp-prompt.ndjson")],

@@ -16,7 +16,8 @@ import { newTranscript, writeNewTranscript } from "./new/new-transcript.ts";
 import { quoteArgs } from "./new/quote-args.ts";
 import { readTranscript } from "./read-transcript.ts";
 import { recordProxy } from "./record/record-proxy.ts";
-import { formatStdioRecordSummary, recordStdio as recordStdioAgent } from "./record/record-stdio.ts";
+import { checkProblem, formatStdioRecordSummary, recordStdio as recordStdioAgent } from "./record/record-stdio.ts";
+import { formatWebSocketRecordSummary, recordWebSocket } from "./record/record-websocket.ts";
 import { serveTranscript } from "./serve-transcript.ts";
 import { reportStatus } from "./stdio/report-status.ts";
 import { serveStdio } from "./stdio/serve-stdio.ts";
@@ -100,6 +101,25 @@ const record = (command: Extract<Command, { command: "record"; transport: "http"
     return 0;
   });
 
+/** Records a WebSocket provider's sessions until stopped; says so when the recording does not pass `check` yet. */
+const recordSessions = (command: Extract<Command, { command: "record"; transport: "websocket" }>) =>
+  Effect.gen(function* () {
+    const recorder = yield* Effect.scoped(
+      Effect.gen(function* () {
+        const stopped = yield* stopSignal;
+        const sessions = yield* recordWebSocket({ ...command, env: process.env, log });
+        yield* print(`replay-agent recording on ${sessions.url}`);
+        yield* Deferred.await(stopped);
+        return sessions;
+      }),
+    );
+    const counts = recorder.counts();
+    yield* print(formatWebSocketRecordSummary(command.out, counts));
+    const problem = counts.connections === 0 ? undefined : checkProblem(command.out);
+    if (problem !== undefined) log(`replay-agent: ${command.out} does not pass replay-agent check yet. Edit it so it does:\n${problem}`);
+    return 0;
+  });
+
 /** The signals that stop a stdio recording, each passed on to the agent. */
 const stopSignals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
@@ -146,7 +166,8 @@ const run = (command: Exclude<Command, { command: "help" }>): Effect.Effect<numb
     case "stdio":
       return stdio(command);
     case "record":
-      return command.transport === "http" ? record(command) : recordStdio(command);
+      if (command.transport === "http") return record(command);
+      return command.transport === "websocket" ? recordSessions(command) : recordStdio(command);
     case "new":
       return writeNew(command);
   }

@@ -3,7 +3,16 @@ import { UsageError } from "../errors.ts";
 import { descriptionFromFlags } from "../new/from-flags.ts";
 import type { NewSource } from "../new/new-transcript.ts";
 import { splitCommand } from "../record/split-command.ts";
-import { httpProviders, isStdioProvider, newProviders, providers, type HttpProvider, type StdioProvider } from "../transcript/providers.ts";
+import {
+  httpProviders,
+  isStdioProvider,
+  isWebSocketProvider,
+  newProviders,
+  providers,
+  type HttpProvider,
+  type StdioProvider,
+  type WebSocketProvider,
+} from "../transcript/providers.ts";
 
 export const usage = `Usage:
   replay-agent serve --transcript <file> [--port <n>]   serve an HTTP or WebSocket provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
@@ -13,7 +22,8 @@ export const usage = `Usage:
                                                         announced on stderr; the arguments after -- are the ones the app
                                                         passed, matched against the transcript's spawn line if it has one
   replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
-                                                        record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM
+                                                        record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM;
+                                                        for openai-realtime (--upstream wss://api.openai.com), its WebSocket sessions
   replay-agent record --provider <p> --out <file> --agent '<command line>' [-- <the app's arguments>...]
                                                         record a real stdio agent (jsonrpc-stdio, codex-app-server, codex-exec,
                                                         claude-code): the app spawns this in its place; it starts the --agent
@@ -42,7 +52,7 @@ and lanes from a JSON file.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in
-OPENAI_API_KEY (openai-chat, openai-responses) or ANTHROPIC_API_KEY (anthropic-messages), or
+OPENAI_API_KEY (openai-chat, openai-responses, openai-realtime) or ANTHROPIC_API_KEY (anthropic-messages), or
 signs each request for bedrock with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and optional
 AWS_SESSION_TOKEN (the region from the upstream host, else AWS_REGION; profiles are not read),
 and exits 0 when stopped; recording a stdio agent, it exits as the agent did. new exits 0
@@ -65,6 +75,14 @@ export type Command =
       readonly command: "record";
       readonly transport: "http";
       readonly provider: HttpProvider;
+      readonly upstream: URL;
+      readonly out: string;
+      readonly port: number;
+    }
+  | {
+      readonly command: "record";
+      readonly transport: "websocket";
+      readonly provider: WebSocketProvider;
       readonly upstream: URL;
       readonly out: string;
       readonly port: number;
@@ -144,6 +162,17 @@ const parseUrl = (flag: string, text: string): URL | UsageError => {
   return new UsageError({ detail: `${flag} takes an http or https URL, like https://api.openai.com, got "${text}"` });
 };
 
+/** A WebSocket provider's upstream: ws or wss (http and https name the same servers). */
+const parseWebSocketUrl = (text: string): URL | UsageError => {
+  try {
+    const url = new URL(text);
+    if (["ws:", "wss:", "http:", "https:"].includes(url.protocol)) return url;
+  } catch {
+    // reported below
+  }
+  return new UsageError({ detail: `--upstream takes a ws or wss URL, like wss://api.openai.com, got "${text}"` });
+};
+
 /** The flags `command` does not take, as a usage error; undefined when every given flag belongs to it. */
 const foreignFlags = (command: string, values: Values, allowed: ReadonlyArray<keyof Values>): UsageError | undefined => {
   const foreign = Object.keys(values).filter((flag) => !allowed.some((name) => name === flag));
@@ -155,6 +184,8 @@ const foreignFlags = (command: string, values: Values, allowed: ReadonlyArray<ke
 const isHttpProviderName = (name: string): name is HttpProvider => httpProviders.some((provider) => provider === name);
 
 const stdioProviders: ReadonlyArray<StdioProvider> = providers.filter(isStdioProvider);
+const webSocketProviders: ReadonlyArray<WebSocketProvider> = providers.filter(isWebSocketProvider);
+const isWebSocketProviderName = (name: string): name is WebSocketProvider => webSocketProviders.some((provider) => provider === name);
 const isStdioProviderName = (name: string): name is StdioProvider => stdioProviders.some((provider) => provider === name);
 
 /** `record` in front of a stdio agent: the agent's command line from --agent, the app's arguments after `--`. */
@@ -196,20 +227,24 @@ const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed:
     });
   }
   if (positionals.length > 0) return new UsageError({ detail: `record takes no positional arguments, got ${positionals.join(" ")}` });
-  if (!isHttpProviderName(provider)) {
+  const webSocket = isWebSocketProviderName(provider);
+  if (!isHttpProviderName(provider) && !webSocket) {
     return new UsageError({
-      detail: `record --provider takes one of ${httpProviders.join(", ")} (HTTP providers, with --upstream) or ${stdioProviders.join(", ")} (stdio agents, with --agent), got "${provider}"`,
+      detail: `record --provider takes one of ${httpProviders.join(", ")} (HTTP providers, with --upstream), ${webSocketProviders.join(", ")} (WebSocket, with --upstream) or ${stdioProviders.join(", ")} (stdio agents, with --agent), got "${provider}"`,
     });
   }
   if (values.agent !== undefined || passed.length > 0) {
     return new UsageError({
-      detail: `record --provider ${provider} records an HTTP provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent`,
+      detail: `record --provider ${provider} records ${webSocket ? "a WebSocket" : "an HTTP"} provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent`,
     });
   }
-  const url = parseUrl("--upstream", upstream);
+  const url = webSocket ? parseWebSocketUrl(upstream) : parseUrl("--upstream", upstream);
   if (url instanceof UsageError) return url;
   const port = parsePort("--port", values.port);
-  return port instanceof UsageError ? port : { command: "record", transport: "http", provider, upstream: url, out, port };
+  if (port instanceof UsageError) return port;
+  return webSocket
+    ? { command: "record", transport: "websocket", provider, upstream: url, out, port }
+    : { command: "record", transport: "http", provider, upstream: url, out, port };
 };
 
 const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: ReadonlyArray<string>): Command | UsageError => {

@@ -183,4 +183,8 @@ const answerMismatch = (message: unknown, mismatch: ReplayMismatchError): unknow
   };
 };
 
-export const openAiRealtime: WebSocketProviderFormat = { checkFraming, answerMismatch };
+export const openAiRealtime: WebSocketProviderFormat = {
+  checkFraming,
+  answerMismatch,
+  credentials: { env: "OPENAI_API_KEY", headers: (key) => ({ authorization: `Bearer ${key}` }) },
+};

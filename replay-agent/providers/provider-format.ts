@@ -67,5 +67,7 @@ export interface StdioProviderFormat extends MessageProviderFormat {
   readonly stdin?: "lines" | "prompt";
 }
 
-/** What a WebSocket provider's profile contributes. */
-export type WebSocketProviderFormat = MessageProviderFormat;
+/** What a WebSocket provider's profile contributes: also how the recorder authenticates the connections it opens upstream. */
+export interface WebSocketProviderFormat extends MessageProviderFormat {
+  readonly credentials: Credentials;
+}

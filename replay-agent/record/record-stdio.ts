@@ -83,7 +83,7 @@ const startAgent = (command: ReadonlyArray<string>, env: Readonly<Record<string,
   );
 
 /** The first problem `replay-agent check` finds in the file, if any. */
-const checkProblem = (file: string): string | undefined => {
+export const checkProblem = (file: string): string | undefined => {
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -32,7 +32,7 @@ export interface Connection {
 type State = { readonly kind: "unanswered" } | { readonly kind: "open"; readonly socket: WebSocket } | { readonly kind: "gone" };
 
 /** A message's text, whatever frame type the app sent it in. */
-const textOf = (data: RawData): string =>
+export const textOf = (data: RawData): string =>
   Buffer.isBuffer(data)
     ? data.toString("utf8")
     : Array.isArray(data)
