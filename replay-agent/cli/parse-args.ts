@@ -3,7 +3,14 @@ import { UsageError } from "../errors.ts";
 import { descriptionFromFlags } from "../new/from-flags.ts";
 import type { NewSource } from "../new/new-transcript.ts";
 import { splitCommand } from "../record/split-command.ts";
-import { httpProviders, isStdioProvider, newProviders, providers, type HttpProvider, type StdioProvider } from "../transcript/providers.ts";
+import {
+  everyNewProvider,
+  httpProviders,
+  isStdioProvider,
+  providers,
+  type HttpProvider,
+  type StdioProvider,
+} from "../transcript/providers.ts";
 
 export const usage = `Usage:
   replay-agent serve --transcript <file> [--port <n>]   serve an HTTP or WebSocket provider's transcript on 127.0.0.1 until SIGINT or SIGTERM
@@ -27,7 +34,7 @@ export const usage = `Usage:
                                                         to stdout or to a new file --out
   replay-agent --help, replay-agent <command> --help    print this usage
 
-new: --provider is one of ${newProviders.join(", ")}.
+new: --provider is one of ${everyNewProvider.join(", ")}.
 The request must carry --model (each provider has a default) and end with the --user message; the
 reply streams one token per delta. --thinking streams the model's thinking first
 (anthropic-messages, openai-responses, gemini). --pause name@n holds after the answer's n-th delta
