@@ -129,6 +129,17 @@ const emit = (type: string, properties: Readonly<Record<string, unknown>>): Line
   sse: opencodeSse(type, properties),
 });
 
+const isEvent = (line: Line | undefined): boolean => line?.["type"] === "emit_inbound" && line["sse"] !== undefined;
+
+/**
+ * The events with each one that another follows directly (no pause, wait or mark between them)
+ * joined to it, so they go out in one write. The app's SDK reads the event stream a read at a
+ * time and the prompt's response on another connection: events written one by one can still sit
+ * unread when the response arrives, while one write is read whole before it.
+ */
+const joined = (events: ReadonlyArray<Line>): ReadonlyArray<Line> =>
+  events.map((line, index) => (isEvent(line) && isEvent(events[index + 1]) ? { ...line, join: true } : line));
+
 /** The transcript's lines for an OpenCode session; `withPauses` places a step's pause and cut lines among its frames. */
 export const opencodeLines = (
   source: string,
@@ -217,7 +228,7 @@ export const opencodeLines = (
   }
   return Result.succeed([
     { type: "meta", format: "replay-transcript", version: 1, provider: "opencode", model: named, source: "handwritten" },
-    ...events,
+    ...joined(events),
     { type: "hold" },
     ...requests,
   ]);

@@ -191,7 +191,23 @@ const toolStates = (events: ReadonlyArray<Event>) =>
     return [state.status === "completed" ? `${tool} completed: ${state.output}` : `${tool} ${state.status}`];
   });
 
-const updates = (count: number) => Array<string>(count).fill("message.part.updated");
+/** A prompt's events as the app reads them: its user message and text part, the steps, then the session idle and the prompt's response. */
+const promptLog = (...steps: ReadonlyArray<string>) => [
+  "message.updated",
+  "message.part.updated",
+  ...steps,
+  "session.status",
+  "session.idle",
+  "← session.prompt",
+];
+
+/** A step's events: the session busy, the assistant message, its `parts` part updates, the message completed. */
+const stepLog = (parts: number) => [
+  "session.status",
+  "message.updated",
+  ...Array<string>(parts).fill("message.part.updated"),
+  "message.updated",
+];
 
 describe("opencode, written by replay-agent new and read by @opencode-ai/sdk", () => {
   it.each([
@@ -205,8 +221,9 @@ describe("opencode, written by replay-agent new and read by @opencode-ai/sdk", (
       model: { providerID: "openai", modelID: "gpt-5" },
       pause: undefined,
       // step-start, the text part empty, its 9 deltas, the text part ended, step-finish
-      step: ["session.status", "message.updated", ...updates(13), "message.updated"],
+      log: promptLog(...stepLog(13)),
       text: "It exports `add` and `multiply`.",
+      answers: ["It exports `add` and `multiply`."],
       reasoning: "",
       tools: [],
       finishes: ["stop"],
@@ -228,56 +245,61 @@ describe("opencode, written by replay-agent new and read by @opencode-ai/sdk", (
       model: undefined,
       // held after the reply's second delta, " adds"
       pause: { name: "answering", after: " adds" },
-      step: [
-        "session.status",
-        "message.updated",
-        // step-start, the reasoning part (empty, 6 deltas, ended), the text part (empty, 5 deltas, ended), the tool part (pending, running, completed), step-finish
-        ...updates(20),
-        "message.updated",
-        "session.status",
-        "message.updated",
-        // step-start, the text part (empty, 5 deltas, ended), step-finish
-        ...updates(9),
-        "message.updated",
-      ],
+      // step-start, the reasoning part (empty, 6 deltas, ended), the text part (empty, 5 deltas, ended), the tool part (pending,
+      // running, completed), step-finish; then step-start, the text part (empty, 5 deltas, ended), step-finish
+      log: promptLog(...stepLog(20), ...stepLog(9)),
       text: "Let me read it.It adds two numbers.",
+      answers: ["It adds two numbers."],
       reasoning: "The user wants a summary.",
       tools: ["read pending", "read running", "read completed: export const add = (a, b) => a + b;"],
       finishes: ["tool-calls", "stop"],
     },
-  ])("$name: the answer streams on the event stream down to session.idle before session.prompt() resolves", async (row) => {
+    {
+      name: "two prompts in one session, the second answered after a tool call with the description's call id",
+      description: {
+        provider: "opencode",
+        turns: [
+          { user: "Hi", reply: "Hello!" },
+          { user: "What is in src?", tools: [{ name: "list", arguments: { path: "src" }, result: "math.ts", id: "call_list_src" }] },
+          { reply: "One file: math.ts." },
+        ],
+      },
+      model: undefined,
+      pause: undefined,
+      // step-start, the text part (empty, 2 deltas, ended), step-finish; then step-start, the tool part (pending, running, completed),
+      // step-finish; then step-start, the text part (empty, 6 deltas, ended), step-finish
+      log: [...promptLog(...stepLog(6)), ...promptLog(...stepLog(5), ...stepLog(10))],
+      text: "Hello!One file: math.ts.",
+      answers: ["Hello!", "One file: math.ts."],
+      reasoning: "",
+      tools: ["list pending", "list running", "list completed: math.ts"],
+      finishes: ["stop", "tool-calls", "stop"],
+    },
+  ])("$name: each answer streams on the event stream down to session.idle before session.prompt() resolves", async (row) => {
     const server = await serveNew(row.description);
     const opened = await openSession(server.url);
-    const user = row.description.turns[0]?.user ?? "";
-    const prompting = opened.answered(
-      "session.prompt",
-      opened.client.session.prompt({
-        path: { id: opened.id },
-        body: { ...(row.model === undefined ? {} : { model: row.model }), parts: [{ type: "text", text: user }] },
-      }),
-    );
-    if (row.pause !== undefined) {
-      const { name, after } = row.pause;
-      await server.paused(name);
-      // As a scenario does: resume once the app has read the delta before the pause.
-      await opened.seen((event) => event.type === "message.part.updated" && event.properties.delta === after);
-      expect(server.status()).toMatchObject({ held: [{ name }], mismatches: [] });
-      expect(opened.log).not.toContain("session.idle");
-      server.resume();
+    const users = row.description.turns.flatMap((turn) => (turn.user === undefined ? [] : [turn.user]));
+    const responses = [];
+    for (const user of users) {
+      const prompting = opened.answered(
+        "session.prompt",
+        opened.client.session.prompt({
+          path: { id: opened.id },
+          body: { ...(row.model === undefined ? {} : { model: row.model }), parts: [{ type: "text", text: user }] },
+        }),
+      );
+      if (row.pause !== undefined) {
+        const { name, after } = row.pause;
+        await server.paused(name);
+        // As a scenario does: resume once the app has read the delta before the pause.
+        await opened.seen((event) => event.type === "message.part.updated" && event.properties.delta === after);
+        expect(server.status()).toMatchObject({ held: [{ name }], mismatches: [] });
+        expect(opened.log).not.toContain("session.idle");
+        server.resume();
+      }
+      responses.push((await prompting).data);
     }
-    const prompt = await prompting;
-    expect(opened.log).toEqual([
-      "server.connected",
-      "session.created",
-      "session.updated",
-      "← session.create",
-      "message.updated",
-      "message.part.updated",
-      ...row.step,
-      "session.status",
-      "session.idle",
-      "← session.prompt",
-    ]);
+    expect(opened.log).toEqual(["server.connected", "session.created", "session.updated", "← session.create", ...row.log]);
     expect(partDeltas(opened.events, "text").join("")).toBe(row.text);
     expect(partDeltas(opened.events, "reasoning").join("")).toBe(row.reasoning);
     expect(toolStates(opened.events)).toEqual(row.tools);
@@ -287,9 +309,12 @@ describe("opencode, written by replay-agent new and read by @opencode-ai/sdk", (
         : [],
     );
     expect(finishes).toEqual(row.finishes);
-    const reply = row.description.turns.at(-1)?.reply;
-    expect(prompt.data?.info).toMatchObject({ role: "assistant", finish: "stop", sessionID: opened.id });
-    expect(prompt.data?.parts.map((part) => (part.type === "text" ? part.text : part.type))).toEqual(["step-start", reply, "step-finish"]);
+    expect(responses.map((response) => response?.info)).toEqual(
+      row.answers.map(() => expect.objectContaining({ role: "assistant", finish: "stop", sessionID: opened.id })),
+    );
+    expect(responses.map((response) => response?.parts.map((part) => (part.type === "text" ? part.text : part.type)))).toEqual(
+      row.answers.map((answer) => ["step-start", answer, "step-finish"]),
+    );
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [], next: null, held: [] });
   });
 });
