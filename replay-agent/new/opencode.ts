@@ -129,6 +129,7 @@ const emit = (type: string, properties: Readonly<Record<string, unknown>>): Line
   sse: opencodeSse(type, properties),
 });
 
+/** Whether a line writes an event. */
 const isEvent = (line: Line | undefined): boolean => line?.["type"] === "emit_inbound" && line["sse"] !== undefined;
 
 /**
@@ -187,6 +188,7 @@ export const opencodeLines = (
     { type: "wait", for: "session-announced" },
     { type: "emit_inbound", response: { status: 200, body: info } },
   ];
+  // The input tokens: OpenCode's system prompt and tool definitions come to about 2,300 before the conversation.
   let input = 2290;
   for (const [index, prompt] of prompts.entries()) {
     clock.tick(28);
