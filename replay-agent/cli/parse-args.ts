@@ -4,10 +4,10 @@ import { descriptionFromFlags } from "../new/from-flags.ts";
 import type { NewSource } from "../new/new-transcript.ts";
 import { splitCommand } from "../record/split-command.ts";
 import {
+  everyNewProvider,
   httpProviders,
   isStdioProvider,
   isWebSocketProvider,
-  newProviders,
   providers,
   type HttpProvider,
   type StdioProvider,
@@ -37,10 +37,10 @@ export const usage = `Usage:
                                                         to stdout or to a new file --out
   replay-agent --help, replay-agent <command> --help    print this usage
 
-new: --provider is one of ${newProviders.join(", ")}.
+new: --provider is one of ${everyNewProvider.join(", ")}.
 The request must carry --model (each provider has a default) and end with the --user message; the
 reply streams one token per delta. --thinking streams the model's thinking first
-(anthropic-messages, openai-responses, gemini). --pause name@n holds after the answer's n-th delta
+(anthropic-messages, openai-responses, gemini, opencode). --pause name@n holds after the answer's n-th delta
 (@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at pause name
 between them (an event cut across two reads). --tool answers with a tool call first; the app's
 request with the tool's result then gets the --reply (--before-tool: text streamed before the
@@ -49,6 +49,10 @@ reply. --background lane=reply answers any number of requests that do not stream
 their own (a chat title, say). openai-chat sends a usage chunk and expects
 stream_options.include_usage unless --no-usage. --from reads turns, tools with results, pauses
 and lanes from a JSON file.
+opencode writes a whole session: the event stream (GET /event, held open), session.create() and
+session.prompt(), each prompt's events down to session.idle before its response; --model is
+<provider>/<model>; OpenCode runs a --tool itself and goes on to the --reply in the same prompt.
+It takes no --fail, --no-stream or --background.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in

@@ -1,9 +1,9 @@
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
 import { issueDescriber } from "../transcript/issues.ts";
-import { newProviders } from "../transcript/providers.ts";
+import { everyNewProvider } from "../transcript/providers.ts";
 import { DescriptionError } from "./errors.ts";
-import { providerTemplates, thinkingProviders } from "./templates.ts";
+import { newTraits, thinkingProviders } from "./templates.ts";
 
 /**
  * What `replay-agent new` writes a transcript from, as `--from <file>` holds it (the command
@@ -79,7 +79,7 @@ export const Background = Schema.Struct({
 export type Background = typeof Background.Type;
 
 export const Description = Schema.Struct({
-  provider: Schema.Literals(newProviders).annotate({ expected: `one of ${newProviders.join(", ")}` }),
+  provider: Schema.Literals(everyNewProvider).annotate({ expected: `one of ${everyNewProvider.join(", ")}` }),
   model: Schema.optionalKey(Schema.NonEmptyString),
   usage: Schema.optionalKey(Schema.Boolean),
   turns: Schema.Array(Turn).check(Schema.isMinLength(1)),
@@ -110,7 +110,7 @@ const checkTurns = (source: string, description: Description): DescriptionError 
       'Name it after what the app asks, like "title"',
     );
   }
-  const template = providerTemplates[description.provider];
+  const template = newTraits(description.provider);
   let afterTools = false;
   for (const [index, turn] of description.turns.entries()) {
     const where = `turns[${index}]`;

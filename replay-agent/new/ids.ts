@@ -7,7 +7,7 @@ const padding = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 const base64 = `${base62.slice(10)}${base62.slice(0, 10)}+/`;
 
 /** `length` characters of `alphabet` drawn from the SHA-256 of `seed`: the same seed, the same id, in every run. */
-const draw = (seed: string, length: number, alphabet: string): string => {
+export const draw = (seed: string, length: number, alphabet: string): string => {
   let out = "";
   for (let round = 0; out.length < length; round++) {
     for (const byte of createHash("sha256").update(`${round}:${seed}`).digest()) out += alphabet[byte % alphabet.length];

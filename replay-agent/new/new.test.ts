@@ -589,7 +589,7 @@ describe("replay-agent new's description", () => {
     ],
     [
       { provider: "ollama", turns: [{ user: "Hi", thinking: "A greeting.", reply: "Hi" }] },
-      'd.json: turns[0].thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages and gemini. Remove "thinking"',
+      'd.json: turns[0].thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages, gemini and opencode. Remove "thinking"',
     ],
     [
       { provider: "ollama", turns: [{ user: "Hi", tools: [{ name: "list_files", id: "call_1" }] }, { reply: "Done." }] },

@@ -1,12 +1,18 @@
 import * as Result from "effect/Result";
 import { frameBytes, type StreamFrame } from "../wire/stream-frame.ts";
+import { newProviders, type NewProvider } from "../transcript/providers.ts";
 import { pausesOf, type Background, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
 import type { Frame, HttpAnswer, PlannedAnswer, PlannedCall, ProviderTemplate } from "./template.ts";
+import { opencodeLines } from "./opencode.ts";
 import { providerTemplates } from "./templates.ts";
 import { tokenize } from "./tokenize.ts";
 
 type Line = Readonly<Record<string, unknown>>;
+
+/** Whether `new` writes the description with a request template (not a whole session, as for opencode). */
+const hasTemplate = (description: Description): description is Description & { readonly provider: NewProvider } =>
+  newProviders.some((provider) => provider === description.provider);
 
 /** A made-up but plausible token count for a turn's answer: one per delta it streams. */
 const outputTokens = (turn: Turn, calls: ReadonlyArray<PlannedCall>): number =>
@@ -120,7 +126,10 @@ const backgroundLines =
   };
 
 /** A transcript line by line: meta, each turn's expectation and answer, then the background lanes. */
-const transcriptLines = (source: string, description: Description): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
+const transcriptLines = (
+  source: string,
+  description: Description & { readonly provider: NewProvider },
+): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
   const template = providerTemplates[description.provider];
   const model = description.model ?? template.defaultModel(description.turns.some((turn) => turn.thinking !== undefined));
   const usageChunk = description.provider === "openai-chat" && description.usage !== false;
@@ -189,6 +198,8 @@ const transcriptLines = (source: string, description: Description): Result.Resul
 /** `description` as transcript text, its first line a comment naming `command`, the command that wrote it. */
 export const writeTranscript = (source: string, description: Description, command: string): Result.Result<string, DescriptionError> =>
   Result.map(
-    transcriptLines(source, description),
+    hasTemplate(description)
+      ? transcriptLines(source, description)
+      : opencodeLines(source, description, (turn, where, frames) => withPauses(source, where, turn, undefined, frames)),
     (lines) => [`// Written by: ${command}`, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n",
   );

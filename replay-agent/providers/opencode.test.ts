@@ -1,8 +1,14 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createOpencodeClient, type Event, type OpencodeClient } from "@opencode-ai/sdk";
 import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
 import { startReplayServer, validateTranscript } from "../index.ts";
+import { decodeDescription } from "../new/description.ts";
+import { writeTranscript } from "../new/write-transcript.ts";
 
 const serve = async (name: string) => {
   const server = await startReplayServer({ transcript: fixture(`opencode/${name}`) });
@@ -151,6 +157,165 @@ describe("opencode, read by @opencode-ai/sdk", () => {
     expect(prompt.response.status).toBe(400);
     expect(prompt.error).toMatchObject({ error: { type: "replay_mismatch", line: 35, diff } });
     expect(server.status()).toMatchObject({ mismatches: [{ expectedLine: 35, diff }], next: { line: 13, type: "wait" } });
+  });
+});
+
+/** A description written to a transcript by `replay-agent new`'s writer and served by the real replay agent. */
+const serveNew = async (description: unknown) => {
+  const decoded = decodeDescription("test", description);
+  if (Result.isFailure(decoded)) throw decoded.failure;
+  const text = writeTranscript("test", decoded.success, "replay-agent new --from test.json");
+  if (Result.isFailure(text)) throw text.failure;
+  const dir = await mkdtemp(join(tmpdir(), "replay-agent-new-opencode-"));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  const file = join(dir, "new.ndjson");
+  await writeFile(file, text.success);
+  const server = await startReplayServer({ transcript: file });
+  onTestFinished(() => server.close());
+  return server;
+};
+
+/** The deltas of the parts of one type (text or reasoning), as the app reads them. */
+const partDeltas = (events: ReadonlyArray<Event>, type: "text" | "reasoning") =>
+  events.flatMap((event) =>
+    event.type === "message.part.updated" && event.properties.part.type === type && event.properties.delta !== undefined
+      ? [event.properties.delta]
+      : [],
+  );
+
+/** Each state a tool part went through, as the app reads it: `read pending`, `read completed: <output>`. */
+const toolStates = (events: ReadonlyArray<Event>) =>
+  events.flatMap((event) => {
+    if (event.type !== "message.part.updated" || event.properties.part.type !== "tool") return [];
+    const { tool, state } = event.properties.part;
+    return [state.status === "completed" ? `${tool} completed: ${state.output}` : `${tool} ${state.status}`];
+  });
+
+/** A prompt's events as the app reads them: its user message and text part, the steps, then the session idle and the prompt's response. */
+const promptLog = (...steps: ReadonlyArray<string>) => [
+  "message.updated",
+  "message.part.updated",
+  ...steps,
+  "session.status",
+  "session.idle",
+  "← session.prompt",
+];
+
+/** A step's events: the session busy, the assistant message, its `parts` part updates, the message completed. */
+const stepLog = (parts: number) => [
+  "session.status",
+  "message.updated",
+  ...Array<string>(parts).fill("message.part.updated"),
+  "message.updated",
+];
+
+describe("opencode, written by replay-agent new and read by @opencode-ai/sdk", () => {
+  it.each([
+    {
+      name: "a reply, on the model the prompt names",
+      description: {
+        provider: "opencode",
+        model: "openai/gpt-5",
+        turns: [{ user: "What does src/math.ts export?", reply: "It exports `add` and `multiply`." }],
+      },
+      model: { providerID: "openai", modelID: "gpt-5" },
+      pause: undefined,
+      // step-start, the text part empty, its 9 deltas, the text part ended, step-finish
+      log: promptLog(...stepLog(13)),
+      text: "It exports `add` and `multiply`.",
+      answers: ["It exports `add` and `multiply`."],
+      reasoning: "",
+      tools: [],
+      finishes: ["stop"],
+    },
+    {
+      name: "thinking and a tool call that OpenCode runs, then the reply held at a pause",
+      description: {
+        provider: "opencode",
+        turns: [
+          {
+            user: "Summarize src/math.ts",
+            thinking: "The user wants a summary.",
+            reply: "Let me read it.",
+            tools: [{ name: "read", arguments: { filePath: "src/math.ts" }, result: "export const add = (a, b) => a + b;" }],
+          },
+          { reply: "It adds two numbers.", pause: "answering@2" },
+        ],
+      },
+      model: undefined,
+      // held after the reply's second delta, " adds"
+      pause: { name: "answering", after: " adds" },
+      // step-start, the reasoning part (empty, 6 deltas, ended), the text part (empty, 5 deltas, ended), the tool part (pending,
+      // running, completed), step-finish; then step-start, the text part (empty, 5 deltas, ended), step-finish
+      log: promptLog(...stepLog(20), ...stepLog(9)),
+      text: "Let me read it.It adds two numbers.",
+      answers: ["It adds two numbers."],
+      reasoning: "The user wants a summary.",
+      tools: ["read pending", "read running", "read completed: export const add = (a, b) => a + b;"],
+      finishes: ["tool-calls", "stop"],
+    },
+    {
+      name: "two prompts in one session, the second answered after a tool call with the description's call id",
+      description: {
+        provider: "opencode",
+        turns: [
+          { user: "Hi", reply: "Hello!" },
+          { user: "What is in src?", tools: [{ name: "list", arguments: { path: "src" }, result: "math.ts", id: "call_list_src" }] },
+          { reply: "One file: math.ts." },
+        ],
+      },
+      model: undefined,
+      pause: undefined,
+      // step-start, the text part (empty, 2 deltas, ended), step-finish; then step-start, the tool part (pending, running, completed),
+      // step-finish; then step-start, the text part (empty, 6 deltas, ended), step-finish
+      log: [...promptLog(...stepLog(6)), ...promptLog(...stepLog(5), ...stepLog(10))],
+      text: "Hello!One file: math.ts.",
+      answers: ["Hello!", "One file: math.ts."],
+      reasoning: "",
+      tools: ["list pending", "list running", "list completed: math.ts"],
+      finishes: ["stop", "tool-calls", "stop"],
+    },
+  ])("$name: each answer streams on the event stream down to session.idle before session.prompt() resolves", async (row) => {
+    const server = await serveNew(row.description);
+    const opened = await openSession(server.url);
+    const users = row.description.turns.flatMap((turn) => (turn.user === undefined ? [] : [turn.user]));
+    const responses = [];
+    for (const user of users) {
+      const prompting = opened.answered(
+        "session.prompt",
+        opened.client.session.prompt({
+          path: { id: opened.id },
+          body: { ...(row.model === undefined ? {} : { model: row.model }), parts: [{ type: "text", text: user }] },
+        }),
+      );
+      if (row.pause !== undefined) {
+        const { name, after } = row.pause;
+        await server.paused(name);
+        // As a scenario does: resume once the app has read the delta before the pause.
+        await opened.seen((event) => event.type === "message.part.updated" && event.properties.delta === after);
+        expect(server.status()).toMatchObject({ held: [{ name }], mismatches: [] });
+        expect(opened.log).not.toContain("session.idle");
+        server.resume();
+      }
+      responses.push((await prompting).data);
+    }
+    expect(opened.log).toEqual(["server.connected", "session.created", "session.updated", "← session.create", ...row.log]);
+    expect(partDeltas(opened.events, "text").join("")).toBe(row.text);
+    expect(partDeltas(opened.events, "reasoning").join("")).toBe(row.reasoning);
+    expect(toolStates(opened.events)).toEqual(row.tools);
+    const finishes = opened.events.flatMap((event) =>
+      event.type === "message.updated" && event.properties.info.role === "assistant" && event.properties.info.finish !== undefined
+        ? [event.properties.info.finish]
+        : [],
+    );
+    expect(finishes).toEqual(row.finishes);
+    expect(responses.map((response) => response?.info)).toEqual(
+      row.answers.map(() => expect.objectContaining({ role: "assistant", finish: "stop", sessionID: opened.id })),
+    );
+    expect(responses.map((response) => response?.parts.map((part) => (part.type === "text" ? part.text : part.type)))).toEqual(
+      row.answers.map((answer) => ["step-start", answer, "step-finish"]),
+    );
+    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [], next: null, held: [] });
   });
 });
 

@@ -68,3 +68,10 @@ export const newProviders = [
   "cohere",
 ] as const satisfies ReadonlyArray<HttpProvider>;
 export type NewProvider = (typeof newProviders)[number];
+
+/** The providers `replay-agent new` writes a whole session for (REST calls and an event stream), not one request per turn. */
+export const newSessionProviders = ["opencode"] as const satisfies ReadonlyArray<Provider>;
+
+/** Every provider `replay-agent new` writes for. */
+export const everyNewProvider = [...newProviders, ...newSessionProviders] as const;
+export type EveryNewProvider = (typeof everyNewProvider)[number];
