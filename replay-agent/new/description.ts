@@ -3,7 +3,8 @@ import * as Schema from "effect/Schema";
 import { issueDescriber } from "../transcript/issues.ts";
 import { newProviders } from "../transcript/providers.ts";
 import { DescriptionError } from "./errors.ts";
-import { providerTemplates, thinkingProviders } from "./templates.ts";
+import { isSessionProvider, sessionTemplates, templateOf, thinkingProviders } from "./templates.ts";
+import { sessionProblem } from "./session-problem.ts";
 
 /**
  * What `replay-agent new` writes a transcript from, as `--from <file>` holds it (the command
@@ -110,7 +111,11 @@ const checkTurns = (source: string, description: Description): DescriptionError 
       'Name it after what the app asks, like "title"',
     );
   }
-  const template = providerTemplates[description.provider];
+  if (isSessionProvider(description.provider)) {
+    const session = sessionProblem(source, description, sessionTemplates[description.provider]);
+    if (session !== undefined) return session;
+  }
+  const template = templateOf(description.provider);
   let afterTools = false;
   for (const [index, turn] of description.turns.entries()) {
     const where = `turns[${index}]`;

@@ -3,7 +3,7 @@ import { UsageError } from "../errors.ts";
 import { newProviders } from "../transcript/providers.ts";
 import { decodeDescription, type Description, type Turn } from "./description.ts";
 import { commandLine } from "./errors.ts";
-import { providerTemplates, thinkingProviders } from "./templates.ts";
+import { templateOf, thinkingProviders } from "./templates.ts";
 
 /** The description flags of `replay-agent new`, as parsed from the command line. */
 export interface NewFlags {
@@ -118,7 +118,7 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
       `--no-usage is for openai-chat, where the usage chunk is the request's choice (stream_options.include_usage); ${provider} always sends usage`,
     );
   }
-  if (flags.thinking !== undefined && !providerTemplates[provider].thinking) {
+  if (flags.thinking !== undefined && !templateOf(provider).thinking) {
     return usageError(
       `--thinking: replay-agent new writes no thinking for ${provider}, only for ${thinkingProviders}. Leave out --thinking, or pick one of those with --provider`,
     );

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const hex = "0123456789abcdef";
+export const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const hex = "0123456789abcdef";
 const base36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 const padding = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const base64 = `${base62.slice(10)}${base62.slice(0, 10)}+/`;
 
 /** `length` characters of `alphabet` drawn from the SHA-256 of `seed`: the same seed, the same id, in every run. */
-const draw = (seed: string, length: number, alphabet: string): string => {
+export const draw = (seed: string, length: number, alphabet: string): string => {
   let out = "";
   for (let round = 0; out.length < length; round++) {
     for (const byte of createHash("sha256").update(`${round}:${seed}`).digest()) out += alphabet[byte % alphabet.length];
@@ -16,7 +16,7 @@ const draw = (seed: string, length: number, alphabet: string): string => {
 };
 
 /** A version 4 UUID drawn from `seed`: `8-4-4-4-12` hex digits, the version and variant digits set. */
-const uuid = (seed: string): string => {
+export const uuid = (seed: string): string => {
   const digits = draw(seed, 30, hex);
   const variant = "89ab"[hex.indexOf(digits[15] ?? "0") % 4] ?? "8";
   return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-4${digits.slice(12, 15)}-${variant}${digits.slice(16, 19)}-${digits.slice(19, 30)}${digits[0] ?? "0"}`;

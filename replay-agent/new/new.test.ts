@@ -11,7 +11,7 @@ import OpenAI from "openai";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { bedrockClient, clients, type Parsed, type ProviderClient } from "../fixtures/clients.ts";
 import { startReplayServer } from "../index.ts";
-import type { NewProvider } from "../transcript/providers.ts";
+import type { NewHttpProvider } from "../transcript/providers.ts";
 import { decodeDescription } from "./description.ts";
 import { writeTranscript } from "./write-transcript.ts";
 
@@ -48,7 +48,7 @@ const google = (url: string) => new GoogleGenAI({ apiKey: "replay", httpOptions:
 const cohereClient = (url: string) => new CohereClientV2({ token: "replay", environment: url });
 
 /** A title request as an app sends one beside its turn: its own system prompt, the history, and the question last. */
-const titleRequests: { readonly [P in NewProvider]: (url: string) => Promise<string> } = {
+const titleRequests: { readonly [P in NewHttpProvider]: (url: string) => Promise<string> } = {
   "openai-chat": async (url) => {
     const completion = await openai(url).chat.completions.create({
       model: "gpt-4o-mini",
@@ -144,7 +144,7 @@ interface TypedError {
 }
 
 interface ProviderCase {
-  readonly provider: NewProvider;
+  readonly provider: NewHttpProvider;
   readonly client: ProviderClient;
   /** The SDK's typed errors for a 429 and a 5xx. */
   readonly rateLimit: TypedError;
@@ -383,7 +383,7 @@ interface ReadThinking {
 }
 
 interface ThinkingCase {
-  readonly provider: NewProvider;
+  readonly provider: NewHttpProvider;
   /** Asks `question` with thinking on, streamed or whole, as an app does; resolves with what the SDK read. */
   readonly read: (url: string, question: string, stream: boolean) => Promise<ReadThinking>;
   readonly signature: unknown;

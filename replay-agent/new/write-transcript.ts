@@ -1,9 +1,11 @@
 import * as Result from "effect/Result";
+import type { NewHttpProvider } from "../transcript/providers.ts";
 import { frameBytes, type StreamFrame } from "../wire/stream-frame.ts";
 import { pausesOf, type Background, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
 import type { Frame, HttpAnswer, PlannedAnswer, PlannedCall, ProviderTemplate } from "./template.ts";
-import { providerTemplates } from "./templates.ts";
+import { isSessionProvider, providerTemplates, sessionTemplates } from "./templates.ts";
+import { sessionLines } from "./write-session.ts";
 import { tokenize } from "./tokenize.ts";
 
 type Line = Readonly<Record<string, unknown>>;
@@ -120,7 +122,10 @@ const backgroundLines =
   };
 
 /** A transcript line by line: meta, each turn's expectation and answer, then the background lanes. */
-const transcriptLines = (source: string, description: Description): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
+const transcriptLines = (
+  source: string,
+  description: Description & { readonly provider: NewHttpProvider },
+): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
   const template = providerTemplates[description.provider];
   const model = description.model ?? template.defaultModel(description.turns.some((turn) => turn.thinking !== undefined));
   const usageChunk = description.provider === "openai-chat" && description.usage !== false;
@@ -189,6 +194,8 @@ const transcriptLines = (source: string, description: Description): Result.Resul
 /** `description` as transcript text, its first line a comment naming `command`, the command that wrote it. */
 export const writeTranscript = (source: string, description: Description, command: string): Result.Result<string, DescriptionError> =>
   Result.map(
-    transcriptLines(source, description),
+    isSessionProvider(description.provider)
+      ? sessionLines(source, { ...description, provider: description.provider }, sessionTemplates[description.provider])
+      : transcriptLines(source, { ...description, provider: description.provider }),
     (lines) => [`// Written by: ${command}`, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n",
   );

@@ -66,5 +66,16 @@ export const newProviders = [
   "ollama",
   "bedrock",
   "cohere",
-] as const satisfies ReadonlyArray<HttpProvider>;
+  "openai-realtime",
+  "jsonrpc-stdio",
+  "codex-app-server",
+  "codex-exec",
+  "claude-code",
+] as const satisfies ReadonlyArray<Provider>;
 export type NewProvider = (typeof newProviders)[number];
+
+/** A provider `new` writes as requests answered one by one (an HTTP provider). */
+export type NewHttpProvider = Extract<NewProvider, HttpProvider>;
+
+/** A provider `new` writes as one session of messages (WebSocket or stdio). */
+export type NewSessionProvider = Exclude<NewProvider, HttpProvider>;
