@@ -589,7 +589,7 @@ describe("replay-agent new's description", () => {
     ],
     [
       { provider: "ollama", turns: [{ user: "Hi", thinking: "A greeting.", reply: "Hi" }] },
-      'd.json: turns[0].thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages and gemini. Remove "thinking"',
+      'd.json: turns[0].thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages, gemini, jsonrpc-stdio, codex-app-server, codex-exec and claude-code. Remove "thinking"',
     ],
     [
       { provider: "ollama", turns: [{ user: "Hi", tools: [{ name: "list_files", id: "call_1" }] }, { reply: "Done." }] },
@@ -598,6 +598,39 @@ describe("replay-agent new's description", () => {
     [
       { provider: "gemini", turns: [{ user: "Hi", thinking: "A greeting.", fail: 429 }] },
       'd.json: turns[0]: "fail" answers the request with an error status alone. Remove "reply", "thinking", "tools", "pause", "cut" and "usage"',
+    ],
+    [
+      { provider: "openai-realtime", turns: [{ user: "Hi", thinking: "A greeting.", reply: "Hi" }] },
+      "d.json: turns[0].thinking: replay-agent new writes no thinking for openai-realtime, only for",
+    ],
+    [
+      { provider: "claude-code", turns: [{ user: "Hi", fail: 429 }] },
+      'd.json: turns[0].fail: replay-agent new writes no "fail" (--fail) for claude-code: its agent answers with messages, not HTTP statuses, whole responses or frames to cut. Remove "fail"',
+    ],
+    [
+      {
+        provider: "codex-app-server",
+        turns: [{ user: "Hi", tools: [{ name: "list_files", arguments: { path: "src" } }] }, { reply: "Done." }],
+      },
+      'd.json: turns[0].tools[0]: codex runs its tools as shell commands, so a tool call is "shell" with a "command" string, not "list_files" with {"path":"src"}. Write it like --tool \'shell {"command":"ls src"}\'',
+    ],
+    [
+      {
+        provider: "codex-exec",
+        turns: [
+          { user: "Hi", reply: "Hi" },
+          { user: "Again", reply: "Hi" },
+        ],
+      },
+      "d.json: turns: codex-exec runs one prompt a process, and this description has 2. Describe each run in a file of its own",
+    ],
+    [
+      { provider: "jsonrpc-stdio", model: "claude-sonnet-4-5", turns: [{ user: "Hi", reply: "Hi" }] },
+      'd.json: model: jsonrpc-stdio names no model: nothing the app sends carries one. Remove "model"',
+    ],
+    [
+      { provider: "claude-code", turns: [{ user: "Hi", reply: "Hi" }], background: [{ lane: "title", reply: "Greeting" }] },
+      'd.json: background: claude-code is one session of messages: there are no requests beside it to answer in a lane of their own. Remove "background"',
     ],
     [
       { provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", tool: [] }] },

@@ -16,6 +16,22 @@ export const sessionProblem = (source: string, description: Description, templat
       'Remove "background"',
     );
   }
+  for (const [index, turn] of description.turns.entries()) {
+    const where = `turns[${index}]`;
+    const unsupported = (["fail", "stream", "cut"] as const).find((key) => turn[key] !== undefined);
+    if (unsupported !== undefined) {
+      const flag = { fail: "--fail", stream: "--no-stream", cut: "--cut" }[unsupported];
+      return problem(
+        `${where}.${unsupported}`,
+        `replay-agent new writes no "${unsupported}" (${flag}) for ${provider}: its agent answers with messages, not HTTP statuses, whole responses or frames to cut`,
+        `Remove "${unsupported}"; a pause holds the answer after any of its messages`,
+      );
+    }
+    for (const [call, tool] of (turn.tools ?? []).entries()) {
+      const wrong = template.toolProblem({ name: tool.name, arguments: tool.arguments ?? {} });
+      if (wrong !== undefined) return problem(`${where}.tools[${call}]`, wrong.problem, wrong.fix);
+    }
+  }
   const users = description.turns.filter((turn) => turn.user !== undefined).length;
   if (template.oneTurn && users > 1) {
     return problem(
@@ -23,21 +39,6 @@ export const sessionProblem = (source: string, description: Description, templat
       `${provider} runs one prompt a process, and this description has ${users}`,
       "Describe each run in a file of its own",
     );
-  }
-  for (const [index, turn] of description.turns.entries()) {
-    const where = `turns[${index}]`;
-    const unsupported = (["fail", "stream", "cut"] as const).find((key) => turn[key] !== undefined);
-    if (unsupported !== undefined) {
-      return problem(
-        `${where}.${unsupported}`,
-        `replay-agent new writes no "${unsupported}" for ${provider}: it answers with messages, not HTTP responses or frames to cut`,
-        `Remove "${unsupported}"`,
-      );
-    }
-    for (const [call, tool] of (turn.tools ?? []).entries()) {
-      const wrong = template.toolProblem({ name: tool.name, arguments: tool.arguments ?? {} });
-      if (wrong !== undefined) return problem(`${where}.tools[${call}]`, wrong.problem, wrong.fix);
-    }
   }
   return undefined;
 };
