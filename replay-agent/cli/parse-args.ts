@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
 import { descriptionFromFlags } from "../new/from-flags.ts";
+import { thinkingProviders } from "../new/templates.ts";
 import type { NewSource } from "../new/new-transcript.ts";
 import { splitCommand } from "../record/split-command.ts";
 import { httpProviders, isStdioProvider, newProviders, providers, type HttpProvider, type StdioProvider } from "../transcript/providers.ts";
@@ -30,15 +31,19 @@ export const usage = `Usage:
 new: --provider is one of ${newProviders.join(", ")}.
 The request must carry --model (each provider has a default) and end with the --user message; the
 reply streams one token per delta. --thinking streams the model's thinking first
-(anthropic-messages, openai-responses, gemini). --pause name@n holds after the answer's n-th delta
-(@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at pause name
+(${thinkingProviders}).
+--pause name@n holds after the answer's n-th delta (@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at pause name
 between them (an event cut across two reads). --tool answers with a tool call first; the app's
 request with the tool's result then gets the --reply (--before-tool: text streamed before the
 call). --fail answers the first request with that error status; with --reply, the retry gets the
 reply. --background lane=reply answers any number of requests that do not stream, in a lane of
 their own (a chat title, say). openai-chat sends a usage chunk and expects
 stream_options.include_usage unless --no-usage. --from reads turns, tools with results, pauses
-and lanes from a JSON file.
+and lanes from a JSON file. For the session providers (openai-realtime, jsonrpc-stdio,
+codex-app-server, codex-exec, claude-code) new writes the session's opening and one turn per
+--user message, answered by the agent's messages; a tool call is one the agent runs, with the
+approval the app gives (codex: --tool 'shell {"command":"ls src"}'); --fail, --cut, --no-stream
+and --background are refused.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in
