@@ -112,7 +112,6 @@ const turnLines = (session: SessionPlan, turn: SessionTurn): ReadonlyArray<Sessi
     }),
     state(turn.first, "running", "running"),
   ];
-  let requests = 0;
   for (const [offset, step] of turn.steps.entries()) {
     const index = turn.first + offset;
     const id = ids.anthropicMessage(`${turn.seed}|${offset}`);
@@ -172,7 +171,6 @@ const turnLines = (session: SessionPlan, turn: SessionTurn): ReadonlyArray<Sessi
           uuid: uuidOf(`${call.id ?? ""}|result`),
         }),
       );
-      requests++;
     }
   }
   const last = turn.first + turn.steps.length - 1;
@@ -213,7 +211,7 @@ const turnLines = (session: SessionPlan, turn: SessionTurn): ReadonlyArray<Sessi
       permission_denials: [],
       uuid: uuidOf("result"),
     }),
-    state(last, "idle", `idle|${requests}`),
+    state(last, "idle", "idle"),
   );
   return lines;
 };

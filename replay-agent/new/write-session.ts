@@ -6,39 +6,47 @@ import type { Line, SessionLine, SessionStep, SessionTemplate, SessionTurn } fro
 import type { PlannedCall } from "./template.ts";
 import { tokenize } from "./tokenize.ts";
 
-/** A turn's steps with each line's pause lines after the delta it names, checked against the deltas each step streams. */
+/** A turn's lines in order, each pause line after the delta of its step it names, checked against the deltas each step sends. */
 const withPauses = (
   source: string,
   description: Description,
   lines: ReadonlyArray<SessionLine>,
 ): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
-  const steps = [...new Set(lines.map((line) => line.step))];
-  const out: Array<Line> = [];
-  for (const step of steps) {
+  const pausesAt = (step: number) => {
     const turn: Turn | undefined = description.turns[step];
-    const stepLines = lines.filter((line) => line.step === step);
-    const pauses = turn === undefined ? [] : pausesOf(turn);
-    const deltas = stepLines.filter((line) => line.delta).length;
-    const beyond = pauses.find((pause) => pause.after > deltas);
+    return turn === undefined ? [] : pausesOf(turn);
+  };
+  for (const step of new Set(lines.map((line) => line.step))) {
+    const deltas = lines.filter((line) => line.step === step && line.delta).length;
+    const beyond = pausesAt(step).find((pause) => pause.after > deltas);
     if (beyond !== undefined) {
       return Result.fail(
         new DescriptionError({
           source,
           where: `turns[${step}].pause`,
           problem: `pause "${beyond.spec}" holds after delta ${beyond.after}, but this answer sends ${deltas} delta${deltas === 1 ? "" : "s"}`,
-          fix: `Pick a number from 0 (before the first message of the answer) to ${deltas}`,
+          fix: `Pick a number from 0 (after the app's message, before the answer's first) to ${deltas}`,
         }),
       );
     }
-    const pauseLines = (after: number) =>
-      pauses.filter((pause) => pause.after === after).map((pause): Line => ({ type: "pause", name: pause.name }));
-    // A pause before the answer holds after what the app sends, before the agent's first message.
-    const firstEmit = stepLines.findIndex((line) => line.line["type"] === "emit_inbound");
-    let count = 0;
-    for (const [index, { line, delta }] of stepLines.entries()) {
-      if (index === firstEmit) out.push(...pauseLines(0));
-      out.push(line);
-      if (delta) out.push(...pauseLines(++count));
+  }
+  const pauseLines = (step: number, after: number) =>
+    pausesAt(step)
+      .filter((pause) => pause.after === after)
+      .map((pause): Line => ({ type: "pause", name: pause.name }));
+  const counts = new Map<number, number>();
+  const out: Array<Line> = [];
+  for (const { line, step, delta } of lines) {
+    // A pause @0 holds after what the app sends, before the agent's first message of the step.
+    if (line["type"] === "emit_inbound" && !counts.has(step)) {
+      counts.set(step, 0);
+      out.push(...pauseLines(step, 0));
+    }
+    out.push(line);
+    if (delta) {
+      const count = (counts.get(step) ?? 0) + 1;
+      counts.set(step, count);
+      out.push(...pauseLines(step, count));
     }
   }
   return Result.succeed(out);
