@@ -1,6 +1,6 @@
 import { draw, hex } from "./ids.ts";
 
-/** What codex's tools look like in a description: the shell, with the command it runs. */
+/** What codex-exec and codex-app-server share: codex's ids, and its tools as shell commands. */
 
 /** A UUID version 7 as codex names threads and turns (`019ad3f2-6c41-7b90-a2e5-3f8c1d07b6e4`), drawn from `seed` after a fixed time. */
 export const codexId = (seed: string): string => {

@@ -54,7 +54,7 @@ export interface SessionTemplate {
   readonly thinking: boolean;
   /** Whether a description's `tools[].id` can be given. */
   readonly takesToolIds: boolean;
-  /** At most one turn a session (codex exec runs one prompt a process); undefined: any number. */
+  /** At most one turn a session (codex exec runs one prompt a process); false: any number. */
   readonly oneTurn: boolean;
   /** Why a tool call cannot be written for this agent, with the fix; undefined when it can. */
   readonly toolProblem: (call: {
