@@ -271,12 +271,12 @@ describe("replay-agent check", () => {
     [
       ["new", "--provider", "ollama", "--user", "Hi", "--thinking", "A greeting.", "--reply", "Hello!"],
       {},
-      "--thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages, gemini and opencode. Leave out --thinking, or pick one of those with --provider",
+      "--thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages, gemini, opencode, jsonrpc-stdio, codex-app-server, codex-exec and claude-code. Leave out --thinking, or pick one of those with --provider",
     ],
     [
       ["new", "--provider", "mistral", "--user", "Hi", "--reply", "Hello!"],
       {},
-      'new --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode, got "mistral"',
+      'new --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode, openai-realtime, jsonrpc-stdio, codex-app-server, codex-exec, claude-code, got "mistral"',
     ],
     [["serve", "--transcript", "t.ndjson", "--", "--help"], {}, "serve takes no positional arguments, got --help"],
     [

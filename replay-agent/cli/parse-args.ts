@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "../errors.ts";
 import { descriptionFromFlags } from "../new/from-flags.ts";
+import { thinkingProviders } from "../new/templates.ts";
 import type { NewSource } from "../new/new-transcript.ts";
 import { splitCommand } from "../record/split-command.ts";
 import {
-  everyNewProvider,
+  newProviders,
   httpProviders,
   isStdioProvider,
   isWebSocketProvider,
@@ -37,11 +38,11 @@ export const usage = `Usage:
                                                         to stdout or to a new file --out
   replay-agent --help, replay-agent <command> --help    print this usage
 
-new: --provider is one of ${everyNewProvider.join(", ")}.
+new: --provider is one of ${newProviders.join(", ")}.
 The request must carry --model (each provider has a default) and end with the --user message; the
 reply streams one token per delta. --thinking streams the model's thinking first
-(anthropic-messages, openai-responses, gemini, opencode). --pause name@n holds after the answer's n-th delta
-(@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at pause name
+(${thinkingProviders}).
+--pause name@n holds after the answer's n-th delta (@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at pause name
 between them (an event cut across two reads). --tool answers with a tool call first; the app's
 request with the tool's result then gets the --reply (--before-tool: text streamed before the
 call). --fail answers the first request with that error status; with --reply, the retry gets the
@@ -52,7 +53,11 @@ and lanes from a JSON file.
 opencode writes a whole session: the event stream (GET /event, held open), session.create() and
 session.prompt(), each prompt's events down to session.idle before its response; --model is
 <provider>/<model>; OpenCode runs a --tool itself and goes on to the --reply in the same prompt.
-It takes no --fail, --no-stream or --background.
+It takes no --fail, --no-stream or --background. For the session providers (openai-realtime, jsonrpc-stdio,
+codex-app-server, codex-exec, claude-code) new writes the session's opening and one turn per
+--user message, answered by the agent's messages; a tool call is one the agent runs, with the
+approval the app gives (codex: --tool 'shell {"command":"ls src"}'); --fail, --cut, --no-stream
+and --background are refused.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in

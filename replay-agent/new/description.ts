@@ -1,9 +1,10 @@
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
 import { issueDescriber } from "../transcript/issues.ts";
-import { everyNewProvider } from "../transcript/providers.ts";
+import { newProviders } from "../transcript/providers.ts";
 import { DescriptionError } from "./errors.ts";
-import { newTraits, thinkingProviders } from "./templates.ts";
+import { isSessionProvider, sessionTemplates, templateOf, thinkingProviders } from "./templates.ts";
+import { sessionProblem } from "./session-problem.ts";
 
 /**
  * What `replay-agent new` writes a transcript from, as `--from <file>` holds it (the command
@@ -79,7 +80,7 @@ export const Background = Schema.Struct({
 export type Background = typeof Background.Type;
 
 export const Description = Schema.Struct({
-  provider: Schema.Literals(everyNewProvider).annotate({ expected: `one of ${everyNewProvider.join(", ")}` }),
+  provider: Schema.Literals(newProviders).annotate({ expected: `one of ${newProviders.join(", ")}` }),
   model: Schema.optionalKey(Schema.NonEmptyString),
   usage: Schema.optionalKey(Schema.Boolean),
   turns: Schema.Array(Turn).check(Schema.isMinLength(1)),
@@ -110,7 +111,11 @@ const checkTurns = (source: string, description: Description): DescriptionError 
       'Name it after what the app asks, like "title"',
     );
   }
-  const template = newTraits(description.provider);
+  if (isSessionProvider(description.provider)) {
+    const session = sessionProblem(source, description, sessionTemplates[description.provider]);
+    if (session !== undefined) return session;
+  }
+  const template = templateOf(description.provider);
   let afterTools = false;
   for (const [index, turn] of description.turns.entries()) {
     const where = `turns[${index}]`;

@@ -1,9 +1,9 @@
 import * as Result from "effect/Result";
 import { UsageError } from "../errors.ts";
-import { everyNewProvider } from "../transcript/providers.ts";
+import { newProviders } from "../transcript/providers.ts";
 import { decodeDescription, type Description, type Turn } from "./description.ts";
 import { commandLine } from "./errors.ts";
-import { newTraits, thinkingProviders } from "./templates.ts";
+import { templateOf, thinkingProviders } from "./templates.ts";
 
 /** The description flags of `replay-agent new`, as parsed from the command line. */
 export interface NewFlags {
@@ -97,9 +97,9 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
       "new needs --provider <p> and --user <text> (the last user message the request carries), or --from <description.json>",
     );
   }
-  const provider = everyNewProvider.find((name) => name === flags.provider);
+  const provider = newProviders.find((name) => name === flags.provider);
   if (provider === undefined) {
-    return usageError(`new --provider takes one of ${everyNewProvider.join(", ")}, got "${flags.provider}"`);
+    return usageError(`new --provider takes one of ${newProviders.join(", ")}, got "${flags.provider}"`);
   }
   const badPause = (flags.pause ?? []).find((pause) => !/^[^@\s][^@]*@\d+$/.test(pause));
   if (badPause !== undefined) {
@@ -118,7 +118,7 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
       `--no-usage is for openai-chat, where the usage chunk is the request's choice (stream_options.include_usage); ${provider} always sends usage`,
     );
   }
-  if (flags.thinking !== undefined && !newTraits(provider).thinking) {
+  if (flags.thinking !== undefined && !templateOf(provider).thinking) {
     return usageError(
       `--thinking: replay-agent new writes no thinking for ${provider}, only for ${thinkingProviders}. Leave out --thinking, or pick one of those with --provider`,
     );

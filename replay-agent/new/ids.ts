@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const hex = "0123456789abcdef";
+export const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const hex = "0123456789abcdef";
 const base36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 const padding = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const base64 = `${base62.slice(10)}${base62.slice(0, 10)}+/`;
@@ -16,7 +16,7 @@ export const draw = (seed: string, length: number, alphabet: string): string => 
 };
 
 /** A version 4 UUID drawn from `seed`: `8-4-4-4-12` hex digits, the version and variant digits set. */
-const uuid = (seed: string): string => {
+export const uuid = (seed: string): string => {
   const digits = draw(seed, 30, hex);
   const variant = "89ab"[hex.indexOf(digits[15] ?? "0") % 4] ?? "8";
   return `${digits.slice(0, 8)}-${digits.slice(8, 12)}-4${digits.slice(12, 15)}-${variant}${digits.slice(16, 19)}-${digits.slice(19, 30)}${digits[0] ?? "0"}`;

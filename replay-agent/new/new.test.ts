@@ -11,7 +11,7 @@ import OpenAI from "openai";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { bedrockClient, clients, type Parsed, type ProviderClient } from "../fixtures/clients.ts";
 import { startReplayServer } from "../index.ts";
-import type { NewProvider } from "../transcript/providers.ts";
+import type { NewHttpProvider } from "../transcript/providers.ts";
 import { decodeDescription } from "./description.ts";
 import { writeTranscript } from "./write-transcript.ts";
 
@@ -48,7 +48,7 @@ const google = (url: string) => new GoogleGenAI({ apiKey: "replay", httpOptions:
 const cohereClient = (url: string) => new CohereClientV2({ token: "replay", environment: url });
 
 /** A title request as an app sends one beside its turn: its own system prompt, the history, and the question last. */
-const titleRequests: { readonly [P in NewProvider]: (url: string) => Promise<string> } = {
+const titleRequests: { readonly [P in NewHttpProvider]: (url: string) => Promise<string> } = {
   "openai-chat": async (url) => {
     const completion = await openai(url).chat.completions.create({
       model: "gpt-4o-mini",
@@ -144,7 +144,7 @@ interface TypedError {
 }
 
 interface ProviderCase {
-  readonly provider: NewProvider;
+  readonly provider: NewHttpProvider;
   readonly client: ProviderClient;
   /** The SDK's typed errors for a 429 and a 5xx. */
   readonly rateLimit: TypedError;
@@ -383,7 +383,7 @@ interface ReadThinking {
 }
 
 interface ThinkingCase {
-  readonly provider: NewProvider;
+  readonly provider: NewHttpProvider;
   /** Asks `question` with thinking on, streamed or whole, as an app does; resolves with what the SDK read. */
   readonly read: (url: string, question: string, stream: boolean) => Promise<ReadThinking>;
   readonly signature: unknown;
@@ -589,7 +589,7 @@ describe("replay-agent new's description", () => {
     ],
     [
       { provider: "ollama", turns: [{ user: "Hi", thinking: "A greeting.", reply: "Hi" }] },
-      'd.json: turns[0].thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages, gemini and opencode. Remove "thinking"',
+      'd.json: turns[0].thinking: replay-agent new writes no thinking for ollama, only for openai-responses, anthropic-messages, gemini, opencode, jsonrpc-stdio, codex-app-server, codex-exec and claude-code. Remove "thinking"',
     ],
     [
       { provider: "ollama", turns: [{ user: "Hi", tools: [{ name: "list_files", id: "call_1" }] }, { reply: "Done." }] },
@@ -598,6 +598,39 @@ describe("replay-agent new's description", () => {
     [
       { provider: "gemini", turns: [{ user: "Hi", thinking: "A greeting.", fail: 429 }] },
       'd.json: turns[0]: "fail" answers the request with an error status alone. Remove "reply", "thinking", "tools", "pause", "cut" and "usage"',
+    ],
+    [
+      { provider: "openai-realtime", turns: [{ user: "Hi", thinking: "A greeting.", reply: "Hi" }] },
+      "d.json: turns[0].thinking: replay-agent new writes no thinking for openai-realtime, only for",
+    ],
+    [
+      { provider: "claude-code", turns: [{ user: "Hi", fail: 429 }] },
+      'd.json: turns[0].fail: replay-agent new writes no "fail" (--fail) for claude-code: its agent answers with messages, not HTTP statuses, whole responses or frames to cut. Remove "fail"',
+    ],
+    [
+      {
+        provider: "codex-app-server",
+        turns: [{ user: "Hi", tools: [{ name: "list_files", arguments: { path: "src" } }] }, { reply: "Done." }],
+      },
+      'd.json: turns[0].tools[0]: codex runs its tools as shell commands, so a tool call is "shell" with a "command" string, not "list_files" with {"path":"src"}. Write it like --tool \'shell {"command":"ls src"}\'',
+    ],
+    [
+      {
+        provider: "codex-exec",
+        turns: [
+          { user: "Hi", reply: "Hi" },
+          { user: "Again", reply: "Hi" },
+        ],
+      },
+      "d.json: turns: codex-exec runs one prompt a process, and this description has 2. Describe each run in a file of its own",
+    ],
+    [
+      { provider: "jsonrpc-stdio", model: "claude-sonnet-4-5", turns: [{ user: "Hi", reply: "Hi" }] },
+      'd.json: model: jsonrpc-stdio names no model: nothing the app sends carries one. Remove "model"',
+    ],
+    [
+      { provider: "claude-code", turns: [{ user: "Hi", reply: "Hi" }], background: [{ lane: "title", reply: "Greeting" }] },
+      'd.json: background: claude-code is one session of messages: there are no requests beside it to answer in a lane of their own. Remove "background"',
     ],
     [
       { provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", tool: [] }] },

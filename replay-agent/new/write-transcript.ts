@@ -1,18 +1,15 @@
 import * as Result from "effect/Result";
+import type { NewHttpProvider } from "../transcript/providers.ts";
 import { frameBytes, type StreamFrame } from "../wire/stream-frame.ts";
-import { newProviders, type NewProvider } from "../transcript/providers.ts";
 import { pausesOf, type Background, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
 import type { Frame, HttpAnswer, PlannedAnswer, PlannedCall, ProviderTemplate } from "./template.ts";
 import { opencodeLines } from "./opencode.ts";
-import { providerTemplates } from "./templates.ts";
+import { isSessionProvider, providerTemplates, sessionTemplates } from "./templates.ts";
+import { sessionLines } from "./write-session.ts";
 import { tokenize } from "./tokenize.ts";
 
 type Line = Readonly<Record<string, unknown>>;
-
-/** Whether `new` writes the description with a request template (not a whole session, as for opencode). */
-const hasTemplate = (description: Description): description is Description & { readonly provider: NewProvider } =>
-  newProviders.some((provider) => provider === description.provider);
 
 /** A made-up but plausible token count for a turn's answer: one per delta it streams. */
 const outputTokens = (turn: Turn, calls: ReadonlyArray<PlannedCall>): number =>
@@ -128,7 +125,7 @@ const backgroundLines =
 /** A transcript line by line: meta, each turn's expectation and answer, then the background lanes. */
 const transcriptLines = (
   source: string,
-  description: Description & { readonly provider: NewProvider },
+  description: Description & { readonly provider: NewHttpProvider },
 ): Result.Result<ReadonlyArray<Line>, DescriptionError> => {
   const template = providerTemplates[description.provider];
   const model = description.model ?? template.defaultModel(description.turns.some((turn) => turn.thinking !== undefined));
@@ -198,8 +195,10 @@ const transcriptLines = (
 /** `description` as transcript text, its first line a comment naming `command`, the command that wrote it. */
 export const writeTranscript = (source: string, description: Description, command: string): Result.Result<string, DescriptionError> =>
   Result.map(
-    hasTemplate(description)
-      ? transcriptLines(source, description)
-      : opencodeLines(source, description, (turn, where, frames) => withPauses(source, where, turn, undefined, frames)),
+    description.provider === "opencode"
+      ? opencodeLines(source, description, (turn, where, frames) => withPauses(source, where, turn, undefined, frames))
+      : isSessionProvider(description.provider)
+        ? sessionLines(source, { ...description, provider: description.provider }, sessionTemplates[description.provider])
+        : transcriptLines(source, { ...description, provider: description.provider }),
     (lines) => [`// Written by: ${command}`, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n",
   );

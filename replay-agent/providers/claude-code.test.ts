@@ -2,10 +2,11 @@ import { query, type CanUseTool, type Query, type SDKMessage } from "@anthropic-
 import * as Effect from "effect/Effect";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
+import { writeNew } from "../fixtures/new-file.ts";
 import { startStdioPeer, TranscriptError, validateTranscript } from "../index.ts";
 
-const startPeer = async (name: string) => {
-  const peer = await startStdioPeer({ transcript: fixture(name) });
+const startPeer = async (name: string, transcript = fixture(name)) => {
+  const peer = await startStdioPeer({ transcript });
   onTestFinished(() => peer.close());
   return peer;
 };
@@ -118,6 +119,51 @@ describe("the claude-code profile, spawned by the Agent SDK", () => {
         line: 14,
       },
     ]);
+  });
+
+  it("plays what replay-agent new writes: the thinking, the text, a tool the app's canUseTool allows, the answer and the result", async () => {
+    const { file } = await writeNew({
+      provider: "claude-code",
+      model: "claude-sonnet-4-5",
+      turns: [
+        {
+          user: "What is in src?",
+          thinking: "The user wants the files in src.",
+          reply: "I'll list the files in src.",
+          tools: [{ name: "Bash", arguments: { command: "ls src" }, result: "math.ts" }],
+        },
+        { reply: "There is one file in src: `math.ts`." },
+      ],
+    });
+    const peer = await startPeer("new", file);
+    const asked: Array<{ readonly tool: string; readonly input: unknown }> = [];
+    const canUseTool: CanUseTool = async (tool, input) => {
+      asked.push({ tool, input });
+      return { behavior: "allow", updatedInput: input };
+    };
+    const q = query({
+      prompt: "What is in src?",
+      options: { pathToClaudeCodeExecutable: peer.executable, model: "claude-sonnet-4-5", canUseTool },
+    });
+    const { messages, error } = await readAll(q);
+
+    expect(error).toBeUndefined();
+    expect(asked).toEqual([{ tool: "Bash", input: { command: "ls src" } }]);
+    const thinking = messages.flatMap((message) =>
+      message.type === "assistant" ? message.message.content.flatMap((block) => (block.type === "thinking" ? [block.thinking] : [])) : [],
+    );
+    expect(thinking).toEqual(["The user wants the files in src."]);
+    expect(blocksOf(messages)).toEqual(["thinking", "I'll list the files in src.", "tool Bash", "There is one file in src: `math.ts`."]);
+    expect(messages.find((message) => message.type === "user")).toMatchObject({
+      message: { content: [{ type: "tool_result", content: "math.ts" }] },
+    });
+    expect(messages.find((message) => message.type === "result")).toMatchObject({
+      subtype: "success",
+      result: "There is one file in src: `math.ts`.",
+      num_turns: 2,
+    });
+    await peer.close();
+    expect(peer.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
   });
 
   it("answers the app's interrupt with the request_id the SDK picked, then ends the turn with the interrupted result", async () => {

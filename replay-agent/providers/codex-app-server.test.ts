@@ -3,6 +3,7 @@ import { createInterface } from "node:readline";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { main } from "../cli.ts";
 import { fixture } from "../fixtures/fixture.ts";
+import { writeNew } from "../fixtures/new-file.ts";
 import { fixtureLines, writeVariant } from "../fixtures/variant.ts";
 import { startStdioPeer, type StdioPeer } from "../index.ts";
 
@@ -91,6 +92,82 @@ const startPeer = async (transcript: string) => {
 const prompt = "Run the tests and fix what fails";
 
 describe("the codex-app-server peer, driven the way an app drives codex app-server", () => {
+  it("plays what replay-agent new writes: reasoning, a command the app approves, the answer, and a second turn", async () => {
+    const { file } = await writeNew({
+      provider: "codex-app-server",
+      model: "gpt-5.1-codex",
+      turns: [
+        {
+          user: prompt,
+          thinking: "Running the test suite",
+          reply: "I'll run the tests.",
+          tools: [{ name: "shell", arguments: { command: "npm test" }, result: "ℹ pass 12\n" }],
+        },
+        { reply: "All 12 tests pass." },
+        { user: "Thanks!", reply: "You're welcome." },
+      ],
+    });
+    const peer = await startPeer(file);
+    const notifications: Array<{ readonly method: string; readonly params: Message }> = [];
+    const completions: Array<(params: Message) => void> = [];
+    const turnCompleted = () => new Promise<Message>((resolve) => completions.push(resolve));
+    const approvals: Array<Message> = [];
+    const app = connectAppServer(peer, {
+      onNotification: (method, params) => {
+        notifications.push({ method, params });
+        if (method === "turn/completed") completions.shift()?.(params);
+      },
+      onRequest: (request) => {
+        approvals.push(request);
+        return { decision: "accept" };
+      },
+    });
+    /** The text each item streamed, by the notification that carries its deltas. */
+    const streamed = (method: string) => {
+      const texts = new Map<string, string>();
+      for (const { method: name, params } of notifications)
+        if (name === method) texts.set(String(params["itemId"]), `${texts.get(String(params["itemId"])) ?? ""}${String(params["delta"])}`);
+      return [...texts.values()];
+    };
+
+    await app.request("initialize", { clientInfo: { name: "replay_app", title: "Replay App", version: "0.3.1" }, capabilities: null });
+    app.notify("initialized");
+    const { thread } = await app.request("thread/start", {
+      model: "gpt-5.1-codex",
+      cwd: "/home/dev/project",
+      approvalPolicy: "on-request",
+    });
+    const threadId = (thread as Message)["id"];
+    const first = turnCompleted();
+    await app.request("turn/start", { threadId, input: [{ type: "text", text: prompt, text_elements: [] }] });
+    expect(await first).toMatchObject({ threadId, turn: { status: "completed", error: null } });
+    expect(approvals).toEqual([
+      { id: 0, method: "item/commandExecution/requestApproval", params: expect.objectContaining({ threadId, command: "npm test" }) },
+    ]);
+    const second = turnCompleted();
+    await app.request("turn/start", { threadId, input: [{ type: "text", text: "Thanks!", text_elements: [] }] });
+    expect(await second).toMatchObject({ threadId, turn: { status: "completed" } });
+
+    expect(streamed("item/reasoning/summaryTextDelta")).toEqual(["Running the test suite"]);
+    expect(streamed("item/agentMessage/delta")).toEqual(["I'll run the tests.", "All 12 tests pass.", "You're welcome."]);
+    const finished = notifications.flatMap(({ method, params }) => (method === "item/completed" ? [params["item"] as Message] : []));
+    expect(finished.map((item) => item["type"])).toEqual([
+      "userMessage",
+      "reasoning",
+      "agentMessage",
+      "commandExecution",
+      "agentMessage",
+      "userMessage",
+      "agentMessage",
+    ]);
+    expect(finished[3]).toMatchObject({ command: "npm test", aggregatedOutput: "ℹ pass 12\n", exitCode: 0, status: "completed" });
+    expect(app.received.filter((message) => "jsonrpc" in message)).toEqual([]);
+    app.child.stdin.end();
+    expect(await app.exited).toBe(0);
+    await peer.close();
+    expect(peer.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
+  });
+
   it("initializes, starts a thread and a turn, streams agent message deltas, asks the app to approve a command, and completes the turn", async () => {
     const peer = await startPeer(fixture("codex-app-server/approval-turn.ndjson"));
     const notifications: Array<{ readonly method: string; readonly params: Message }> = [];

@@ -2,6 +2,7 @@ import { Codex, type ThreadEvent } from "@openai/codex-sdk";
 import * as Effect from "effect/Effect";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
+import { writeNew } from "../fixtures/new-file.ts";
 import { startStdioPeer, TranscriptError, validateTranscript } from "../index.ts";
 
 const prompt = "Run the tests and fix what fails";
@@ -86,6 +87,43 @@ describe("the codex-exec peer, spawned by @openai/codex-sdk", () => {
     expect(seen.at(-1)).toEqual({ type: "turn.completed", usage });
     await peer.close();
     expect(peer.status()).toMatchObject({ remaining: 0, mismatches: [] });
+  });
+
+  it("plays what replay-agent new writes: the reasoning, a shell command with its output, the answer and the usage", async () => {
+    const { file } = await writeNew({
+      provider: "codex-exec",
+      model: "gpt-5.1-codex",
+      turns: [
+        {
+          user: prompt,
+          thinking: "**Running the test suite**",
+          reply: "I'll run the tests.",
+          tools: [{ name: "shell", arguments: { command: "npm test" }, result: "ℹ pass 12\nℹ fail 0\n" }],
+        },
+        { reply: "All 12 tests pass." },
+      ],
+    });
+    const { peer, thread } = await startThread(file);
+
+    const turn = await thread.run(prompt);
+
+    expect(turn.items).toEqual([
+      { id: "item_0", type: "reasoning", text: "**Running the test suite**" },
+      { id: "item_1", type: "agent_message", text: "I'll run the tests." },
+      {
+        id: "item_2",
+        type: "command_execution",
+        command: "/bin/bash -lc 'npm test'",
+        aggregated_output: "ℹ pass 12\nℹ fail 0\n",
+        exit_code: 0,
+        status: "completed",
+      },
+      { id: "item_3", type: "agent_message", text: "All 12 tests pass." },
+    ]);
+    expect(turn.finalResponse).toBe("All 12 tests pass.");
+    expect(turn.usage).toMatchObject({ reasoning_output_tokens: 6 });
+    await peer.close();
+    expect(peer.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
   });
 
   it("run() raises a failed turn's error message", async () => {

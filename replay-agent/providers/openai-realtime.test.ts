@@ -5,6 +5,7 @@ import type { ConversationItemCreateEvent, RealtimeServerEvent, SessionUpdateEve
 import { OpenAIRealtimeWS } from "openai/realtime/ws";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
+import { writeNew } from "../fixtures/new-file.ts";
 import { startReplayServer, validateTranscript, type ReplayServer } from "../index.ts";
 
 const startServer = async (name: string) => {
@@ -120,6 +121,44 @@ describe("openai-realtime, served to the official OpenAIRealtimeWS client", () =
     expect(await session.closed).toBe(1006);
     expect(session.deltas).toEqual(["The", " README"]);
     expect(session.types()).not.toContain("response.done");
+    expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+  });
+
+  it("plays what replay-agent new writes: a function call, its output sent back, and the answer held at a pause", async () => {
+    const { file } = await writeNew({
+      provider: "openai-realtime",
+      turns: [
+        { user: "What is in src?", tools: [{ name: "list_files", arguments: { path: "src" }, result: "math.ts" }] },
+        { reply: "There is one file in src: math.ts.", pause: "mid-answer@2" },
+      ],
+    });
+    const server = await startReplayServer({ transcript: file });
+    onTestFinished(() => server.close());
+    const session = openSession(server);
+    expect((await session.rt.emitted("session.created")).session).toMatchObject({ model: "gpt-realtime-2025-08-28" });
+    session.rt.send({ type: "session.update", session: { type: "realtime", output_modalities: ["text"] } });
+    await session.rt.emitted("session.updated");
+    session.rt.send({
+      type: "conversation.item.create",
+      item: { type: "message", role: "user", content: [{ type: "input_text", text: "What is in src?" }] },
+    });
+    const call = session.rt.emitted("response.function_call_arguments.done");
+    const called = session.rt.emitted("response.done");
+    session.rt.send({ type: "response.create" });
+    const { name, arguments: args, call_id } = await call;
+    expect({ name, args: JSON.parse(args) }).toEqual({ name: "list_files", args: { path: "src" } });
+    expect((await called).response.output).toEqual([expect.objectContaining({ type: "function_call", call_id, status: "completed" })]);
+
+    session.rt.send({ type: "conversation.item.create", item: { type: "function_call_output", call_id, output: "math.ts" } });
+    const twoDeltas = session.deltasArrived(2);
+    session.rt.send({ type: "response.create" });
+    await server.paused("mid-answer");
+    await twoDeltas;
+    expect(session.deltas).toEqual(["There", " is"]);
+    const done = session.rt.emitted("response.done");
+    server.resume();
+    expect((await done).response).toMatchObject({ status: "completed", usage: { output_tokens: expect.any(Number) } });
+    expect(session.deltas.join("")).toBe("There is one file in src: math.ts.");
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
   });
 

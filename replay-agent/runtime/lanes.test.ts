@@ -2,12 +2,12 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { clients, type Parsed } from "../fixtures/clients.ts";
 import { fixtureLines, writeVariant, type Line } from "../fixtures/variant.ts";
 import { startReplayServer } from "../index.ts";
-import type { NewProvider } from "../transcript/providers.ts";
+import type { NewHttpProvider } from "../transcript/providers.ts";
 
-const providers: ReadonlyArray<NewProvider> = ["openai-chat", "openai-responses", "anthropic-messages"];
+const providers: ReadonlyArray<NewHttpProvider> = ["openai-chat", "openai-responses", "anthropic-messages"];
 
 /** short-tour (a stream held at pause "mid-stream") with non-streaming's "Name this thread" exchange as a background request: its own lane, optional, any number of times. */
-const withBackgroundTitle = async (provider: NewProvider): Promise<string> => {
+const withBackgroundTitle = async (provider: NewHttpProvider): Promise<string> => {
   const [meta, ...tour] = await fixtureLines(`${provider}/short-tour.ndjson`);
   const [, title, answer] = await fixtureLines(`${provider}/non-streaming.ndjson`);
   if (meta === undefined || title === undefined || answer === undefined) throw new Error("fixture lines missing");

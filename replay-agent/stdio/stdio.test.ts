@@ -10,6 +10,7 @@ import * as Exit from "effect/Exit";
 import { TestClock } from "effect/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
+import { writeNew } from "../fixtures/new-file.ts";
 import { readTranscript, serveStdio, startStdioPeer, type StdioPeer } from "../index.ts";
 
 /** A child's stdout as the web stream of bytes the ACP SDK reads. */
@@ -109,6 +110,58 @@ describe("the stdio peer, spawned by an Agent Client Protocol client", () => {
     expect(peer.requests().map(({ matched }) => matched)).toEqual([true, true, true, true]);
     expect(stderr()).toMatch(/^replay-agent control on http:\/\/127\.0\.0\.1:\d+\n/);
     expect(stderr()).toContain("replay-agent stopped: played all 14 entries; 0 mismatches; transcript fully played");
+  });
+
+  it("plays what replay-agent new writes: thought and message chunks, a tool call the client permits, and a second prompt", async () => {
+    const { file } = await writeNew({
+      provider: "jsonrpc-stdio",
+      turns: [
+        {
+          user: "Clean up the project",
+          thinking: "Find unused files.",
+          reply: "Let me look.",
+          tools: [{ name: "delete_file", arguments: { path: "src/old.ts" }, result: "deleted", id: "call_1" }],
+        },
+        { reply: "Deleted src/old.ts." },
+        { user: "Thanks!", reply: "You're welcome." },
+      ],
+    });
+    const peer = await startPeer(file);
+    const updates: Array<SessionNotification["update"]> = [];
+    const { agent, child, exited, permissions } = await spawnPeer(peer, { onUpdate: (update) => updates.push(update.update) });
+    /** The text of every chunk of one kind, joined. */
+    const joined = (kind: "agent_thought_chunk" | "agent_message_chunk") =>
+      updates.flatMap((update) => (update.sessionUpdate === kind && update.content.type === "text" ? [update.content.text] : [])).join("");
+
+    await agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await agent.request(methods.agent.session.new, { cwd: "/project", mcpServers: [] });
+    expect(
+      await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Clean up the project" }] }),
+    ).toEqual({
+      stopReason: "end_turn",
+    });
+    expect(joined("agent_thought_chunk")).toBe("Find unused files.");
+    expect(joined("agent_message_chunk")).toBe("Let me look.Deleted src/old.ts.");
+    expect(permissions).toEqual([
+      expect.objectContaining({
+        sessionId,
+        toolCall: expect.objectContaining({ toolCallId: "call_1", title: "delete_file", rawInput: { path: "src/old.ts" } }),
+      }),
+    ]);
+    expect(updates.filter((update) => update.sessionUpdate === "tool_call_update").at(-1)).toMatchObject({
+      toolCallId: "call_1",
+      status: "completed",
+      content: [{ type: "content", content: { type: "text", text: "deleted" } }],
+    });
+    expect(await agent.request(methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "Thanks!" }] })).toEqual({
+      stopReason: "end_turn",
+    });
+    expect(joined("agent_message_chunk")).toBe("Let me look.Deleted src/old.ts.You're welcome.");
+
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    await peer.close();
+    expect(peer.status()).toMatchObject({ remaining: 0, paused: null, mismatches: [], next: null });
   });
 
   it("answers a method the transcript does not expect with -32601 naming it, and reports the mismatch after it exits", async () => {

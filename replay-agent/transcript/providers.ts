@@ -66,12 +66,17 @@ export const newProviders = [
   "ollama",
   "bedrock",
   "cohere",
-] as const satisfies ReadonlyArray<HttpProvider>;
+  "opencode",
+  "openai-realtime",
+  "jsonrpc-stdio",
+  "codex-app-server",
+  "codex-exec",
+  "claude-code",
+] as const satisfies ReadonlyArray<Provider>;
 export type NewProvider = (typeof newProviders)[number];
 
-/** The providers `replay-agent new` writes a whole session for (REST calls and an event stream), not one request per turn. */
-export const newSessionProviders = ["opencode"] as const satisfies ReadonlyArray<Provider>;
+/** A provider `new` writes as requests answered one by one, each from its request template (every HTTP one but opencode). */
+export type NewHttpProvider = Exclude<Extract<NewProvider, HttpProvider>, "opencode">;
 
-/** Every provider `replay-agent new` writes for. */
-export const everyNewProvider = [...newProviders, ...newSessionProviders] as const;
-export type EveryNewProvider = (typeof everyNewProvider)[number];
+/** A provider `new` writes as one session of messages (WebSocket or stdio). */
+export type NewSessionProvider = Exclude<NewProvider, HttpProvider>;

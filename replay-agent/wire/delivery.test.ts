@@ -3,11 +3,11 @@ import { clients } from "../fixtures/clients.ts";
 import { rawPost } from "../fixtures/raw-http.ts";
 import { fixtureLines, writeVariant, type Line } from "../fixtures/variant.ts";
 import { startReplayServer } from "../index.ts";
-import type { NewProvider } from "../transcript/providers.ts";
+import type { NewHttpProvider } from "../transcript/providers.ts";
 import { sseFrameText } from "./sse.ts";
 import type { SseFrame } from "../transcript/schema.ts";
 
-const providers: ReadonlyArray<NewProvider> = ["openai-chat", "openai-responses", "anthropic-messages"];
+const providers: ReadonlyArray<NewHttpProvider> = ["openai-chat", "openai-responses", "anthropic-messages"];
 
 const serveFile = async (transcript: string) => {
   const server = await startReplayServer({ transcript });
@@ -16,7 +16,7 @@ const serveFile = async (transcript: string) => {
 };
 
 /** short-tour's first request, its lines, and the indices of its first two sse frames. */
-const tour = async (provider: NewProvider) => {
+const tour = async (provider: NewHttpProvider) => {
   const lines = await fixtureLines(`${provider}/short-tour.ndjson`);
   const frames = lines.flatMap((line, index) => (line.type === "emit_inbound" && "sse" in line ? [index] : []));
   const [first = 0, second = 0] = frames;
