@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import * as Effect from "effect/Effect";
 import * as Predicate from "effect/Predicate";
 import * as Semaphore from "effect/Semaphore";
@@ -9,7 +10,9 @@ import type { HttpProvider } from "../transcript/providers.ts";
 import type { ExchangeContext } from "./exchange-context.ts";
 import { recordedMeta } from "./meta-line.ts";
 import { recordExchange } from "./record-exchange.ts";
+import { recordSession, recordsSessions } from "./record-session.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
+import { openSessionTranscript, type RequestLines } from "./session-transcript.ts";
 import { openTranscriptFile, type RecordingCounts } from "./transcript-file.ts";
 
 /** A recording proxy listening until its scope closes. */
@@ -51,32 +54,67 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
   if (credentials !== undefined && (key === undefined || key === ""))
     return yield* new MissingKeyError({ provider: options.provider, env: credentials.env });
   const redactor = makeRedactor([...(key === undefined ? [] : [key]), ...secretValues(options.env)]);
-  const file = yield* openTranscriptFile(options.out);
-  let metaWritten = false;
-  const begin: ExchangeContext["begin"] = (request, userAgent) =>
-    Effect.gen(function* () {
-      if (!metaWritten) {
-        yield* file.append(yield* recordedMeta(options.provider, { model: modelOf(request), client: userAgent }, redactor));
-        metaWritten = true;
-      }
+  const lines: RequestLines = {
+    meta: (request, userAgent) => recordedMeta(options.provider, { model: modelOf(request), client: userAgent }, redactor),
+    request: (request) => {
       const body = request.body === undefined ? {} : { body: redactor.pattern(request.body) };
-      yield* file.append({ type: "expect_outbound", request: { method: request.method, path: redactor.pattern(request.path), ...body } });
-    });
-  const context: ExchangeContext = {
+      return { type: "expect_outbound", request: { method: request.method, path: redactor.pattern(request.path), ...body } };
+    },
+  };
+  const shared = {
     upstream: options.upstream,
     credentials: credentials === undefined || key === undefined ? {} : credentials.headers(key),
-    file,
     redactor,
-    begin,
     log: options.log,
   };
-  const oneAtATime = Semaphore.makeUnsafe(1);
-  const exchange = recordExchange(context);
+  const recording = recordsSessions(options.provider)
+    ? yield* sessionRecording(options.out, lines, shared)
+    : yield* oneAtATime(options.out, lines, shared);
   const { port } = yield* listenHttp(options.port, (incoming, outgoing) =>
-    exchange(incoming, outgoing).pipe(
-      oneAtATime.withPermits(1),
-      Effect.catchTag("RecordOutputError", (error) => Effect.sync(() => options.log(`replay-agent: ${error.message}`))),
-    ),
+    recording
+      .exchange(incoming, outgoing)
+      .pipe(Effect.catchTag("RecordOutputError", (error) => Effect.sync(() => options.log(`replay-agent: ${error.message}`)))),
   );
-  return { url: `http://127.0.0.1:${port}`, counts: file.counts };
+  // Runs before the listener's close interrupts the exchanges still going on.
+  yield* Effect.addFinalizer(() => Effect.sync(recording.stopping));
+  return { url: `http://127.0.0.1:${port}`, counts: recording.counts };
 });
+
+/** How a recording takes its exchanges: a handler for each request, what it holds so far, and a call to make when it stops. */
+interface Recording {
+  readonly exchange: (incoming: IncomingMessage, outgoing: ServerResponse) => Effect.Effect<void, RecordOutputError>;
+  readonly counts: () => RecordingCounts;
+  readonly stopping: () => void;
+}
+
+type SharedContext = Omit<ExchangeContext, "file" | "begin" | "unanswered">;
+
+/** Exchanges one at a time, the order the replay runtime plays one lane in, each line appended to `out` as it comes. */
+const oneAtATime = (out: string, lines: RequestLines, shared: SharedContext): Effect.Effect<Recording, RecordOutputError> =>
+  Effect.gen(function* () {
+    const file = yield* openTranscriptFile(out);
+    let metaWritten = false;
+    const begin: ExchangeContext["begin"] = (request, userAgent) =>
+      Effect.gen(function* () {
+        if (!metaWritten) {
+          yield* file.append(yield* lines.meta(request, userAgent));
+          metaWritten = true;
+        }
+        yield* file.append(lines.request(request));
+      });
+    const permit = Semaphore.makeUnsafe(1);
+    const exchange = recordExchange({ ...shared, file, begin });
+    return {
+      exchange: (incoming, outgoing) => exchange(incoming, outgoing).pipe(permit.withPermits(1)),
+      counts: file.counts,
+      stopping: () => {},
+    };
+  });
+
+/** Exchanges at once, each in a lane while it lasts, ordered across lanes as they came (see `recordSession`). */
+const sessionRecording = (out: string, lines: RequestLines, shared: SharedContext): Effect.Effect<Recording, RecordOutputError> =>
+  Effect.map(openSessionTranscript(out, lines), (transcript) => ({
+    exchange: recordSession(shared, transcript),
+    counts: transcript.counts,
+    stopping: transcript.stopping,
+  }));
