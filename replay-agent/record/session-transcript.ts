@@ -1,8 +1,8 @@
-import { renameSync, writeFileSync } from "node:fs";
+import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
 import * as Effect from "effect/Effect";
 import { RecordOutputError } from "../errors.ts";
 import { formatNdjsonLine } from "../wire/ndjson.ts";
-import { orderedLines, type LaneBlock, type StampedLine } from "./lane-order.ts";
+import { makeLaneOrder, type LaneBlock, type StampedLine } from "./lane-order.ts";
 import { checkNewTranscript, type RecordedLine, type RecordingCounts, type TranscriptFile } from "./transcript-file.ts";
 
 /** A request as the recorder saw it. */
@@ -46,35 +46,59 @@ interface Block extends LaneBlock {
 }
 
 /**
- * A session recorded to `path`. Every line is on disk as soon as it is seen: the whole file is
- * written again (to a file beside it, then renamed over it) each time a line is added, since a
- * long-lived answer (OpenCode's event stream) grows in the middle of the transcript while later
- * exchanges come and go. Exchanges are written in the order their requests came; see
- * `orderedLines` for the marks and waits between lanes.
+ * A session recorded to `path`. Every line is on disk as soon as it is seen. Exchanges are written
+ * in the order their requests came (see `makeLaneOrder` for the marks and waits between lanes), so
+ * a long-lived answer (OpenCode's event stream) grows in the middle of the file while later
+ * exchanges come and go: each time a line is added, the file is written again from the first
+ * line that changed (the new line, and the exchanges after its own).
  */
 export const openSessionTranscript = (path: string, lines: RequestLines): Effect.Effect<SessionTranscript, RecordOutputError> =>
   Effect.gen(function* () {
     yield* checkNewTranscript(path);
     let clock = 0;
-    let meta: RecordedLine | undefined;
+    let meta: string | undefined;
     let stopping = false;
     let frames = 0;
     const blocks: Array<Block> = [];
     const busy = new Set<string>();
-    const formatted = new WeakMap<RecordedLine, string>();
-    const format = (line: RecordedLine): string => {
-      const known = formatted.get(line);
+    const order = makeLaneOrder();
+    /** What each line is written as (its waits, itself, its mark), until its order changes. */
+    const chunks = new Map<StampedLine, string>();
+    const chunkOf = (block: Block, index: number): string => {
+      const entry = block.lines[index];
+      if (entry === undefined) return "";
+      const known = chunks.get(entry);
       if (known !== undefined) return known;
-      const text = formatNdjsonLine(line);
-      formatted.set(line, text);
+      const text = order
+        .render(entry, block.lines[index + 1])
+        .map(formatNdjsonLine)
+        .join("");
+      chunks.set(entry, text);
       return text;
     };
+    /** The chunks on disk, and the byte offset each one starts at. */
+    let written: Array<string> = [];
+    let offsets: Array<number> = [0];
     const write = () =>
       Effect.try({
         try: () => {
-          const text = [...(meta === undefined ? [] : [meta]), ...orderedLines(blocks)].map(format).join("");
-          writeFileSync(`${path}.partial`, text);
-          renameSync(`${path}.partial`, path);
+          const pieces = [
+            ...(meta === undefined ? [] : [meta]),
+            ...blocks.flatMap((block) => block.lines.map((_, index) => chunkOf(block, index))),
+          ];
+          let same = 0;
+          while (same < written.length && same < pieces.length && written[same] === pieces[same]) same++;
+          const from = offsets[same] ?? 0;
+          const fd = openSync(path, written.length === 0 ? "w" : "r+");
+          try {
+            ftruncateSync(fd, from);
+            writeSync(fd, pieces.slice(same).join(""), from);
+          } finally {
+            closeSync(fd);
+          }
+          offsets = offsets.slice(0, same + 1);
+          for (const piece of pieces.slice(same)) offsets.push((offsets.at(-1) ?? 0) + Buffer.byteLength(piece));
+          written = pieces;
         },
         catch: (error) => new RecordOutputError({ file: path, detail: error instanceof Error ? error.message : String(error) }),
       });
@@ -88,20 +112,25 @@ export const openSessionTranscript = (path: string, lines: RequestLines): Effect
       let appGone = false;
       const begin = (request: SeenRequest, userAgent: string | undefined) =>
         Effect.gen(function* () {
-          meta ??= yield* lines.meta(request, userAgent);
+          meta ??= formatNdjsonLine(yield* lines.meta(request, userAgent));
           const { type, ...line } = lines.request(request);
           const started: Block = { lane, lines: [{ stamp: arrived, line: lane === "main" ? { type, ...line } : { type, lane, ...line } }] };
           block = started;
           const after = blocks.findIndex((other) => (other.lines[0]?.stamp ?? 0) > arrived);
           blocks.splice(after === -1 ? blocks.length : after, 0, started);
+          // Lines of other lanes came since the request did: they are ordered again, now after it.
+          order.rebuild(blocks);
+          chunks.clear();
           yield* write();
         });
       const append = (line: RecordedLine) =>
         Effect.suspend(() => {
           if (block === undefined) return Effect.void;
-          const kept = line.type === "disconnect" && (stopping || appGone) ? { type: "hold" } : line;
-          block.lines.push({ stamp: clock++, line: kept });
-          if (kept.type === "emit_inbound" && !("head" in kept)) frames++;
+          const entry = { stamp: clock++, line: line.type === "disconnect" && (stopping || appGone) ? { type: "hold" } : line };
+          const before = block.lines.at(-1);
+          block.lines.push(entry);
+          for (const changed of [entry, ...(before === undefined ? [] : [before]), ...order.add(block.lane, entry)]) chunks.delete(changed);
+          if (entry.line.type === "emit_inbound" && !("head" in entry.line)) frames++;
           return write();
         });
       return {
