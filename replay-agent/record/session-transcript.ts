@@ -1,4 +1,5 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from "node:fs";
+import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import { RecordOutputError } from "../errors.ts";
 import { formatNdjsonLine } from "../wire/ndjson.ts";
@@ -40,6 +41,15 @@ export interface SessionTranscript {
   /** The recorder is stopping: the answers it cuts short now are recorded as held open. */
   readonly stopping: () => void;
 }
+
+/**
+ * How long a whole answer (a response or a fail) waits before it is recorded and relayed: the
+ * server wrote the events it published before the answer (OpenCode's `session.idle` before the
+ * prompt's response), but they come on another connection, which the recorder may read a few
+ * milliseconds later. Events the server wrote after the answer but read within this time are
+ * recorded before it, the order the server promises anyway.
+ */
+const wholeAnswerSettle = Duration.millis(50);
 
 interface Block extends LaneBlock {
   readonly lines: Array<StampedLine>;
@@ -124,14 +134,16 @@ export const openSessionTranscript = (path: string, lines: RequestLines): Effect
           yield* write();
         });
       const append = (line: RecordedLine) =>
-        Effect.suspend(() => {
-          if (block === undefined) return Effect.void;
+        Effect.gen(function* () {
+          if (block === undefined) return;
+          // The events the server wrote before this answer may be read on their own connection a little after it.
+          if (line.type === "fail" || (line.type === "emit_inbound" && "response" in line)) yield* Effect.sleep(wholeAnswerSettle);
           const entry = { stamp: clock++, line: line.type === "disconnect" && (stopping || appGone) ? { type: "hold" } : line };
           const before = block.lines.at(-1);
           block.lines.push(entry);
           for (const changed of [entry, ...(before === undefined ? [] : [before]), ...order.add(block.lane, entry)]) chunks.delete(changed);
           if (entry.line.type === "emit_inbound" && !("head" in entry.line)) frames++;
-          return write();
+          yield* write();
         });
       return {
         begin,
