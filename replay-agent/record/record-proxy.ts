@@ -43,8 +43,10 @@ const modelOf = (request: { readonly path: string; readonly body: unknown }): st
  * Records a real provider: a proxy on 127.0.0.1 that forwards each request to `upstream` with
  * the key from `env`, relays the answer to the app as it arrives and appends it to `out` at once,
  * that key and every other secret-looking value of `env` cut out. Exchanges run one at a time,
- * the order the replay runtime plays them in. Closing the scope cuts open streams short with a
- * disconnect line, so `out` stays a valid transcript.
+ * the order the replay runtime plays them in, except for a provider recorded as a session
+ * (OpenCode), whose exchanges run at once (see `recordSession`). Closing the scope cuts open
+ * streams short with a disconnect line (a session's with a hold), so `out` stays a valid
+ * transcript.
  */
 export const recordProxy = Effect.fn("recordProxy")(function* (
   options: RecordOptions,
