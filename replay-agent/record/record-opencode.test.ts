@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { startRecorder } from "../fixtures/cli-process.ts";
 import { fixture } from "../fixtures/fixture.ts";
 import { openSession, textDeltas } from "../fixtures/opencode-app.ts";
+import { fixtureLines, writeVariant } from "../fixtures/variant.ts";
 import { loadTranscript, startReplayServer } from "../index.ts";
 
 const scratch = async () => {
@@ -146,4 +147,45 @@ describe("replay-agent record --provider opencode", () => {
       expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
     },
   );
+
+  it("records a prompt still waiting for its answer when the recorder stops as held open, beside the held event stream, and the replay holds it the same", async () => {
+    const lines = await fixtureLines("opencode/prompt-race.ndjson");
+    // The server holds the prompt's response, which comes last, until the test has stopped the recorder.
+    const upstream = await startReplayServer({
+      transcript: await writeVariant([...lines.slice(0, -1), { type: "pause", name: "answering" }, ...lines.slice(-1)]),
+    });
+    onTestFinished(() => upstream.close());
+    const out = join(await scratch(), "unanswered.ndjson");
+    const recorder = await startRecorder({ provider: "opencode", upstream: upstream.url, out, env: {} });
+    const ask = (opened: Awaited<ReturnType<typeof openSession>>) =>
+      opened.client.session
+        .prompt({ path: { id: opened.id }, body: { parts: [{ type: "text", text: "What does src/math.ts export?" }] } })
+        .then(
+          (result) => result.error,
+          (error: unknown) => error,
+        );
+
+    const recording = await openSession(recorder.url);
+    const unanswered = ask(recording);
+    await recording.seen((event) => event.type === "session.idle");
+    await upstream.paused("answering");
+    const stopped = await recorder.stop("SIGINT");
+    expect(stopped.stdout).toContain(`replay-agent stopped: recorded 3 requests and 19 frames to ${out}`);
+    // The recorder dropped the app's connection as it stopped.
+    expect(await unanswered).toEqual(new TypeError("fetch failed"));
+    const recorded = await linesOf(out);
+    expect(recorded.slice(-3).map(nameOf)).toEqual([`POST /session/${session}/message`, "mark", "hold"]);
+    expect(recorded.filter((line) => line.type === "hold")).toHaveLength(2);
+
+    const replay = await startReplayServer({ transcript: out });
+    onTestFinished(() => replay.close());
+    const replayed = await openSession(replay.url);
+    const held = ask(replayed);
+    await replayed.seen((event) => event.type === "session.idle");
+    expect(replayed.log).toEqual(recording.log);
+    expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [], next: null });
+    await replay.close();
+    // Held until the replay agent stopped, which answers what it still holds so.
+    expect(await held).toMatchObject({ error: { type: "replay_closed" } });
+  });
 });
