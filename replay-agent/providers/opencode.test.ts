@@ -1,11 +1,12 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createOpencodeClient, type Event, type OpencodeClient } from "@opencode-ai/sdk";
+import type { Event } from "@opencode-ai/sdk";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
+import { openSession, textDeltas } from "../fixtures/opencode-app.ts";
 import { startReplayServer, validateTranscript } from "../index.ts";
 import { decodeDescription } from "../new/description.ts";
 import { writeTranscript } from "../new/write-transcript.ts";
@@ -15,71 +16,6 @@ const serve = async (name: string) => {
   onTestFinished(() => server.close());
   return server;
 };
-
-/**
- * An app on the official client: it reads GET /event as the SDK yields it and logs each event's
- * type, and each request it awaits as `← <call>` once the SDK resolved it, so the log is the order
- * the app observed.
- */
-const app = async (url: string) => {
-  const client: OpencodeClient = createOpencodeClient({ baseUrl: url });
-  const log: Array<string> = [];
-  const events: Array<Event> = [];
-  const sseErrors: Array<unknown> = [];
-  const wakers: Array<() => void> = [];
-  let ended = false;
-  // One attempt: a stream that fails is recorded and ends, instead of the SDK's retry with backoff.
-  const { stream } = await client.event.subscribe({ sseMaxRetryAttempts: 1, onSseError: (error) => sseErrors.push(error) });
-  const reading = (async () => {
-    for await (const event of stream) {
-      events.push(event);
-      log.push(event.type);
-      wakers.splice(0).forEach((wake) => wake());
-    }
-    ended = true;
-    wakers.splice(0).forEach((wake) => wake());
-  })();
-  return {
-    client,
-    log,
-    events,
-    sseErrors,
-    /** Whether the SDK's event stream has ended. */
-    ended: () => ended,
-    /** Resolves once the SDK's event stream has ended. */
-    reading,
-    /** Resolves with the first event `match` accepts, once the SDK has yielded it. */
-    seen: async (match: (event: Event) => boolean): Promise<Event> => {
-      for (;;) {
-        const found = events.find(match);
-        if (found !== undefined) return found;
-        if (ended) throw new Error(`the event stream ended without the event; it yielded ${log.join(", ")}`);
-        await new Promise<void>((wake) => wakers.push(wake));
-      }
-    },
-    /** Awaits the SDK's call and logs `← name` when it resolved. */
-    answered: async <T>(name: string, call: Promise<T>): Promise<T> => {
-      const result = await call;
-      log.push(`← ${name}`);
-      return result;
-    },
-  };
-};
-
-/** Opens a session the way the fixtures expect: subscribed first (waiting for server.connected), then session.create. */
-const openSession = async (url: string) => {
-  const opened = await app(url);
-  await opened.seen((event) => event.type === "server.connected");
-  const created = await opened.answered("session.create", opened.client.session.create());
-  const id = created.data?.id;
-  if (id === undefined) throw new Error(`session.create gave no session: ${JSON.stringify(created.error)}`);
-  return { ...opened, id };
-};
-
-const textDeltas = (events: ReadonlyArray<Event>) =>
-  events.flatMap((event) =>
-    event.type === "message.part.updated" && event.properties.delta !== undefined ? [event.properties.delta] : [],
-  );
 
 describe("opencode, read by @opencode-ai/sdk", () => {
   it("delivers a prompt's part updates and session.idle on the event stream before the prompt's response, then keeps the stream open (hold) with the transcript fully played until the agent stops", async () => {

@@ -17,6 +17,8 @@ export interface ExchangeContext {
     request: { readonly method: string; readonly path: string; readonly body: unknown },
     userAgent: string | undefined,
   ) => Effect.Effect<void, RecordOutputError>;
+  /** Records a request the recorder was stopped before the provider answered; without it, such a request leaves no trace. */
+  readonly unanswered?: ExchangeContext["begin"];
   readonly log: (line: string) => void;
 }
 

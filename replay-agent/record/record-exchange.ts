@@ -64,6 +64,8 @@ export const recordExchange =
       const method = incoming.method ?? "GET";
       const path = incoming.url ?? "/";
       const target = targetOf(context.upstream, path);
+      const request = { method, path, body: parseBody(raw.toString("utf8")) };
+      const userAgent = incoming.headers["user-agent"];
       const app = nodeResponseWriter(outgoing);
       const controller = new AbortController();
       const appGone = () => controller.abort();
@@ -81,7 +83,7 @@ export const recordExchange =
             }),
           catch: (error) => new UpstreamError({ url: target.href, detail: describe(error) }),
         });
-        yield* context.begin({ method, path, body: parseBody(raw.toString("utf8")) }, incoming.headers["user-agent"]);
+        yield* context.begin(request, userAgent);
         answering = true;
         const kind = response.status < 400 ? streamKindOfContentType(response.headers.get("content-type") ?? "") : undefined;
         yield* kind === undefined ? relayWhole(context, response, app) : relayStream(context, response, app, kind);
@@ -98,8 +100,9 @@ export const recordExchange =
         Effect.onInterrupt(() =>
           Effect.gen(function* () {
             controller.abort();
-            if (answering) yield* dropped(context, app).pipe(Effect.ignore);
-            else app.destroy();
+            if (answering) return yield* dropped(context, app).pipe(Effect.ignore);
+            app.destroy();
+            if (context.unanswered !== undefined) yield* context.unanswered(request, userAgent).pipe(Effect.ignore);
           }),
         ),
         Effect.ensuring(Effect.sync(() => outgoing.off("close", appGone))),

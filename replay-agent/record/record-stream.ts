@@ -72,7 +72,7 @@ export const relayStream = (context: ExchangeContext, response: Response, app: H
           ),
         );
         if ("failed" in next) {
-          context.log(`replay-agent: the stream was cut off (${describe(next.failed)}); recorded a disconnect`);
+          context.log(`replay-agent: the stream was cut off (${describe(next.failed)})`);
           yield* release(false);
           return yield* dropped(context, app);
         }

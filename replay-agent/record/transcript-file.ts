@@ -26,16 +26,20 @@ export interface TranscriptFile {
   readonly counts: () => RecordingCounts;
 }
 
+/** Checks that a new recording can be written to `path`: its directory is writable and the file does not exist yet. */
+export const checkNewTranscript = (path: string): Effect.Effect<void, RecordOutputError> =>
+  Effect.try({
+    try: () => {
+      if (existsSync(path)) throw new Error("the file already exists");
+      accessSync(dirname(path), constants.W_OK);
+    },
+    catch: (error) => new RecordOutputError({ file: path, detail: error instanceof Error ? error.message : String(error) }),
+  });
+
 /** Opens `path` for a new recording: its directory must be writable and the file must not exist yet. */
 export const openTranscriptFile = (path: string): Effect.Effect<TranscriptFile, RecordOutputError> =>
   Effect.gen(function* () {
-    yield* Effect.try({
-      try: () => {
-        if (existsSync(path)) throw new Error("the file already exists");
-        accessSync(dirname(path), constants.W_OK);
-      },
-      catch: (error) => new RecordOutputError({ file: path, detail: error instanceof Error ? error.message : String(error) }),
-    });
+    yield* checkNewTranscript(path);
     let requests = 0;
     let frames = 0;
     const write = (line: RecordedLine) =>
