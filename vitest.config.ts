@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-/** Runs the harness's test apps with Playwright itself, starting no prover: it can run beside the kill matrix. */
+/** Runs the harness's test apps with Playwright itself, starting no prover: it can run beside express. */
 const harness = "harness/harness.test.ts";
 
 /** The test files that prove with real Playwright runs. */
@@ -9,8 +9,8 @@ const proofs = ["prove/e2e/**/*.test.ts", harness];
 /**
  * The two that kill provers with SIGKILL and check that a later run of their own removes and names
  * what was left. Every prover removes the leftovers of killed ones it finds in TMPDIR and /tmp, so
- * neither runs beside a file that starts provers, nor beside the other: the kill matrix beside the
- * harness's file, then express beside the unit files (neither starts a prover), then the rest.
+ * neither runs beside a file that starts provers: express beside the unit files and the harness's,
+ * which start none, then the kill matrix alone.
  */
 const express = "prove/e2e/express.test.ts";
 const killMatrix = "prove/e2e/kill-matrix.test.ts";
@@ -29,15 +29,12 @@ export default defineConfig({
     // keeps what it checks for leftovers to its own folders, pids and commits. Groups run one after another.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], globalSetup: [build] } },
-      { extends: true, test: { name: "e2e-harness", include: [harness] } },
       // The unit files share their workers' modules instead of importing Effect, the replay agent and the prover again
       // for each file: a third of their CPU. None leaves the environment, a global or a spy changed (stubs are undone).
-      {
-        extends: true,
-        test: { name: "unit", include: ["**/*.test.ts"], exclude: proofs, isolate: false, sequence: { groupOrder: 1 } },
-      },
-      { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [build, npmCache], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "unit", include: ["**/*.test.ts"], exclude: proofs, isolate: false } },
+      { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [build, npmCache] } },
+      { extends: true, test: { name: "e2e-harness", include: [harness] } },
+      { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], globalSetup: [build], sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: {
