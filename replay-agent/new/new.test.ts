@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { ConverseCommand, InternalServerException, ThrottlingException } from "@aws-sdk/client-bedrock-runtime";
 import { ApiError, GoogleGenAI } from "@google/genai";
@@ -10,24 +7,17 @@ import { Ollama } from "ollama";
 import OpenAI from "openai";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { bedrockClient, clients, type Parsed, type ProviderClient } from "../fixtures/clients.ts";
+import { writeNew } from "../fixtures/new-file.ts";
 import { startReplayServer } from "../index.ts";
 import type { NewHttpProvider } from "../transcript/providers.ts";
 import { decodeDescription } from "./description.ts";
-import { writeTranscript } from "./write-transcript.ts";
 
 /** A description written to a transcript by `replay-agent new`'s writer and served by the real replay agent. */
 const serveNew = async (description: unknown) => {
-  const decoded = decodeDescription("test", description);
-  if (Result.isFailure(decoded)) throw decoded.failure;
-  const text = writeTranscript("test", decoded.success, "replay-agent new --from test.json");
-  if (Result.isFailure(text)) throw text.failure;
-  const dir = await mkdtemp(join(tmpdir(), "replay-agent-new-"));
-  onTestFinished(() => rm(dir, { recursive: true, force: true }));
-  const file = join(dir, "new.ndjson");
-  await writeFile(file, text.success);
+  const { file, text } = await writeNew(description);
   const server = await startReplayServer({ transcript: file });
   onTestFinished(() => server.close());
-  return { server, text: text.success };
+  return { server, text };
 };
 
 /** Resolves once `count` items arrived; a plain promise the test can await without timers. */

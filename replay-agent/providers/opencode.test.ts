@@ -1,15 +1,10 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Event } from "@opencode-ai/sdk";
 import * as Effect from "effect/Effect";
-import * as Result from "effect/Result";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { fixture } from "../fixtures/fixture.ts";
+import { writeNew } from "../fixtures/new-file.ts";
 import { openSession, textDeltas } from "../fixtures/opencode-app.ts";
 import { startReplayServer, validateTranscript } from "../index.ts";
-import { decodeDescription } from "../new/description.ts";
-import { writeTranscript } from "../new/write-transcript.ts";
 
 const serve = async (name: string) => {
   const server = await startReplayServer({ transcript: fixture(`opencode/${name}`) });
@@ -98,14 +93,7 @@ describe("opencode, read by @opencode-ai/sdk", () => {
 
 /** A description written to a transcript by `replay-agent new`'s writer and served by the real replay agent. */
 const serveNew = async (description: unknown) => {
-  const decoded = decodeDescription("test", description);
-  if (Result.isFailure(decoded)) throw decoded.failure;
-  const text = writeTranscript("test", decoded.success, "replay-agent new --from test.json");
-  if (Result.isFailure(text)) throw text.failure;
-  const dir = await mkdtemp(join(tmpdir(), "replay-agent-new-opencode-"));
-  onTestFinished(() => rm(dir, { recursive: true, force: true }));
-  const file = join(dir, "new.ndjson");
-  await writeFile(file, text.success);
+  const { file } = await writeNew(description);
   const server = await startReplayServer({ transcript: file });
   onTestFinished(() => server.close());
   return server;
