@@ -9,8 +9,9 @@ const proofs = ["prove/e2e/**/*.test.ts", harness];
 /**
  * The two that kill provers with SIGKILL and check that a later run of their own removes and names
  * what was left. Every prover removes the leftovers of killed ones it finds in TMPDIR and /tmp, so
- * neither runs beside a file that starts provers: express beside the unit files and the harness's,
- * which start none, then the kill matrix alone.
+ * neither runs beside a file that starts provers, nor beside the other: the kill matrix beside the
+ * unit files (which start none, and take the core its held proofs leave idle), then express beside
+ * the harness's file (which starts none either), then the other end-to-end files.
  */
 const express = "prove/e2e/express.test.ts";
 const killMatrix = "prove/e2e/kill-matrix.test.ts";
@@ -32,9 +33,9 @@ export default defineConfig({
       // The unit files share their workers' modules instead of importing Effect, the replay agent and the prover again
       // for each file: a third of their CPU. None leaves the environment, a global or a spy changed (stubs are undone).
       { extends: true, test: { name: "unit", include: ["**/*.test.ts"], exclude: proofs, isolate: false } },
-      { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [build, npmCache] } },
-      { extends: true, test: { name: "e2e-harness", include: [harness] } },
-      { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], globalSetup: [build], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "e2e-kill-matrix", include: [killMatrix], globalSetup: [build] } },
+      { extends: true, test: { name: "e2e-express", include: [express], globalSetup: [build, npmCache], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "e2e-harness", include: [harness], sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: {
