@@ -61,7 +61,8 @@ and --background are refused.
 
 serve and stdio exit 0 when the transcript was fully played with no mismatch, else 1;
 stdio exits with the code of an exit line it plays. record forwards with the key in
-OPENAI_API_KEY (openai-chat, openai-responses, openai-realtime) or ANTHROPIC_API_KEY (anthropic-messages), or
+OPENAI_API_KEY (openai-chat, openai-responses, openai-realtime), ANTHROPIC_API_KEY (anthropic-messages),
+GEMINI_API_KEY (gemini) or CO_API_KEY (cohere), none for ollama and opencode, or
 signs each request for bedrock with AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and optional
 AWS_SESSION_TOKEN (the region from the upstream host, else AWS_REGION; profiles are not read),
 and exits 0 when stopped; recording a stdio agent, it exits as the agent did. new exits 0
