@@ -1,4 +1,4 @@
-import { base62, draw, ids, uuid } from "./ids.ts";
+import { base36, draw, ids, uuid } from "./ids.ts";
 import {
   emitMessage,
   expectMessage,
@@ -222,7 +222,7 @@ export const claudeCodeTemplate: SessionTemplate = {
   takesToolIds: true,
   oneTurn: false,
   toolProblem: () => undefined,
-  toolId: (seed) => `toolu_01${draw(`toolUse|${seed}`, 22, base62)}`,
+  toolId: ids.toolUse,
   open: (session) => [
     ...(session.asked === undefined ? [] : [{ type: "expect_outbound", spawn: { args: { $some: `--model=${session.asked}` } } }]),
     {
@@ -235,7 +235,7 @@ export const claudeCodeTemplate: SessionTemplate = {
         type: "control_response",
         response: {
           subtype: "success",
-          request_id: draw(`claudeInitialize|${session.seed}`, 12, "0123456789abcdefghijklmnopqrstuvwxyz"),
+          request_id: draw(`claudeInitialize|${session.seed}`, 12, base36),
           response: initializeResponse,
         },
       },

@@ -1,5 +1,5 @@
 import { codexId, codexToolProblem, commandOf } from "./codex-common.ts";
-import { base62, draw, hex } from "./ids.ts";
+import { ids } from "./ids.ts";
 import {
   emitMessage,
   expectMessage,
@@ -115,7 +115,7 @@ const turnLines = (session: SessionPlan, turn: SessionTurn): ReadonlyArray<Sessi
     const index = turn.first + offset;
     const seed = `${turn.seed}|${offset}`;
     if (step.thinking !== undefined) {
-      const itemId = `rs_${draw(`reasoning|${seed}`, 48, hex)}`;
+      const itemId = ids.reasoning(seed);
       const reasoning = { type: "reasoning", id: itemId };
       lines.push(
         ...item(index, { ...reasoning, summary: [], content: [] }, { ...reasoning, summary: [step.thinking], content: [] }, [
@@ -127,7 +127,7 @@ const turnLines = (session: SessionPlan, turn: SessionTurn): ReadonlyArray<Sessi
       );
     }
     if (step.text !== undefined) {
-      const itemId = `msg_${draw(`responseMessage|${seed}`, 48, hex)}`;
+      const itemId = ids.responseMessage(seed);
       const message = {
         type: "agentMessage",
         id: itemId,
@@ -215,7 +215,7 @@ export const codexAppServerTemplate: SessionTemplate = {
   takesToolIds: true,
   oneTurn: false,
   toolProblem: codexToolProblem,
-  toolId: (seed) => `call_${draw(`openaiCall|${seed}`, 24, base62)}`,
+  toolId: ids.openaiCall,
   open: (session) => [
     { type: "expect_outbound", message: { id: 0, method: "initialize", params: { clientInfo: { $any: true } } } },
     {

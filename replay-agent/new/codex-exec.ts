@@ -1,5 +1,5 @@
 import { codexId, codexToolProblem, commandOf } from "./codex-common.ts";
-import { base62, draw } from "./ids.ts";
+import { ids } from "./ids.ts";
 import { emitMessage, type SessionLine, type SessionPlan, type SessionTemplate, type SessionTurn } from "./session-template.ts";
 
 /**
@@ -69,7 +69,7 @@ export const codexExecTemplate: SessionTemplate = {
   takesToolIds: false,
   oneTurn: true,
   toolProblem: codexToolProblem,
-  toolId: (seed) => `call_${draw(`openaiCall|${seed}`, 24, base62)}`,
+  toolId: ids.openaiCall,
   open: (session) => (session.asked === undefined ? [] : [{ type: "expect_outbound", spawn: { args: { $some: session.asked } } }]),
   turn: turnLines,
 };

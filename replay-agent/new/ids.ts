@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 
 export const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const hex = "0123456789abcdef";
-const base36 = "0123456789abcdefghijklmnopqrstuvwxyz";
+export const base36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 const padding = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const base64 = `${base62.slice(10)}${base62.slice(0, 10)}+/`;
 

@@ -1,7 +1,7 @@
 import * as Result from "effect/Result";
 import type { Description, Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
-import { draw } from "./ids.ts";
+import { draw, hex } from "./ids.ts";
 import { opencodeClock } from "./opencode-clock.ts";
 import { opencodeSse, opencodeStep, type OpencodeModel, type OpencodeSession, type OpencodeStep } from "./opencode-step.ts";
 import type { Frame } from "./template.ts";
@@ -158,14 +158,14 @@ export const opencodeLines = (
     id: clock.id("ses", "descending"),
     directory,
     model,
-    snapshot: draw(`snapshot|${seed}`, 40, "0123456789abcdef"),
+    snapshot: draw(`snapshot|${seed}`, 40, hex),
     clock,
     seed,
   };
   const created = clock.now();
   const info = {
     id: session.id,
-    projectID: draw(`project|${seed}`, 40, "0123456789abcdef"),
+    projectID: draw(`project|${seed}`, 40, hex),
     directory,
     title: `New session - ${new Date(created).toISOString()}`,
     version: serverVersion,

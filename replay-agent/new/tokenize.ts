@@ -9,6 +9,15 @@ const pieces = /'(?:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\
 /** `text` as token-sized pieces that join back to exactly `text`. */
 export const tokenize = (text: string): ReadonlyArray<string> => text.match(pieces) ?? [];
 
+/** A made-up but plausible token count for an answer: one per delta it streams, and four more a tool call. */
+export const outputTokens = (
+  answer: { readonly thinking?: string | undefined; readonly reply?: string | undefined },
+  calls: ReadonlyArray<{ readonly arguments: unknown }>,
+): number =>
+  tokenize(answer.thinking ?? "").length +
+  tokenize(answer.reply ?? "").length +
+  calls.reduce((sum, call) => sum + 4 + tokenize(JSON.stringify(call.arguments)).length, 0);
+
 /** Consecutive pieces joined `size` at a time: how Anthropic streams a tool's input JSON. */
 export const group = (tokens: ReadonlyArray<string>, size: number): ReadonlyArray<string> =>
   Array.from({ length: Math.ceil(tokens.length / size) }, (_, index) => tokens.slice(index * size, (index + 1) * size).join(""));

@@ -4,7 +4,7 @@ import { pausesOf, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
 import type { Line, SessionLine, SessionStep, SessionTemplate, SessionTurn } from "./session-template.ts";
 import type { PlannedCall } from "./template.ts";
-import { tokenize } from "./tokenize.ts";
+import { outputTokens, tokenize } from "./tokenize.ts";
 
 /** A turn's lines in order, each pause line after the delta of its step it names, checked against the deltas each step sends. */
 const withPauses = (
@@ -66,10 +66,7 @@ const sessionTurns = (description: Description, template: SessionTemplate, model
     }));
     const step: SessionStep = { thinking: turn.thinking, text: turn.reply, calls };
     const thinking = tokenize(turn.thinking ?? "").length;
-    const output =
-      thinking +
-      tokenize(turn.reply ?? "").length +
-      calls.reduce((sum, call) => sum + 4 + tokenize(JSON.stringify(call.arguments)).length, 0);
+    const output = outputTokens(turn, calls);
     input += 12 + tokenize(turn.user ?? "").length;
     const usage = turn.usage ?? { input, output };
     const previous = turns.at(-1);

@@ -7,15 +7,9 @@ import type { Frame, HttpAnswer, PlannedAnswer, PlannedCall, ProviderTemplate } 
 import { opencodeLines } from "./opencode.ts";
 import { isSessionProvider, providerTemplates, sessionTemplates } from "./templates.ts";
 import { sessionLines } from "./write-session.ts";
-import { tokenize } from "./tokenize.ts";
+import { outputTokens, tokenize } from "./tokenize.ts";
 
 type Line = Readonly<Record<string, unknown>>;
-
-/** A made-up but plausible token count for a turn's answer: one per delta it streams. */
-const outputTokens = (turn: Turn, calls: ReadonlyArray<PlannedCall>): number =>
-  tokenize(turn.thinking ?? "").length +
-  tokenize(turn.reply ?? "").length +
-  calls.reduce((sum, call) => sum + 4 + tokenize(JSON.stringify(call.arguments)).length, 0);
 
 /** The emit_inbound field that carries a streamed frame of each kind. */
 const frameField = (frame: StreamFrame): Line => {

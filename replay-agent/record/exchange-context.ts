@@ -26,6 +26,9 @@ export interface ExchangeContext {
 export const appHeaders = (headers: Headers): Record<string, string> =>
   Object.fromEntries([...headers.entries()].filter(([name]) => !isTransferHeader(name) && name !== "set-cookie"));
 
+/** `upstream`'s origin and path prefix, then the path and query the app asked for. */
+export const targetOf = (upstream: URL, path: string): URL => new URL(`${upstream.pathname.replace(/\/$/, "")}${path}`, upstream.origin);
+
 /** An error's message, with its cause's when it has one (fetch's "fetch failed" says little alone). */
 export const describe = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error);

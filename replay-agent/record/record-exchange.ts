@@ -6,13 +6,10 @@ import { nodeResponseWriter } from "../http/node-response.ts";
 import { parseBody, readBody } from "../http/read-request.ts";
 import type { HttpResponseWriter } from "../wire/http-response.ts";
 import { writeJsonResponse } from "../wire/json.ts";
-import { appHeaders, describe, dropped, type ExchangeContext } from "./exchange-context.ts";
+import { appHeaders, describe, dropped, targetOf, type ExchangeContext } from "./exchange-context.ts";
 import { isKeptHeader } from "./redact.ts";
 import { relayStream } from "./record-stream.ts";
 import { streamKindOfContentType } from "./stream-blocks.ts";
-
-/** `upstream`'s origin and path prefix, then the path and query the app asked for. */
-const targetOf = (upstream: URL, path: string): URL => new URL(`${upstream.pathname.replace(/\/$/, "")}${path}`, upstream.origin);
 
 /** The app's headers as the provider gets them, before the recorder's credentials: its own and HTTP/2's pseudo-headers dropped, and an identity encoding so frames can be read. */
 const upstreamHeaders = (incoming: IncomingMessage | Http2ServerRequest): Record<string, string> => {

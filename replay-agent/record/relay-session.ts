@@ -5,7 +5,7 @@ import { WebSocket, WebSocketServer, type RawData } from "ws";
 import { UpstreamError } from "../errors.ts";
 import { textOf } from "../ws/connection.ts";
 import { refuseUpgrade } from "../ws/refuse-upgrade.ts";
-import { describe } from "./exchange-context.ts";
+import { describe, targetOf } from "./exchange-context.ts";
 import { isKeptHeader, isTransferHeader } from "./redact.ts";
 
 /** What the recorder does with what one session relays; each is called as the thing happens. */
@@ -29,9 +29,6 @@ export interface SessionRecording {
   /** A string safe to print: secrets cut out. */
   readonly redact: (text: string) => string;
 }
-
-/** `upstream`'s origin and path prefix, then the path and query the app asked for. */
-const targetOf = (upstream: URL, path: string): URL => new URL(`${upstream.pathname.replace(/\/$/, "")}${path}`, upstream.origin);
 
 /** The WebSocket subprotocols the app asked for, but for any that carries a credential (a key in a subprotocol, as browsers must send it). */
 const protocolsOf = (incoming: IncomingMessage): ReadonlyArray<string> =>
