@@ -100,6 +100,58 @@ describe("startRoute", () => {
     }
   });
 
+  it("sends a routed request's method, path, query, headers and body bytes to the target unchanged", async () => {
+    const seen: { method?: string; url?: string; headers: string[]; body: string }[] = [];
+    const target = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        seen.push({ method: request.method, url: request.url, headers: request.rawHeaders, body: Buffer.concat(chunks).toString("hex") });
+        response.end("stored");
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = target.address() as AddressInfo;
+      const route = await startRoute({ hosts: ["api.openai.com"], target: `http://127.0.0.1:${port}`, dir: await folder() });
+      try {
+        const script = `
+          import { request } from "node:https";
+          const headers = { "X-Custom-Case": "Va lue", "content-type": "application/octet-stream" };
+          const call = request("https://api.openai.com/v1/files?b=2&a=%20x", { method: "PUT", headers }, (answer) => {
+            answer.setEncoding("utf8").on("data", (text) => console.log(answer.statusCode, text));
+          });
+          call.end(Buffer.from([0, 255, 10, 13]));`;
+        const result = await execa(process.execPath, ["--input-type=module", "-e", script], { env: route.env, extendEnv: false });
+        expect(result.stdout).toBe("200 stored");
+        expect(seen).toEqual([
+          {
+            method: "PUT",
+            url: "/v1/files?b=2&a=%20x",
+            headers: [
+              "X-Custom-Case",
+              "Va lue",
+              "content-type",
+              "application/octet-stream",
+              "Host",
+              "api.openai.com",
+              "Connection",
+              "close",
+              "Content-Length",
+              "4",
+            ],
+            body: "00ff0a0d",
+          },
+        ]);
+        expect(route.strays()).toEqual([]);
+      } finally {
+        await route.stop();
+      }
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+
   it("passes an allowed host through, and refuses one neither routed nor allowed", async () => {
     const service = createServer((_, response) => response.end("from the allowed service"));
     await new Promise<void>((resolve) => service.listen(0, "127.0.0.2", resolve));
