@@ -14,6 +14,26 @@ const library = {
   prove: "prove/index.ts",
 } as const;
 
+/** The Node preload the route gives an app (`NODE_OPTIONS=--require`), and its bundle in dist/. */
+export const routePreload = { source: "harness/route/preload.ts", bundle: "bin/route-preload.cjs" } as const;
+
+/**
+ * Bundles the route's preload from the sources in `root` into `outfile`: one CommonJS file with its
+ * dependencies (undici, global-agent), since `--require` loads it in the app's Node, whatever
+ * version, where neither TypeScript nor this package's node_modules can be counted on.
+ */
+export async function bundleRoutePreload(root: string, outfile: string): Promise<void> {
+  await build({
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node18",
+    logLevel: "warning",
+    entryPoints: [join(root, routePreload.source)],
+    outfile,
+  });
+}
+
 /**
  * Bundles the package from the sources in `root` into `dir` (dist/ for the package), in one esbuild
  * build with code splitting: each bin's entry, exporting `main`, into `bin/<name>.js`, which
@@ -48,4 +68,5 @@ export async function bundlePackage(root: string, dir: string): Promise<void> {
     splitting: true,
     chunkNames: "lib/[name]-[hash]",
   });
+  await bundleRoutePreload(root, join(dir, routePreload.bundle));
 }

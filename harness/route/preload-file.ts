@@ -1,0 +1,27 @@
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+/** This package's root folder: two up from the source (harness/route/) and from a bundle (dist/lib/) alike. */
+const packageRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+/** What build/bundles.ts gives the route: the preload's bundling. */
+interface PreloadBuild {
+  bundleRoutePreload(root: string, outfile: string): Promise<void>;
+}
+
+/** The bundle of the route's preload in an installed package (see build/bundles.ts). */
+const installedPreload = join(packageRoot, "dist", "bin", "route-preload.cjs");
+
+/**
+ * The JavaScript file the app's Node loads with `--require`: in an installed package, the bundle
+ * dist/ ships; in a clone of this project, where the harness runs from its TypeScript, a bundle
+ * made now from the sources into `dir` with the build's own function, so it is never stale.
+ */
+export async function preloadFile(dir: string): Promise<string> {
+  if (!import.meta.url.endsWith(".ts")) return installedPreload;
+  // A path the package's bundler does not follow: the build and esbuild exist in a clone only.
+  const build = (await import(pathToFileURL(join(packageRoot, "build", "bundles.ts")).href)) as PreloadBuild;
+  const file = join(dir, "route-preload.cjs");
+  await build.bundleRoutePreload(packageRoot, file);
+  return file;
+}

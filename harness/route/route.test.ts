@@ -1,0 +1,193 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import { startReplayServer } from "../../replay-agent/index.ts";
+import { startRoute } from "./start-route.ts";
+
+const scratch: string[] = [];
+afterEach(async () => {
+  await Promise.all(scratch.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+/** A fresh folder for one test's route, removed after it. */
+async function folder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "route-test-"));
+  scratch.push(dir);
+  return dir;
+}
+
+/** A transcript of the replay agent's fixtures. */
+const fixture = (name: string): string => join(import.meta.dirname, "..", "..", "replay-agent", "fixtures", name);
+
+/** The test apps' own file. */
+const app = (name: string): string => join(import.meta.dirname, "test-apps", name);
+
+/** Python's own executable, not a version manager's shim, which would need the developer's environment. */
+const python = async (): Promise<string> => (await execa("python3", ["-c", "import sys; print(sys.executable)"])).stdout;
+
+/** Resolves once `output` has printed `text`. */
+function printed(output: Readable, text: string): Promise<void> {
+  let seen = "";
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString("utf8");
+      if (!seen.includes(text)) return;
+      output.off("data", onData);
+      resolve();
+    };
+    output.on("data", onData);
+    output.once("end", () =>
+      reject(new Error(`the app ended without printing ${JSON.stringify(text)}; it printed ${JSON.stringify(seen)}`)),
+    );
+  });
+}
+
+const apps = [
+  {
+    app: "a Node app streaming with @anthropic-ai/sdk (fetch) from https://api.anthropic.com",
+    command: async () => [process.execPath, app("anthropic-sdk.mjs")],
+    transcript: "anthropic-messages/short-tour.ndjson",
+    path: "/v1/messages",
+  },
+  {
+    app: "a Node app streaming with https.request from https://api.openai.com",
+    command: async () => [process.execPath, app("openai-https.mjs")],
+    transcript: "openai-chat/short-tour.ndjson",
+    path: "/v1/chat/completions",
+  },
+  {
+    app: "a Python app streaming with urllib.request from https://api.anthropic.com",
+    command: async () => [await python(), app("anthropic_urllib.py")],
+    transcript: "anthropic-messages/short-tour.ndjson",
+    path: "/v1/messages",
+  },
+];
+
+describe("startRoute", () => {
+  it.each(apps)("routes $app to the replay agent frame by frame, and refuses its call to example.com as a stray", async (row) => {
+    const replay = await startReplayServer({ transcript: fixture(row.transcript) });
+    try {
+      const route = await startRoute({ hosts: ["api.anthropic.com", "api.openai.com"], target: replay.url, dir: await folder() });
+      try {
+        const [file, ...args] = await row.command();
+        const child = execa(file ?? "", args, { env: route.env, extendEnv: false, reject: false });
+        // The words before the transcript's pause reach the app while the replay agent holds the rest: nothing buffers them.
+        await Promise.all([replay.paused("mid-stream"), printed(child.stdout, "This project has")]);
+        replay.resume();
+        const result = await child;
+        expect({ stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode }).toEqual({
+          stdout: "This project has two files.\nexample.com: 502",
+          stderr: "",
+          exitCode: 0,
+        });
+        expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [] });
+        expect(replay.requests().map(({ method, path, matched }) => ({ method, path, matched }))).toEqual([
+          { method: "POST", path: row.path, matched: true },
+        ]);
+        expect(route.strays()).toEqual([
+          { host: "example.com", method: "GET", path: "/", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+        ]);
+      } finally {
+        await route.stop();
+      }
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it("sends a routed request's method, path, query, headers and body bytes to the target unchanged", async () => {
+    const seen: { method?: string; url?: string; headers: string[]; body: string }[] = [];
+    const target = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => {
+        seen.push({ method: request.method, url: request.url, headers: request.rawHeaders, body: Buffer.concat(chunks).toString("hex") });
+        response.end("stored");
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = target.address() as AddressInfo;
+      const route = await startRoute({ hosts: ["api.openai.com"], target: `http://127.0.0.1:${port}`, dir: await folder() });
+      try {
+        const script = `
+          import { request } from "node:https";
+          const headers = { "X-Custom-Case": "Va lue", "content-type": "application/octet-stream" };
+          const call = request("https://api.openai.com/v1/files?b=2&a=%20x", { method: "PUT", headers }, (answer) => {
+            answer.setEncoding("utf8").on("data", (text) => console.log(answer.statusCode, text));
+          });
+          call.end(Buffer.from([0, 255, 10, 13]));`;
+        const result = await execa(process.execPath, ["--input-type=module", "-e", script], { env: route.env, extendEnv: false });
+        expect(result.stdout).toBe("200 stored");
+        expect(seen).toEqual([
+          {
+            method: "PUT",
+            url: "/v1/files?b=2&a=%20x",
+            headers: [
+              "X-Custom-Case",
+              "Va lue",
+              "content-type",
+              "application/octet-stream",
+              "Host",
+              "api.openai.com",
+              "Connection",
+              "close",
+              "Content-Length",
+              "4",
+            ],
+            body: "00ff0a0d",
+          },
+        ]);
+        expect(route.strays()).toEqual([]);
+      } finally {
+        await route.stop();
+      }
+    } finally {
+      await new Promise((resolve) => target.close(resolve));
+    }
+  });
+
+  it("passes an allowed host through, and refuses one neither routed nor allowed", async () => {
+    const service = createServer((_, response) => response.end("from the allowed service"));
+    await new Promise<void>((resolve) => service.listen(0, "127.0.0.2", resolve));
+    try {
+      const { port } = service.address() as AddressInfo;
+      const route = await startRoute({
+        hosts: ["api.anthropic.com"],
+        target: "http://127.0.0.1:9",
+        allowed: ["127.0.0.2"],
+        dir: await folder(),
+      });
+      try {
+        const script = `for (const url of process.argv.slice(1)) { const answer = await fetch(url); console.log(answer.status, await answer.text()); }`;
+        const urls = [`http://127.0.0.2:${port}/status`, `http://127.0.0.3:${port}/status?full=1`];
+        const result = await execa(process.execPath, ["--input-type=module", "-e", script, ...urls], { env: route.env, extendEnv: false });
+        expect(result.stdout.split("\n")).toEqual([
+          "200 from the allowed service",
+          `502 scenario-prover route: refused GET 127.0.0.3:${port}/status?full=1: 127.0.0.3:${port} is neither routed to the replay agent nor allowed.`,
+          "",
+        ]);
+        expect(route.strays()).toEqual([{ host: `127.0.0.3:${port}`, method: "GET", path: "/status?full=1", time: expect.any(String) }]);
+      } finally {
+        await route.stop();
+      }
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
+  it("stops with no listener and no file left", async () => {
+    const dir = await folder();
+    const route = await startRoute({ hosts: ["api.anthropic.com"], target: "http://127.0.0.1:9", dir });
+    expect(await readdir(dir)).toHaveLength(1);
+    await route.stop();
+    expect(await readdir(dir)).toEqual([]);
+    const refused = await new Promise<NodeJS.ErrnoException>((resolve) => request(route.url).on("error", resolve).end());
+    expect(refused.code).toBe("ECONNREFUSED");
+  });
+});
