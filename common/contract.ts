@@ -34,6 +34,12 @@ export const proofMetadataKey = "scenarioProof";
 /** A ready check as JSON: a log pattern is its source text. */
 export type ReadyMetadata = { readonly path: string; readonly timeout?: number } | { readonly log: string; readonly timeout?: number };
 
+/** The config's `app.route` as JSON. */
+export interface RouteMetadata {
+  readonly hosts?: ReadonlyArray<string> | Readonly<Record<string, ReadonlyArray<string>>>;
+  readonly allow?: ReadonlyArray<string>;
+}
+
 /** The config's `app` as JSON, its defaults filled in: what the prover reads of it from `playwright test --list --reporter=json`. */
 export interface AppMetadata {
   readonly root?: string;
@@ -47,6 +53,7 @@ export interface AppMetadata {
   readonly cli?: string;
   readonly homeEnv?: string;
   readonly provider?: Readonly<Record<string, string>>;
+  readonly route?: boolean | RouteMetadata;
   readonly env?: Readonly<Record<string, string>>;
   readonly passEnv?: ReadonlyArray<string>;
 }
@@ -83,6 +90,23 @@ export const bootMsAnnotation = "scenario-harness:boot-ms";
 
 /** When the harness saw the app ready, in epoch ms, for the readiness benchmark. */
 export const readyAtAnnotation = "scenario-harness:ready-at";
+
+/**
+ * The calls the route refused in a test (`app.route`): a JSON array of StrayCall, each with the host, method, path and
+ * query, and when it came (epoch ms).
+ */
+export const strayCallsAnnotation = "scenario-harness:stray-calls";
+
+/** A call the route refused: its host was neither routed to the replay agent nor allowed. */
+export interface StrayCallMetadata {
+  /** The host the app called, with its port when not the scheme's default. */
+  readonly host: string;
+  readonly method: string;
+  /** The path and query. */
+  readonly path: string;
+  /** When the request arrived, in epoch ms. */
+  readonly at: number;
+}
 
 /** An excerpt of the app's output while a failed test ran: the line that says why is often not in the test's error. */
 export const serverLogExcerptAnnotation = "scenario-harness:server-log-excerpt";

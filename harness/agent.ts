@@ -8,6 +8,7 @@ import {
   requestExcerpt,
   startReplayServer,
   startStdioPeer,
+  type Provider,
   type ReplayStatus,
   type StdioPeerStatus,
 } from "../replay-agent/index.ts";
@@ -57,6 +58,16 @@ export interface ScenarioAgent {
   /** Every request the app sent, in order. */
   requests(): ReadonlyArray<AgentRequest>;
   status(): AgentStatus;
+  /** The provider of this agent's transcript (`openai-chat`, …). */
+  readonly provider: Provider;
+  /**
+   * The replay agent of the test's transcript called `name`, for a test given several (`test.use({ transcript: { chat:
+   * "chat.ndjson", title: "title.ndjson" } })`); the fixture itself is the first's. Throws naming the test's transcripts
+   * when none is called `name`.
+   */
+  of(name: string): ScenarioAgent;
+  /** The names of the test's transcripts, in the order given; empty for a test given one transcript or none. */
+  readonly names: ReadonlyArray<string>;
 }
 
 function fromHttpStatus(status: ReplayStatus): AgentStatus {
@@ -93,11 +104,14 @@ function transcriptError(file: string, error: unknown): HarnessError {
   );
 }
 
+/** One replay agent before it is joined with the test's others (see startAgents). */
+type SingleAgent = Omit<ScenarioAgent, "of" | "names">;
+
 /**
  * Starts a replay agent on `transcript`: an HTTP server, or a stdio peer for `jsonrpc-stdio`.
  * With no transcript it serves an empty one, so any request the app sends fails the test.
  */
-export async function startAgent(transcript: string | undefined): Promise<{ agent: ScenarioAgent; dispose: () => Promise<void> }> {
+async function startAgent(transcript: string | undefined): Promise<{ agent: SingleAgent; dispose: () => Promise<void> }> {
   const scratch = transcript === undefined ? await mkdtemp(join(tmpdir(), "scenario-transcript-")) : undefined;
   const removeScratch = async () => {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
@@ -111,7 +125,8 @@ export async function startAgent(transcript: string | undefined): Promise<{ agen
       const peer = await startStdioPeer({ transcript: file }).catch((error: unknown) => {
         throw transcriptError(file, error);
       });
-      const agent: ScenarioAgent = {
+      const agent: SingleAgent = {
+        provider: loaded.meta.provider,
         url: undefined,
         command: peer.commandLine,
         executable: peer.executable,
@@ -126,7 +141,8 @@ export async function startAgent(transcript: string | undefined): Promise<{ agen
     const server = await startReplayServer({ transcript: file }).catch((error: unknown) => {
       throw transcriptError(file, error);
     });
-    const agent: ScenarioAgent = {
+    const agent: SingleAgent = {
+      provider: loaded.meta.provider,
       url: server.url,
       command: undefined,
       executable: undefined,
@@ -141,6 +157,54 @@ export async function startAgent(transcript: string | undefined): Promise<{ agen
     await removeScratch();
     throw error;
   }
+}
+
+/** A test's transcript as `test.use({ transcript })` gives it: one file, one file for each name, or none. */
+export type TranscriptOption = string | Readonly<Record<string, string>> | undefined;
+
+/** A test's replay agents: the fixture is the first's, and `of(name)` reaches each. */
+export interface StartedAgents {
+  readonly agent: ScenarioAgent;
+  /** Each agent with its transcript's name ("" for a test given one transcript or none), in the order given. */
+  readonly each: ReadonlyArray<{ readonly name: string; readonly agent: ScenarioAgent }>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Starts a replay agent for each of the test's transcripts (`resolve` turns a path given in the scenario into a file), at
+ * once; one with no transcript serves an empty one. When one cannot start, those started are stopped before it throws.
+ */
+export async function startAgents(transcript: TranscriptOption, resolve: (path: string) => string): Promise<StartedAgents> {
+  const given: ReadonlyArray<readonly [string, string | undefined]> =
+    transcript === undefined || typeof transcript === "string" ? [["", transcript]] : Object.entries(transcript);
+  if (given.length === 0) {
+    throw new HarnessError("config", "test.use({ transcript }) names no transcript: give it a file, or one file for each name.");
+  }
+  const settled = await Promise.allSettled(given.map(([, path]) => startAgent(path === undefined ? undefined : resolve(path))));
+  const started = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const dispose = async () => void (await Promise.all(started.map((one) => one.dispose())));
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed !== undefined) {
+    await dispose();
+    throw failed.reason;
+  }
+  const names = given.flatMap(([name]) => (name === "" ? [] : [name]));
+  const joined = new Map<string, ScenarioAgent>();
+  const of = (name: string): ScenarioAgent => {
+    const found = joined.get(name);
+    if (found !== undefined && name !== "") return found;
+    const known =
+      names.length === 0
+        ? "it was given one transcript, not several by name"
+        : `its transcripts are ${names.map((n) => `"${n}"`).join(", ")}`;
+    throw new HarnessError("config", `agent.of("${name}") names no transcript of this test: ${known} (test.use({ transcript })).`);
+  };
+  const each = given.map(([name], index) => {
+    const agent: ScenarioAgent = { ...(started[index] as { agent: SingleAgent }).agent, of, names };
+    joined.set(name, agent);
+    return { name, agent };
+  });
+  return { agent: (each[0] as { agent: ScenarioAgent }).agent, each, dispose };
 }
 
 async function emptyTranscript(dir: string): Promise<string> {
@@ -168,8 +232,15 @@ export function afterFailure(mismatch: AgentMismatch, index: number, end: TestEn
   return end.failed && index >= end.mismatches && mismatch.at >= end.at;
 }
 
-/** The teardown verdict: any mismatch fails the test; an unplayed transcript fails a test that otherwise passed. */
-export function agentProblems(status: AgentStatus, testPassed: boolean, end: TestEnd): HarnessError | undefined {
+/** What one agent's teardown found wrong, before it is joined with the others' into the test's error. */
+interface AgentProblem {
+  readonly kind: "replay-mismatch" | "transcript-unplayed";
+  readonly text: string;
+}
+
+/** One agent's teardown verdict; `name` is its transcript's name when the test has several. */
+function agentProblem(status: AgentStatus, testPassed: boolean, end: TestEnd, name: string): AgentProblem | undefined {
+  const transcript = name === "" ? "the transcript" : `the transcript "${name}"`;
   if (status.mismatches.length > 0) {
     const details = status.mismatches
       .map((mismatch, i) => {
@@ -183,19 +254,43 @@ export function agentProblems(status: AgentStatus, testPassed: boolean, end: Tes
       first !== undefined && afterFailure(first, 0, end)
         ? " The test had already failed before the first of them: its own error came first."
         : "";
-    return new HarnessError(
-      "replay-mismatch",
-      `The app sent ${status.mismatches.length} request(s) the transcript did not expect (answered as a replay mismatch).${late}\n` +
+    return {
+      kind: "replay-mismatch",
+      text:
+        `The app sent ${status.mismatches.length} request(s) ${transcript} did not expect (answered as a replay mismatch).${late}\n` +
         `Expected against actual:\n${details}`,
-    );
+    };
   }
   if (testPassed && status.remaining > 0) {
     const next = status.next === null ? "" : ` The first unplayed entry is line ${status.next.line}: ${status.next.summary}.`;
-    return new HarnessError(
-      "transcript-unplayed",
-      `The test ended with ${status.remaining} transcript entr${status.remaining === 1 ? "y" : "ies"} unplayed.${next} ` +
+    const count = `${status.remaining} ${name === "" ? "transcript " : ""}entr${status.remaining === 1 ? "y" : "ies"}`;
+    const entries = name === "" ? count : `${count} of ${transcript}`;
+    return {
+      kind: "transcript-unplayed",
+      text:
+        `The test ended with ${entries} unplayed.${next} ` +
         "The app never sent the request it expects, or the scenario ended before the reply was used: wait in the scenario for what the rest of the transcript produces, or remove the unused entries.",
-    );
+    };
   }
   return undefined;
+}
+
+/**
+ * The teardown verdict of a test's agents: any mismatch fails the test; an unplayed transcript fails a test that
+ * otherwise passed. Each agent is named by its transcript's name ("" for a test given one); mismatches come first.
+ */
+export function agentProblems(
+  agents: ReadonlyArray<{ readonly name: string; readonly status: AgentStatus; readonly end: TestEnd }>,
+  testPassed: boolean,
+): HarnessError | undefined {
+  const found = agents.flatMap(({ name, status, end }) => agentProblem(status, testPassed, end, name) ?? []);
+  const kind = found.some((problem) => problem.kind === "replay-mismatch") ? "replay-mismatch" : found[0]?.kind;
+  if (kind === undefined) return undefined;
+  return new HarnessError(
+    kind,
+    found
+      .filter((problem) => problem.kind === kind)
+      .map((problem) => problem.text)
+      .join("\n"),
+  );
 }

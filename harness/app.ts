@@ -86,6 +86,10 @@ export async function startApp(input: {
   readonly replayUrl: string | undefined;
   readonly replayCommand: string | undefined;
   readonly replayExecutable: string | undefined;
+  /** The base URL of each of the test's HTTP replay agents by its transcript's name, for `{replay.<name>}`. */
+  readonly replayNamed?: Readonly<Record<string, string>>;
+  /** The route's variables (`app.route`), over the config's. */
+  readonly routeEnv?: Readonly<Record<string, string>> | undefined;
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
   if (typeof config.start !== "string" || config.start === "") {
@@ -103,12 +107,12 @@ export async function startApp(input: {
     await writeFile(join(dirs.home, path), text);
   }
   const start = config.start;
-  const { replayUrl, replayCommand, replayExecutable } = input;
-  const substitutions = (port: number) => ({ port, home: dirs.appHome, replay: replayUrl, replayCommand, replayExecutable });
+  const { replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv } = input;
+  const substitutions = (port: number) => ({ port, home: dirs.appHome, replay: replayUrl, replayCommand, replayExecutable, replayNamed });
   // Per port: the app server picks the port, and may pick another when it was taken.
   const launch = (port: number) => ({
     command: substitute(start, substitutions(port)),
-    env: appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable }),
+    env: appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv }),
   });
 
   let server: AppServer;

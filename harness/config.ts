@@ -1,6 +1,7 @@
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
 import { appMetadataKey, expectTimeoutEnv, proofMetadataKey, type AppMetadata, type ScenarioMetadata } from "../common/contract.ts";
 import { chromiumArgs, resolveChromium } from "./chromium.ts";
+import type { ScenarioTestOptions } from "./fixtures.ts";
 
 /**
  * How the harness finds out the app is up: GET of a path answering 2xx/3xx with its whole body
@@ -42,10 +43,26 @@ export interface ScenarioAppConfig {
    * `{replayExecutable}` the path of the peer's launcher.
    */
   readonly provider?: Readonly<Record<string, string>>;
+  /**
+   * Sends the app's calls to the provider's hosts to the replay agent whatever URL its code holds, through a proxy on the
+   * loopback (docs/routing.md); any other host is refused and named. `true` routes the hosts of each transcript's provider.
+   */
+  readonly route?: boolean | RouteConfig;
   /** Extra variables for the app; `{port}`, `{home}`, `{replay}`, `{replayCommand}` and `{replayExecutable}` are substituted. */
   readonly env?: Readonly<Record<string, string>>;
   /** Names of variables copied from the developer's environment on top of the allowlist. */
   readonly passEnv?: ReadonlyArray<string>;
+}
+
+/** The route's settings (docs/routing.md). */
+export interface RouteConfig {
+  /**
+   * The hosts sent to the replay agent (`api.anthropic.com`, `bedrock-runtime.*.amazonaws.com`), by default those of the
+   * transcript's provider: a list for the test's transcript, or, for a test with several, a list for each transcript's name.
+   */
+  readonly hosts?: ReadonlyArray<string> | Readonly<Record<string, ReadonlyArray<string>>>;
+  /** Further services on this machine that the app reaches by a name other than the loopback's, passed through to them. */
+  readonly allow?: ReadonlyArray<string>;
 }
 
 export interface ScenarioWorkerOptions {
@@ -61,7 +78,8 @@ export interface ScenarioProofConfig {
 export interface ScenarioConfig extends Omit<PlaywrightTestConfig<object, ScenarioWorkerOptions>, "use"> {
   readonly app: ScenarioAppConfig;
   readonly proof?: ScenarioProofConfig;
-  readonly use?: PlaywrightTestConfig["use"];
+  /** Playwright's `use`, and the scenario's own options for every test (`transcript`, `appEnv`), which a test's `test.use` overrides. */
+  readonly use?: PlaywrightTestConfig["use"] & Partial<ScenarioTestOptions>;
 }
 
 /** Boot's budget when `app.ready.timeout` is not set: Playwright's webServer's. */

@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { appTempEnv } from "../common/contract.ts";
 import type { ScenarioAppConfig } from "./config.ts";
+import { HarnessError } from "./errors.ts";
 
 const allowlisted = ["PATH", "LANG", "TERM", "SHELL", "USER", "TMPDIR"];
 
@@ -20,6 +21,10 @@ export interface AppEnvironmentInput {
   readonly replayUrl: string | undefined;
   readonly replayCommand: string | undefined;
   readonly replayExecutable: string | undefined;
+  /** The base URL of each of the test's HTTP replay agents by its transcript's name, for `{replay.<name>}`. */
+  readonly replayNamed?: Readonly<Record<string, string>> | undefined;
+  /** The route's variables (`app.route`): over the config's, its NODE_OPTIONS before theirs. */
+  readonly routeEnv?: Readonly<Record<string, string>> | undefined;
   readonly developer?: NodeJS.ProcessEnv;
 }
 
@@ -32,11 +37,29 @@ export interface Substitutions {
   readonly replayCommand: string | undefined;
   /** The path of the stdio replay peer's launcher, for apps that take their agent's binary as a path. */
   readonly replayExecutable: string | undefined;
+  /** The base URL of each of the test's HTTP replay agents by its transcript's name (`{replay.<name>}`). */
+  readonly replayNamed?: Readonly<Record<string, string>> | undefined;
 }
 
-/** Fills `{port}`, `{home}`, `{replay}`, `{replayCommand}` and `{replayExecutable}` into a config value. */
+/**
+ * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}` and `{replayExecutable}` into a config
+ * value; a `{replay.<name>}` that names none of the test's transcripts is a config error naming them.
+ */
 export function substitute(text: string, values: Substitutions): string {
+  const named = values.replayNamed ?? {};
   return text
+    .replaceAll(/\{replay\.([^{}]+)\}/g, (_, name: string) => {
+      const url = named[name];
+      if (url !== undefined) return url;
+      const known = Object.keys(named);
+      throw new HarnessError(
+        "config",
+        `{replay.${name}} names no transcript of this test: ${known.length === 0 ? "it was given no transcripts by name" : `its transcripts are ${known.join(", ")}`}. ` +
+          "Name it in test.use({ transcript: { " +
+          name +
+          ': "….ndjson" } }), or use {replay} for a test given one transcript.',
+      );
+    })
     .replaceAll("{port}", String(values.port))
     .replaceAll("{home}", values.home)
     .replaceAll("{replayCommand}", values.replayCommand ?? "false")
@@ -81,9 +104,14 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     replay: input.replayUrl,
     replayCommand: input.replayCommand,
     replayExecutable: input.replayExecutable,
+    replayNamed: input.replayNamed,
   };
   for (const [name, value] of Object.entries({ ...input.app.provider, ...input.app.env })) {
     env[name] = substitute(value, values);
+  }
+  for (const [name, value] of Object.entries(input.routeEnv ?? {})) {
+    const own = env[name];
+    env[name] = name === "NODE_OPTIONS" && own !== undefined && own !== "" ? `${value} ${own}` : value;
   }
   return env;
 }

@@ -5,18 +5,23 @@ import {
   mismatchAfterFailureAnnotation,
   serverLogAttachment,
   serverLogExcerptAnnotation,
+  strayCallsAnnotation,
 } from "../common/contract.ts";
-import type { ScenarioAgent, TestEnd } from "./agent.ts";
+import type { ScenarioAgent, TestEnd, TranscriptOption } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
 import { isHeadlessShell, resolveChromium } from "./chromium.ts";
+import type { StrayCallMetadata } from "../common/contract.ts";
 import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
 import { logExcerpt } from "./log-excerpt.ts";
 import { untilPrepared } from "./prepared.ts";
 
 export interface ScenarioTestOptions {
-  /** The replay transcript for this test, relative to the scenario file. */
-  transcript: string | undefined;
+  /**
+   * The replay transcript for this test, relative to the scenario file; or several, by name (`{ chat: "chat.ndjson",
+   * title: "title.ndjson" }`), each served by its own replay agent (`agent.of(name)`, `{replay.<name>}`).
+   */
+  transcript: TranscriptOption;
   /** Extra environment for this test's app, over the config's; `{port}`, `{home}`, `{replay}`, `{replayCommand}`, `{replayExecutable}` are substituted. */
   appEnv: Readonly<Record<string, string>>;
 }
@@ -31,20 +36,47 @@ interface InternalWorkerFixtures extends ScenarioWorkerOptions {
   scenarioBrowserCheck: void;
 }
 
-/** Where each test's own steps ended, noted as the app fixture's teardown begins (the agent's comes later). */
-const testEnds = new WeakMap<TestInfo, TestEnd>();
+/** Where each test's own steps ended, noted as the app fixture's teardown begins (the agent's comes later): one for each agent. */
+const testEnds = new WeakMap<TestInfo, ReadonlyArray<TestEnd>>();
 
-/** The test's end as first noted: by the app fixture when the test used the app, else by the agent fixture. */
-function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): TestEnd {
+/** The test's agents with their transcripts' names ("" for a test given one), the fixture's own first. */
+const eachAgent = (agent: ScenarioAgent): ReadonlyArray<{ readonly name: string; readonly agent: ScenarioAgent }> =>
+  agent.names.length === 0 ? [{ name: "", agent }] : agent.names.map((name) => ({ name, agent: agent.of(name) }));
+
+/** The test's end as first noted, for each agent: by the app fixture when the test used the app, else by the agent fixture. */
+function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): ReadonlyArray<TestEnd> {
   const noted = testEnds.get(testInfo);
   if (noted !== undefined) return noted;
-  const end = {
-    at: Date.now(),
-    failed: testInfo.status !== "passed" && testInfo.status !== "skipped",
-    mismatches: agent.status().mismatches.length,
-  };
-  testEnds.set(testInfo, end);
-  return end;
+  const at = Date.now();
+  const failed = testInfo.status !== "passed" && testInfo.status !== "skipped";
+  const ends = eachAgent(agent).map((one) => ({ at, failed, mismatches: one.agent.status().mismatches.length }));
+  testEnds.set(testInfo, ends);
+  return ends;
+}
+
+/** Starts the route the config's `app.route` asks for, to the test's agents; undefined when it asks for none. */
+async function startRouteFor(
+  scenarioApp: ScenarioAppConfig,
+  agents: ReadonlyArray<{ readonly name: string; readonly agent: ScenarioAgent }>,
+): Promise<{ env: Readonly<Record<string, string>>; strays(): ReadonlyArray<StrayCallMetadata>; stop(): Promise<void> } | undefined> {
+  if (scenarioApp.route === undefined || scenarioApp.route === false) return undefined;
+  const { startAppRoute } = await import("./route/app-route.ts");
+  return startAppRoute(
+    scenarioApp.route,
+    agents.map(({ name, agent }) => ({ name, url: agent.url, provider: agent.provider })),
+  );
+}
+
+/** Names the calls the route refused: in the test's output, and in an annotation the prover's report reads. */
+function noteStrays(testInfo: TestInfo, strays: ReadonlyArray<StrayCallMetadata>, started: number): void {
+  testInfo.annotations.push({ type: strayCallsAnnotation, description: JSON.stringify(strays) });
+  for (const stray of strays) {
+    const into = ((stray.at - started) / 1000).toFixed(1);
+    process.stderr.write(
+      `scenario-prover route: refused ${stray.method} ${stray.host}${stray.path} (${into} s into the test): ` +
+        "its host is neither routed to the replay agent nor allowed (app.route in the config).\n",
+    );
+  }
 }
 
 /** The replay agent fixture's own timeout, for its start and its end. */
@@ -84,25 +116,28 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   // Starting the agent is the harness's work, so it has its own timeout, outside the test's.
   agent: [
     async ({ transcript }, use, testInfo) => {
-      const { afterFailure, agentProblems, startAgent } = await import("./agent.ts");
-      const file = transcript === undefined ? undefined : resolve(dirname(testInfo.file), transcript);
-      const { agent, dispose } = await startAgent(file);
-      let end: TestEnd;
+      const { afterFailure, agentProblems, startAgents } = await import("./agent.ts");
+      const { agent, each, dispose } = await startAgents(transcript, (path) => resolve(dirname(testInfo.file), path));
+      let ends: ReadonlyArray<TestEnd>;
       try {
         await use(agent);
       } finally {
-        end = noteTestEnd(testInfo, agent);
+        ends = noteTestEnd(testInfo, agent);
         await dispose();
       }
-      const status = agent.status();
-      const first = status.mismatches[0];
-      if (first !== undefined && afterFailure(first, 0, end)) {
+      const finished = each.map((one, index) => ({ name: one.name, status: one.agent.status(), end: ends[index] as TestEnd }));
+      // The first unexpected request of all the agents': whether the test had failed before it came.
+      const firsts = finished.flatMap(({ status, end }) =>
+        status.mismatches[0] === undefined ? [] : [{ first: status.mismatches[0], end }],
+      );
+      const earliest = firsts.sort((a, b) => a.first.at - b.first.at)[0];
+      if (earliest !== undefined && afterFailure(earliest.first, 0, earliest.end)) {
         testInfo.annotations.push({
           type: mismatchAfterFailureAnnotation,
           description: "the test failed before the app sent its first unexpected request",
         });
       }
-      const problem = agentProblems(status, testInfo.status === "passed", end);
+      const problem = agentProblems(finished, testInfo.status === "passed");
       if (problem !== undefined) throw problem;
     },
     { timeout: agentTimeoutMs },
@@ -114,17 +149,30 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
     async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
       const { appRoot, startApp } = await import("./app.ts");
       const root = appRoot(scenarioApp, testInfo.config.configFile);
-      // In a proof's run started while its side installs, the browser is up by now: the app waits for the install.
-      await untilPrepared();
-      const running = await startApp({
-        config: { ...scenarioApp, env: { ...scenarioApp.env, ...appEnv } },
-        root,
-        page,
-        testInfo,
-        replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
-        replayCommand: scenarioApp.provider === undefined ? undefined : agent.command,
-        replayExecutable: scenarioApp.provider === undefined ? undefined : agent.executable,
-      });
+      const agents = eachAgent(agent);
+      const route = await startRouteFor(scenarioApp, agents);
+      let running: Awaited<ReturnType<typeof startApp>>;
+      try {
+        // In a proof's run started while its side installs, the browser is up by now: the app waits for the install.
+        await untilPrepared();
+        running = await startApp({
+          config: { ...scenarioApp, env: { ...scenarioApp.env, ...appEnv } },
+          root,
+          page,
+          testInfo,
+          replayUrl: scenarioApp.provider === undefined ? undefined : agent.url,
+          replayCommand: scenarioApp.provider === undefined ? undefined : agent.command,
+          replayExecutable: scenarioApp.provider === undefined ? undefined : agent.executable,
+          replayNamed: Object.fromEntries(
+            agents.flatMap(({ name, agent: one }) => (name === "" || one.url === undefined ? [] : [[name, one.url]])),
+          ),
+          routeEnv: route?.env,
+        });
+      } catch (error) {
+        await route?.stop();
+        throw error;
+      }
+      const started = Date.now();
       try {
         await use(running.app);
       } finally {
@@ -140,6 +188,11 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         // The excerpt is of the output while the test ran: shutdown noise ("[ELIFECYCLE] Command failed") is not why it failed.
         const whileRunning = running.app.logs();
         await running.dispose();
+        if (route !== undefined) {
+          const strays = route.strays();
+          await route.stop();
+          if (strays.length > 0) noteStrays(testInfo, strays, started);
+        }
         if (failed || agent.status().mismatches.length > 0) {
           await testInfo.attach(serverLogAttachment, { body: running.app.logs(), contentType: "text/plain" });
           testInfo.annotations.push({ type: serverLogExcerptAnnotation, description: logExcerpt(whileRunning) });

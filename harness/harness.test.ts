@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failureScreenshotAttachment, serverLogAttachment } from "../common/contract.ts";
+import { failureScreenshotAttachment, serverLogAttachment, strayCallsAnnotation } from "../common/contract.ts";
 
 interface JsonReport {
   readonly suites: ReadonlyArray<JsonSuite>;
@@ -68,7 +68,7 @@ beforeAll(async () => {
   exitCode = run.exitCode;
   stderr = run.stderr;
   report = JSON.parse(run.stdout) as JsonReport;
-  // Eleven projects, seventeen tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
+  // Fourteen projects, twenty tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
   // twelve runs before, in one hook.
 }, 600_000);
 
@@ -223,6 +223,15 @@ describe("the harness", () => {
     expect(message).toContain("POST /v1/chat/completions");
     expect(message).toContain('body.messages[0].content: expected "Good morning", got "Hello there"');
     expect(results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
+  });
+
+  it("routes the provider's own URL to the replay agent, for the AI SDK on fetch, node:https and Python's urllib, and names the call to another host it refused", () => {
+    for (const name of ["route-app ai-sdk", "route-app https", "route-app python"]) {
+      const { results } = project(name);
+      expect(passedAlone(results), name).toEqual([["passed", []]]);
+      const strays = results[0]?.annotations.find((annotation) => annotation.type === strayCallsAnnotation)?.description ?? "[]";
+      expect(JSON.parse(strays), name).toEqual([{ host: "example.com", method: "GET", path: "/", at: expect.any(Number) }]);
+    }
   });
 
   it("names each unexpected request by what it said, and says whether it came after the test had already failed", () => {

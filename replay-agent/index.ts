@@ -14,6 +14,7 @@ export { recordProxy, type Recorder, type RecordOptions } from "./record/record-
 export { parseTranscript } from "./transcript/parse.ts";
 export { summarizeTranscript, type TranscriptSummary } from "./transcript/summary.ts";
 export type { AnswerEntry, Located, Transcript, TranscriptEntry } from "./transcript/transcript.ts";
+export { routedHostsOf } from "./providers/registry.ts";
 export { providers, providerTransport } from "./transcript/providers.ts";
 export type { HttpProvider, Provider, StdioProvider, Transport, WebSocketProvider } from "./transcript/providers.ts";
 export type { HttpRequest } from "./http/read-request.ts";

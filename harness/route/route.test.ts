@@ -72,7 +72,10 @@ describe("startRoute", () => {
   it.each(apps)("routes $app to the replay agent frame by frame, and refuses its call to example.com as a stray", async (row) => {
     const replay = await startReplayServer({ transcript: fixture(row.transcript) });
     try {
-      const route = await startRoute({ hosts: ["api.anthropic.com", "api.openai.com"], target: replay.url, dir: await folder() });
+      const route = await startRoute({
+        routes: [{ hosts: ["api.anthropic.com", "api.openai.com"], target: replay.url }],
+        dir: await folder(),
+      });
       try {
         const [file, ...args] = await row.command();
         const child = execa(file ?? "", args, { env: route.env, extendEnv: false, reject: false });
@@ -89,9 +92,7 @@ describe("startRoute", () => {
         expect(replay.requests().map(({ method, path, matched }) => ({ method, path, matched }))).toEqual([
           { method: "POST", path: row.path, matched: true },
         ]);
-        expect(route.strays()).toEqual([
-          { host: "example.com", method: "GET", path: "/", time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
-        ]);
+        expect(route.strays()).toEqual([{ host: "example.com", method: "GET", path: "/", at: expect.any(Number) }]);
       } finally {
         await route.stop();
       }
@@ -113,7 +114,7 @@ describe("startRoute", () => {
     await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = target.address() as AddressInfo;
-      const route = await startRoute({ hosts: ["api.openai.com"], target: `http://127.0.0.1:${port}`, dir: await folder() });
+      const route = await startRoute({ routes: [{ hosts: ["api.openai.com"], target: `http://127.0.0.1:${port}` }], dir: await folder() });
       try {
         const script = `
           import { request } from "node:https";
@@ -158,8 +159,7 @@ describe("startRoute", () => {
     try {
       const { port } = service.address() as AddressInfo;
       const route = await startRoute({
-        hosts: ["api.anthropic.com"],
-        target: "http://127.0.0.1:9",
+        routes: [{ hosts: ["api.anthropic.com"], target: "http://127.0.0.1:9" }],
         allowed: ["127.0.0.2"],
         dir: await folder(),
       });
@@ -172,7 +172,7 @@ describe("startRoute", () => {
           `502 scenario-prover route: refused GET 127.0.0.3:${port}/status?full=1: 127.0.0.3:${port} is neither routed to the replay agent nor allowed.`,
           "",
         ]);
-        expect(route.strays()).toEqual([{ host: `127.0.0.3:${port}`, method: "GET", path: "/status?full=1", time: expect.any(String) }]);
+        expect(route.strays()).toEqual([{ host: `127.0.0.3:${port}`, method: "GET", path: "/status?full=1", at: expect.any(Number) }]);
       } finally {
         await route.stop();
       }
@@ -183,7 +183,7 @@ describe("startRoute", () => {
 
   it("stops with no listener and no file left", async () => {
     const dir = await folder();
-    const route = await startRoute({ hosts: ["api.anthropic.com"], target: "http://127.0.0.1:9", dir });
+    const route = await startRoute({ routes: [{ hosts: ["api.anthropic.com"], target: "http://127.0.0.1:9" }], dir });
     expect(await readdir(dir)).toHaveLength(1);
     await route.stop();
     expect(await readdir(dir)).toEqual([]);

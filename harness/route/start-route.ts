@@ -1,30 +1,30 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
 import { generateCACertificate, getLocal, type CompletedRequest } from "mockttp";
+import type { StrayCallMetadata } from "../../common/contract.ts";
 import { preloadFile } from "./preload-file.ts";
 
-export interface RouteOptions {
-  /** The hosts whose requests go to the replay agent, whatever URL the app holds: `api.anthropic.com`, … */
+/** Hosts whose requests go to one replay agent, whatever URL the app holds. */
+export interface RouteTarget {
+  /** `api.anthropic.com`, `localhost:8080`, `bedrock-runtime.*.amazonaws.com` (`*` stands for one label of the name). */
   readonly hosts: readonly string[];
-  /** The replay agent's base URL (`http://127.0.0.1:<port>`), where routed requests are sent unchanged. */
+  /** The replay agent's base URL (`http://127.0.0.1:<port>`), where their requests are sent unchanged. */
   readonly target: string;
-  /** Further hosts the app may reach through the route, passed through to them as they are. */
+}
+
+export interface RouteOptions {
+  /** Each replay agent and the hosts sent to it; a host named twice goes to the first. */
+  readonly routes: readonly RouteTarget[];
+  /** Further hosts on this machine the app may reach through the route, passed through to them as they are. */
   readonly allowed?: readonly string[];
   /** A folder the route keeps its files in until it stops (its certificate authority, the Node preload). */
   readonly dir: string;
 }
 
 /** A request the route refused: its host was neither routed nor allowed. */
-export interface StrayCall {
-  /** The host the app called, with its port when not the scheme's default. */
-  readonly host: string;
-  readonly method: string;
-  /** The path and query. */
-  readonly path: string;
-  /** When the request arrived (ISO 8601). */
-  readonly time: string;
-}
+export type StrayCall = StrayCallMetadata;
 
 export interface Route {
   /** The proxy's URL on the loopback. */
@@ -42,8 +42,7 @@ const noProxy = "localhost,127.0.0.1,::1,[::1]";
 
 /** Whether a client address is on this machine's loopback (IPv4, IPv6 or IPv4-mapped). */
 function fromLoopback(request: CompletedRequest): boolean {
-  const address = (request.remoteIpAddress ?? "").replace(/^::ffff:/, "");
-  return address === "::1" || (isIP(address) === 4 && address.startsWith("127."));
+  return isLoopback(request.remoteIpAddress ?? "");
 }
 
 /** The stray call a refused request is recorded as. */
@@ -53,9 +52,59 @@ function strayCall(request: CompletedRequest): StrayCall {
     host: url.host,
     method: request.method,
     path: url.pathname + url.search,
-    time: new Date(request.timingEvents.startTime).toISOString(),
+    at: request.timingEvents.startTime,
   };
 }
+
+/** Whether a request is for `host` (`name` or `name:port`, `*` standing for one label of the name). */
+export function forHost(host: string): (request: CompletedRequest) => boolean {
+  const name = forHostName(host);
+  const port = name === host ? undefined : host.slice(name.length + 1);
+  const label = name
+    .toLowerCase()
+    .split(".")
+    .map((part) => (part === "*" ? "[^.]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("\\.");
+  const pattern = new RegExp(`^${label}$`);
+  return (request) => {
+    const url = new URL(request.url);
+    const defaultPort = url.protocol === "https:" ? "443" : "80";
+    return pattern.test(url.hostname.toLowerCase()) && (port === undefined || (url.port || defaultPort) === port);
+  };
+}
+
+/** Whether an address is on this machine's loopback. */
+const isLoopback = (address: string): boolean =>
+  address === "::1" || (isIP(address.replace(/^::ffff:/, "")) === 4 && address.replace(/^::ffff:/, "").startsWith("127."));
+
+/**
+ * The allowed hosts that are not on this machine, each with why: the route passes through only services on the loopback
+ * (nothing leaves the machine). A name with `*` must be under `.localhost`, which always is.
+ */
+export async function offMachine(hosts: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(
+    hosts.map(async (host) => {
+      const name = forHostName(host);
+      if (name.includes("*")) return name.endsWith(".localhost") ? [] : [`${host} (a pattern outside .localhost)`];
+      if (isIP(name.replace(/^\[|\]$/g, "")) !== 0)
+        return isLoopback(name.replace(/^\[|\]$/g, "")) ? [] : [`${host} (not a loopback address)`];
+      const addresses = await lookup(name, { all: true }).catch(() => []);
+      if (addresses.length === 0) return [`${host} (no address found for ${name})`];
+      const away = addresses.filter(({ address }) => !isLoopback(address));
+      return away.length === 0 ? [] : [`${host} (${name} is ${away.map(({ address }) => address).join(", ")})`];
+    }),
+  );
+  return found.flat();
+}
+
+/** The name part of a route host (`name` or `name:port`). */
+function forHostName(host: string): string {
+  const at = host.lastIndexOf(":");
+  return at > 0 && !host.endsWith("]") && !host.slice(0, at).includes(":") ? host.slice(0, at) : host;
+}
+
+/** The route's certificate authority, made once in a process: a new key pair costs a few hundred ms of CPU. */
+let authority: ReturnType<typeof generateCACertificate> | undefined;
 
 /**
  * Starts the route: an HTTP(S) proxy (HTTP Toolkit's mockttp) that terminates TLS with a
@@ -65,10 +114,10 @@ function strayCall(request: CompletedRequest): StrayCall {
  * call. Requests from outside the loopback are refused too (mockttp listens on every interface).
  */
 export async function startRoute(options: RouteOptions): Promise<Route> {
-  const target = new URL(options.target);
   const dir = await mkdtemp(join(options.dir, "route-"));
   const strays: StrayCall[] = [];
-  const ca = await generateCACertificate({ subject: { commonName: "scenario-prover route CA (this run only)" } });
+  authority ??= generateCACertificate({ subject: { commonName: "scenario-prover route CA (this run only)" } });
+  const ca = await authority;
   const server = getLocal({ https: ca, recordTraffic: false });
   const stop = async (): Promise<void> => {
     await server.stop();
@@ -78,15 +127,26 @@ export async function startRoute(options: RouteOptions): Promise<Route> {
     const caFile = join(dir, "ca.pem");
     const [preload] = await Promise.all([preloadFile(dir), writeFile(caFile, ca.cert)]);
     await server.start(0);
-    const toReplay = {
-      setProtocol: target.protocol === "https:" ? "https" : "http",
-      replaceHost: { targetHost: target.host, updateHostHeader: false },
-    } as const;
-    for (const host of options.hosts) {
-      await server.forAnyRequest().forHostname(host).matching(fromLoopback).thenPassThrough({ transformRequest: toReplay });
+    for (const route of options.routes) {
+      const target = new URL(route.target);
+      const toReplay = {
+        setProtocol: target.protocol === "https:" ? "https" : "http",
+        replaceHost: { targetHost: target.host, updateHostHeader: false },
+      } as const;
+      for (const host of route.hosts) {
+        const isHost = forHost(host);
+        await server
+          .forAnyRequest()
+          .matching((request) => fromLoopback(request) && isHost(request))
+          .thenPassThrough({ transformRequest: toReplay });
+      }
     }
     for (const host of options.allowed ?? []) {
-      await server.forAnyRequest().forHostname(host).matching(fromLoopback).thenPassThrough();
+      const isHost = forHost(host);
+      await server
+        .forAnyRequest()
+        .matching((request) => fromLoopback(request) && isHost(request))
+        .thenPassThrough();
     }
     await server.forUnmatchedRequest().thenCallback((request) => {
       const stray = strayCall(request);

@@ -9,6 +9,9 @@ import lateRequest from "./late-request/playwright.config.ts";
 import originDefaultHost from "./origin-app/default-host.config.ts";
 import originApp from "./origin-app/playwright.config.ts";
 import readinessApp from "./readiness-app/playwright.config.ts";
+import routeAiSdk from "./route-app/ai-sdk.config.ts";
+import routeHttps from "./route-app/https.config.ts";
+import routePython from "./route-app/python.config.ts";
 import stdioApp from "./stdio-app/playwright.config.ts";
 import wrongTranscript from "./wrong-transcript/playwright.config.ts";
 
@@ -48,5 +51,8 @@ export default defineConfig<object, ScenarioWorkerOptions>({
     project("hydrate-app never", "hydrate-app", hydrateNever, firstClick),
     project("wrong-transcript", "wrong-transcript", wrongTranscript),
     project("late-request", "late-request", lateRequest),
+    project("route-app ai-sdk", "route-app", routeAiSdk),
+    project("route-app https", "route-app", routeHttps),
+    project("route-app python", "route-app", routePython),
   ],
 });

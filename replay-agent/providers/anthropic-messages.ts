@@ -97,6 +97,7 @@ const checkStream = () => {
 };
 
 export const anthropicMessages: HttpProviderFormat = {
+  hosts: ["api.anthropic.com"],
   checkFraming: httpFraming({ ending: "message_stop", endingExample: messageStop, open: sseOnly(checkStream) }),
   credentials: { env: "ANTHROPIC_API_KEY", headers: (key) => ({ "x-api-key": key }) },
 };

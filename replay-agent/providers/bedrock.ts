@@ -320,6 +320,7 @@ const checkFraming: FramingCheck = (transcript) => {
 };
 
 export const bedrock: HttpProviderFormat = {
+  hosts: ["bedrock-runtime.*.amazonaws.com", "bedrock-runtime-fips.*.amazonaws.com"],
   checkFraming,
   // Requests are SigV4-signed for the host they go to: the recorder signs each one anew, for Bedrock's own host.
   credentials: {

@@ -96,6 +96,7 @@ const checkStream = () => {
 };
 
 export const cohere: HttpProviderFormat = {
+  hosts: ["api.cohere.com", "api.cohere.ai"],
   checkFraming: httpFraming({ ending: "message-end", endingExample: messageEnd, open: sseOnly(checkStream) }),
   credentials: { env: "CO_API_KEY", headers: (key) => ({ authorization: `Bearer ${key}` }) },
 };

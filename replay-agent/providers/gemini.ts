@@ -178,6 +178,7 @@ const checkFraming: FramingCheck = (transcript: Transcript) => {
 };
 
 export const gemini: HttpProviderFormat = {
+  hosts: ["generativelanguage.googleapis.com"],
   checkFraming,
   credentials: { env: "GEMINI_API_KEY", headers: (key) => ({ "x-goog-api-key": key }) },
 };

@@ -83,6 +83,8 @@ const streamKeptWhole = (transcript: Transcript): TranscriptError | undefined =>
 };
 
 export const ollama: HttpProviderFormat = {
+  // A server on the app's own machine (127.0.0.1:11434), reached through OLLAMA_HOST or the client's host setting.
+  hosts: [],
   checkFraming: (transcript) => framing(transcript) ?? streamKeptWhole(transcript),
   credentials: undefined,
   // The client raises `error` as the ResponseError's message, so the mismatch is a string there; the details sit beside it.

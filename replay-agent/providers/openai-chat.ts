@@ -8,6 +8,7 @@ import type { HttpProviderFormat } from "./provider-format.ts";
  * SDK raises as the `APIError` subclass for that status.
  */
 export const openAiChat: HttpProviderFormat = {
+  hosts: ["api.openai.com"],
   checkFraming: httpFraming({
     ending: "[DONE]",
     endingExample: '{"type":"emit_inbound","sse":{"data":"[DONE]"}}',

@@ -56,6 +56,7 @@ const checkStream = () => {
 };
 
 export const openAiResponses: HttpProviderFormat = {
+  hosts: ["api.openai.com"],
   checkFraming: httpFraming({
     ending: "a terminal event (response.completed, response.failed or response.incomplete)",
     endingExample: completed,

@@ -100,4 +100,5 @@ const checkFraming: FramingCheck = (transcript) => {
 };
 
 /** OpenCode's server takes no key: it listens on the user's own machine (a password, when set, is the app's business). */
-export const opencode: HttpProviderFormat = { checkFraming, credentials: undefined };
+// The OpenCode server runs on the app's machine, and its SDK takes its URL: there is no host to route.
+export const opencode: HttpProviderFormat = { checkFraming, credentials: undefined, hosts: [] };

@@ -37,6 +37,11 @@ export interface HttpProviderFormat {
   readonly checkFraming: FramingCheck;
   /** Undefined when the provider takes no key (a local server such as Ollama). */
   readonly credentials: Credentials | SigV4Credentials | undefined;
+  /**
+   * The hosts its official clients call unless told otherwise, which a config's `route: true` sends to the replay agent
+   * (`*` stands for one label of a name); none for a server on the app's own machine (Ollama, OpenCode).
+   */
+  readonly hosts: ReadonlyArray<string>;
   /** The mismatch's 400 body in the provider's error shape, when its client reads `{"error": details}` badly (the default). */
   readonly mismatchBody?: (details: MismatchDetails) => unknown;
 }

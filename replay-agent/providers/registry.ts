@@ -1,6 +1,13 @@
 import * as Effect from "effect/Effect";
 import { WrongTransportError } from "../errors.ts";
-import { isHttpProvider, isStdioProvider, type HttpProvider, type StdioProvider, type WebSocketProvider } from "../transcript/providers.ts";
+import {
+  isHttpProvider,
+  isStdioProvider,
+  type HttpProvider,
+  type Provider,
+  type StdioProvider,
+  type WebSocketProvider,
+} from "../transcript/providers.ts";
 import type { Transcript } from "../transcript/transcript.ts";
 import { anthropicMessages } from "./anthropic-messages.ts";
 import { bedrock } from "./bedrock.ts";
@@ -91,3 +98,6 @@ export const stdioFormatFor = (transcript: Transcript): Effect.Effect<StdioProvi
         }),
       );
 };
+
+/** The hosts a config's `route: true` sends to the replay agent for a transcript of `provider`: none for WebSocket and stdio. */
+export const routedHostsOf = (provider: Provider): ReadonlyArray<string> => (isHttpProvider(provider) ? httpFormats[provider].hosts : []);
