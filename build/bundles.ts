@@ -12,6 +12,8 @@ const library = {
   harness: "harness/index.ts",
   "replay-agent": "replay-agent/index.ts",
   prove: "prove/index.ts",
+  // Not an export: the reporter the prover adds to a proof's run (its path, from the prover's package root).
+  "steps-reporter": "harness/steps-reporter.ts",
 } as const;
 
 /** The Node preload the route gives an app (`NODE_OPTIONS=--require`), and its bundle in dist/. */

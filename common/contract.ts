@@ -97,6 +97,18 @@ export const readyAtAnnotation = "scenario-harness:ready-at";
  */
 export const strayCallsAnnotation = "scenario-harness:stray-calls";
 
+/** The file the steps reporter (harness/steps-reporter.ts) writes a proof's run's steps to, as a JSON array of StepMetadata. */
+export const stepsFileEnv = "SCENARIO_STEPS_FILE";
+
+/** One step of a test, as the steps reporter writes it: its title, its start and end in epoch ms, and where it is. */
+export interface StepMetadata {
+  readonly title: string;
+  readonly start: number;
+  readonly end: number;
+  /** `file:line`, absolute as Playwright gives it. */
+  readonly location?: string;
+}
+
 /** A call the route refused: its host was neither routed to the replay agent nor allowed. */
 export interface StrayCallMetadata {
   /** The host the app called, with its port when not the scheme's default. */

@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseJsonReport } from "../playwright/json-report.ts";
+import type { StepMetadata } from "../../common/contract.ts";
 import { classify } from "./classify.ts";
+import { stepAt } from "./refused.ts";
 import { describeTimeout, timedOut } from "./timed-out.ts";
 
 /**
@@ -15,11 +17,15 @@ import { describeTimeout, timedOut } from "./timed-out.ts";
  * `await page.getByRole("button").click()` on a page without one, under a 3000 ms test timeout, at line 9;
  * server-log-excerpt from harness/test-apps/origin-app run with its default-host.config.ts.
  */
-function classifySample(name: string) {
+function classifySample(name: string, steps: ReadonlyArray<StepMetadata> = []) {
   const report = parseJsonReport(readFileSync(join(import.meta.dirname, "samples", `${name}.json`), "utf8"));
   if (report === undefined) throw new Error(`sample ${name} is not a JSON report`);
-  return classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 });
+  return classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234, steps });
 }
+
+/** A sample run's steps, as harness/steps-reporter.ts wrote them beside its JSON report. */
+const stepsOf = (name: string): ReadonlyArray<StepMetadata> =>
+  JSON.parse(readFileSync(join(import.meta.dirname, "samples", `${name}.steps.json`), "utf8")) as StepMetadata[];
 
 const table: ReadonlyArray<
   readonly [sample: string, outcome: string, kind: string | undefined, location: string | undefined, firstLine: string | undefined]
@@ -98,6 +104,46 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(attempt.error?.message).toContain(
       'The app\'s server log (its warnings and errors, then its last lines):\nready on 127.0.0.1\nGET / 200\nGET / 200\n⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.',
     );
+  });
+
+  // harness/test-apps/route-app run with the steps reporter: its https.config.ts (passed), and its AI SDK app given
+  // openai.ndjson, so that api.anthropic.com is not routed and the SDK's call and its retry are refused (failed).
+  it("names each call the route refused with the test's step it came in, and ends a failed attempt's first cause with them", () => {
+    const passed = classifySample("refused-passed", stepsOf("refused-passed")).attempt;
+    expect([passed.outcome, passed.refused]).toEqual([
+      "passed",
+      [
+        {
+          host: "example.com",
+          method: "GET",
+          path: "/",
+          at: expect.stringMatching(/^2026-12-04T/),
+          step: 'Expect "toHaveText" (harness/test-apps/route-app/route.e2e.ts:10)',
+        },
+      ],
+    ]);
+    const failed = classifySample("refused-failed", stepsOf("refused-failed")).attempt;
+    expect(failed.refused?.map((call) => [call.method, call.host, call.path, call.step])).toEqual([
+      ["POST", "api.anthropic.com", "/v1/messages", 'Expect "toHaveText" (harness/test-apps/route-app/route.e2e.ts:10)'],
+      ["POST", "api.anthropic.com", "/v1/messages", 'Expect "toHaveText" (harness/test-apps/route-app/route.e2e.ts:10)'],
+    ]);
+    expect(failed.error?.message.split("\n").slice(-3)).toEqual([
+      "Calls the route refused (their hosts are neither routed to the replay agent nor allowed, app.route):",
+      '- POST api.anthropic.com/v1/messages (during Expect "toHaveText" (harness/test-apps/route-app/route.e2e.ts:10))',
+      '- POST api.anthropic.com/v1/messages (during Expect "toHaveText" (harness/test-apps/route-app/route.e2e.ts:10))',
+    ]);
+    // Without the steps (a run the reporter did not see end), each call is still named, without its step.
+    expect(classifySample("refused-failed").attempt.refused?.map((call) => call.step)).toEqual([undefined, undefined]);
+  });
+
+  it("names a call that came between two steps by the step before it, and none before the first", () => {
+    const steps = stepsOf("refused-passed");
+    const [launch, , , , click] = steps;
+    if (launch === undefined || click === undefined) throw new Error("the sample's steps are not as recorded");
+    expect([stepAt(launch.start - 1, steps, "/repo"), stepAt(click.end + 1, steps, "/repo")]).toEqual([
+      undefined,
+      "after Click (harness/test-apps/route-app/route.e2e.ts:9)",
+    ]);
   });
 
   it("leaves out a server log that holds no warning or error", () => {

@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from "node:path";
+import { describeRefused, refusedCalls } from "./refused.ts";
 import {
   bootMsAnnotation,
   failureScreenshotAttachment,
@@ -7,11 +8,14 @@ import {
   screenshotLabel,
   serverLogAttachment,
   serverLogExcerptAnnotation,
+  strayCallsAnnotation,
+  type StepMetadata,
+  type StrayCallMetadata,
   type HarnessErrorKind,
 } from "../../common/contract.ts";
 import type { JsonAttachment, JsonError, JsonReport, JsonResult } from "../playwright/json-report.ts";
 import { cleanMessage, stripAnsi } from "./error-text.ts";
-import type { Attempt, AttemptError, AttemptErrorKind, Outcome } from "./types.ts";
+import type { Attempt, AttemptError, AttemptErrorKind, Outcome, RefusedCall } from "./types.ts";
 
 /** Where an attachment's bytes are: a file Playwright wrote, or inline base64. */
 export type AttachmentSource = { readonly path: string } | { readonly base64: string };
@@ -40,6 +44,8 @@ export interface ClassifyContext {
   readonly scenarioFile: string;
   /** Wall time of the run, used when Playwright reports no test duration. */
   readonly wallMs: number;
+  /** The test's steps as the steps reporter wrote them, to name the step of a refused call; none when unknown. */
+  readonly steps?: ReadonlyArray<StepMetadata>;
 }
 
 /** Harness error kinds and what they mean: an error (no running app) or a failure (the app misbehaved). */
@@ -195,15 +201,52 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
   const durationMs = Math.round(result.duration);
   const runMs = Math.round(context.wallMs);
   const artifacts = artifactsOf(result);
-  if (result.status === "passed") return { attempt: { outcome: "passed", durationMs, runMs }, artifacts };
+  const refused = refusedCalls(straysOf(result), context.steps ?? [], context.root);
+  const withRefused = refused.length === 0 ? {} : { refused };
+  if (result.status === "passed") return { attempt: { outcome: "passed", durationMs, runMs, ...withRefused }, artifacts };
   if (result.status === "skipped") {
     const error = { message: "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something." };
     return { attempt: { outcome: "error", durationMs, runMs, error: attemptError("skipped", error, context) }, artifacts };
   }
   const explained = explainAll(result, context);
   const excerpt = result.annotations.find((annotation) => annotation.type === serverLogExcerptAnnotation)?.description;
-  const { outcome, error, errors } = excerpt === undefined || !saysWhy(excerpt) ? explained : withServerLog(explained, excerpt);
-  return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }) }, artifacts };
+  const logged = excerpt === undefined || !saysWhy(excerpt) ? explained : withServerLog(explained, excerpt);
+  const { outcome, error, errors } = refused.length === 0 ? logged : withRefusedCalls(logged, refused);
+  return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }), ...withRefused }, artifacts };
+}
+
+/** The stray calls the harness noted in its annotation; none when it noted none or the note cannot be read. */
+function straysOf(result: JsonResult): ReadonlyArray<StrayCallMetadata> {
+  const note = result.annotations.find((annotation) => annotation.type === strayCallsAnnotation)?.description;
+  if (note === undefined) return [];
+  try {
+    const parsed: unknown = JSON.parse(note);
+    return Array.isArray(parsed)
+      ? parsed.filter(
+          (item: unknown): item is StrayCallMetadata =>
+            typeof item === "object" &&
+            item !== null &&
+            ["host", "method", "path"].every((key) => typeof (item as Record<string, unknown>)[key] === "string") &&
+            typeof (item as Record<string, unknown>).at === "number",
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The first cause with the calls the route refused appended: an app that failed offline often failed for one of them. */
+function withRefusedCalls<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
+  explained: E,
+  refused: ReadonlyArray<RefusedCall>,
+): E {
+  const lines = refused.map((call) => `- ${describeRefused(call)}`).join("\n");
+  const error = {
+    ...explained.error,
+    message: `${explained.error.message}\n\nCalls the route refused (their hosts are neither routed to the replay agent nor allowed, app.route):\n${lines}`,
+  };
+  const [, ...rest] = explained.errors ?? [];
+  return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
 }
 
 /** A line of an app's output that may say why a test failed: a warning, an error, a refusal. */

@@ -24,6 +24,21 @@ export interface Attempt {
   readonly error?: AttemptError;
   /** Only when the test reported more than one error: every one, `error` first, then the others in the order they happened. */
   readonly errors?: ReadonlyArray<AttemptError>;
+  /** Only when the config routes the provider's hosts (`app.route`) and the route refused calls: each, in order. */
+  readonly refused?: ReadonlyArray<RefusedCall>;
+}
+
+/** A call the route refused: its host was neither routed to the replay agent nor allowed. */
+export interface RefusedCall {
+  /** The host, with its port when not the scheme's default. */
+  readonly host: string;
+  readonly method: string;
+  /** The path and query. */
+  readonly path: string;
+  /** When it came (ISO 8601). */
+  readonly at: string;
+  /** The test's step it came in: `locator.click (scenarios/chat.e2e.ts:12)`, or `after …` between steps; absent when unknown. */
+  readonly step?: string;
 }
 
 export type Verdict = "proved" | "not-proved" | "could-not-run";

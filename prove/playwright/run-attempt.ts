@@ -3,7 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import { appRootEnv, appTempEnv, expectTimeoutEnv, keepEnv, preparedFileEnv } from "../../common/contract.ts";
+import {
+  appRootEnv,
+  appTempEnv,
+  expectTimeoutEnv,
+  keepEnv,
+  preparedFileEnv,
+  stepsFileEnv,
+  type StepMetadata,
+} from "../../common/contract.ts";
 import { RunnerFailed } from "../errors.ts";
 import { classify } from "../outcome/classify.ts";
 import { tail } from "../outcome/error-text.ts";
@@ -13,6 +21,7 @@ import { killProcessesUnder } from "../process/stray-processes.ts";
 import { markKept, ownedPrefix, shortTempRoot } from "../workspace/run-dir.ts";
 import { escapeRegExp, fileFilter } from "./cli-path.ts";
 import { parseJsonReport } from "./json-report.ts";
+import { stepsReporterPath } from "./steps-reporter-path.ts";
 
 export interface AttemptInput {
   /** The invoking checkout: Playwright runs here, and locations are relative to it. */
@@ -72,6 +81,7 @@ const attemptTemp = (dir: string, keep: boolean) =>
 /** Runs the selected test once with Playwright from the invoking checkout against the side's app, and classifies it. */
 export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: AttemptInput) {
   const reportFile = join(input.dir, "report.json");
+  const stepsFile = join(input.dir, "steps.json");
   const logFile = join(input.dir, "playwright.log");
   const { path: temp, own } = yield* attemptTemp(input.dir, input.keep);
   if (own && input.keep) {
@@ -89,6 +99,7 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     // The app's own temporary folder is the prover's, as in a direct run, not the attempt's.
     [appTempEnv]: process.env[appTempEnv] ?? tmpdir(),
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
+    [stepsFileEnv]: stepsFile,
     TMPDIR: temp,
     // Marks every process of the attempt, so one a killed proof left is found later (see killProcessesUnder).
     SCENARIO_ATTEMPT_DIR: input.dir,
@@ -105,7 +116,7 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     input.configFile,
     "--grep",
     escapeRegExp(input.test.title.split(" › ").at(-1) ?? input.test.title),
-    "--reporter=json",
+    `--reporter=json,${stepsReporterPath}`,
     "--output",
     join(input.dir, "test-results"),
     "--trace",
@@ -136,5 +147,19 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     const log = yield* Effect.promise(() => readFile(logFile, "utf8").catch(() => ""));
     return yield* Effect.fail(new RunnerFailed({ detail: how, logTail: tail(log) }));
   }
-  return classify(report, { root: input.root, scenarioFile: input.scenarioFile, wallMs });
+  const steps = yield* Effect.promise(() => readSteps(stepsFile));
+  return classify(report, { root: input.root, scenarioFile: input.scenarioFile, wallMs, steps });
 }, Effect.scoped);
+
+/** The steps the steps reporter wrote; none when it wrote none (a run that stopped early) or the file cannot be read. */
+async function readSteps(file: string): Promise<ReadonlyArray<StepMetadata>> {
+  const text = await readFile(file, "utf8").catch(() => "[]");
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed)
+      ? (parsed as StepMetadata[]).filter((step) => typeof step?.start === "number" && typeof step.end === "number")
+      : [];
+  } catch {
+    return [];
+  }
+}

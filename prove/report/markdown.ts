@@ -2,7 +2,8 @@ import { timingsLine } from "./timings.ts";
 import { markdownTable } from "markdown-table";
 import { describeDurations } from "../outcome/durations.ts";
 import { isShaOf } from "../outcome/ref-label.ts";
-import type { AttemptError, SideName, Verdict } from "../outcome/types.ts";
+import { describeRefused } from "../outcome/refused.ts";
+import type { AttemptError, RefusedCall, SideName, Verdict } from "../outcome/types.ts";
 import { emptyCell, failureNote, hasDifference, type ComparisonRow } from "./rows.ts";
 import type { ProofReport, ReportScreenshot, ReportSide } from "./schema.ts";
 import { describeDifference } from "./share.ts";
@@ -13,6 +14,8 @@ export interface MarkdownInput {
   readonly rows: ReadonlyArray<ComparisonRow>;
   /** The errors of each side that did not pass, from the attempt the report shows: its first cause, then the others in order. */
   readonly errors: ReadonlyArray<{ readonly side: SideName; readonly error: AttemptError }>;
+  /** The calls the route refused on a side whose shown attempt passed (a failed one's are in its error). */
+  readonly refused?: ReadonlyArray<{ readonly side: SideName; readonly calls: ReadonlyArray<RefusedCall> }>;
 }
 
 /** A verdict as a headline, in report.md and summary.md. */
@@ -100,7 +103,7 @@ export function commitLine(name: SideName, side: ReportSide): string {
 }
 
 /** report.md: what a reviewer reads in the PR, verdict first. */
-export function renderMarkdown({ report, rows, errors }: MarkdownInput): string {
+export function renderMarkdown({ report, rows, errors, refused = [] }: MarkdownInput): string {
   const title = report.scenario.title ?? report.scenario.file;
   const parts: string[] = [`## ${headlines[report.verdict]}: ${title}`, "", `**${report.reasonCode}** — ${report.reason}`];
 
@@ -111,6 +114,15 @@ export function renderMarkdown({ report, rows, errors }: MarkdownInput): string 
     const then = errors[index - 1]?.side === side ? ", then" : "";
     parts.push("", `**${side === "base" ? "Base" : "Head"}${then}: ${error.kind}**${where}`, "", fenced(error.message, "text"));
   });
+  for (const { side, calls } of refused) {
+    const lines = calls.map((call) => `- \`${describeRefused(call)}\``);
+    parts.push(
+      "",
+      `**${side === "base" ? "Base" : "Head"}: calls the route refused** (neither routed to the replay agent nor allowed)`,
+      "",
+      ...lines,
+    );
+  }
 
   parts.push("", "### Commits", "", commitLine("base", report.base), commitLine("head", report.head), "", timingsLine(report.timings));
   const evidence = [report.comparisonImage, report.base.trace, report.base.serverLog, report.head.trace, report.head.serverLog].filter(

@@ -91,9 +91,16 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
     const all = attempt?.errors ?? (attempt?.error === undefined ? [] : [attempt.error]);
     return all.map((error) => ({ side, error: redactDeep(error, replacements, found) }));
   });
+  // A failing side's refused calls are in its error's message already; a passing side's are shown on their own.
+  const refused = (["base", "head"] as const).flatMap((side) => {
+    const attempt = evidence[side].shown?.attempt;
+    return attempt?.outcome === "passed" && attempt.refused !== undefined
+      ? [{ side, calls: redactDeep(attempt.refused, replacements, found) }]
+      : [];
+  });
   // Counted after report.md is redacted too; it does not show the counts.
   const markdown = redact(
-    renderMarkdown({ report: { ...redacted, timings, redactions: redactionCounts(found) }, rows, errors }),
+    renderMarkdown({ report: { ...redacted, timings, redactions: redactionCounts(found) }, rows, errors, refused }),
     secrets,
     found,
   );
