@@ -1,3 +1,5 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -12,16 +14,29 @@ interface PreloadBuild {
 /** The bundle of the route's preload in an installed package (see build/bundles.ts). */
 const installedPreload = join(packageRoot, "dist", "bin", "route-preload.cjs");
 
+/** The preload bundled from the sources, once in a process: esbuild's build costs more than the route's start. */
+let bundled: Promise<string> | undefined;
+
 /**
  * The JavaScript file the app's Node loads with `--require`: in an installed package, the bundle
  * dist/ ships; in a clone of this project, where the harness runs from its TypeScript, a bundle
- * made now from the sources into `dir` with the build's own function, so it is never stale.
+ * made from the sources with the build's own function (once in a process, so it is never stale),
+ * written into `dir`.
  */
 export async function preloadFile(dir: string): Promise<string> {
   if (!import.meta.url.endsWith(".ts")) return installedPreload;
-  // A path the package's bundler does not follow: the build and esbuild exist in a clone only.
-  const build = (await import(pathToFileURL(join(packageRoot, "build", "bundles.ts")).href)) as PreloadBuild;
+  bundled ??= (async () => {
+    // A path the package's bundler does not follow: the build and esbuild exist in a clone only.
+    const build = (await import(pathToFileURL(join(packageRoot, "build", "bundles.ts")).href)) as PreloadBuild;
+    const scratch = await mkdtemp(join(tmpdir(), "scenario-route-preload-"));
+    try {
+      await build.bundleRoutePreload(packageRoot, join(scratch, "route-preload.cjs"));
+      return await readFile(join(scratch, "route-preload.cjs"), "utf8");
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  })();
   const file = join(dir, "route-preload.cjs");
-  await build.bundleRoutePreload(packageRoot, file);
+  await writeFile(file, await bundled);
   return file;
 }
