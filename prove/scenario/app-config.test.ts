@@ -36,6 +36,12 @@ describe("the config's app, as the prover reads it", () => {
       { env: { APP_URL: "http://127.0.0.1:{port}", _flag2: "1" }, provider: { OPENAI_BASE_URL: "{replay}/v1" } },
       { root: "", install: "auto", build: undefined, submodules: false },
     ],
+    ["route: true", { route: true }, { root: "", install: "auto", build: undefined, submodules: false }],
+    [
+      "route with hosts for each transcript and services allowed",
+      { route: { hosts: { chat: ["api.openai.com"], title: ["api.anthropic.com"] }, allow: ["db.localhost"] } },
+      { root: "", install: "auto", build: undefined, submodules: false },
+    ],
   ])("takes %s", (_case, app, expected) => {
     expect(read(app)).toEqual(expected);
   });
@@ -71,6 +77,10 @@ describe("the config's app, as the prover reads it", () => {
       { provider: { "OPENAI-BASE-URL": "{replay}/v1" } },
       'app.provider has a variable named "OPENAI-BASE-URL"; rename it to letters, digits and _ (not starting with a digit).',
     ],
+    ["route: a host name alone", { route: "api.openai.com" }, 'app.route is "api.openai.com"; set it to true (route the hosts'],
+    ["route.hosts: a string", { route: { hosts: "api.openai.com" } }, 'app.route.hosts is "api.openai.com"; set it to true'],
+    ["route.allow: a number", { route: { allow: [5432] } }, "app.route.allow is [5432]; set it to true"],
+    ["route: an unknown field", { route: { host: ["x"] } }, 'app.route has a field "host" it does not know; set it to true'],
   ])("refuses %s, naming the valid values", (_case, app, message) => {
     expect(read(app)).toContain(message);
   });

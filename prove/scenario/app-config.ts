@@ -68,6 +68,27 @@ const variableNames = (fields: Record<string, unknown>, config: string): Effect.
   return Effect.void;
 };
 
+const stringList = (value: unknown): boolean => Array.isArray(value) && value.every((item) => typeof item === "string" && item !== "");
+
+/** What a bad `app.route` is told: its shape, as docs/routing.md gives it. */
+const routeShape =
+  'set it to true (route the hosts of each transcript\'s provider), or { hosts: ["api.anthropic.com"], allow: ["db.localhost"] } ' +
+  '(hosts: a list, or a list for each transcript\'s name), or leave it out';
+
+/** Refuses an `app.route` the harness could not read: true, false, or { hosts, allow } with lists of host names. */
+const routeValue = (value: unknown, config: string): Effect.Effect<void, ConfigError> => {
+  if (value === undefined || typeof value === "boolean") return Effect.void;
+  const fail = (what: string) => Effect.fail(new ConfigError({ config, detail: `app.route${what}; ${routeShape}.` }));
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail(` is ${JSON.stringify(value)}`);
+  const { hosts, allow, ...rest } = value as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) return fail(` has a field ${JSON.stringify(unknown)} it does not know`);
+  const byName = typeof hosts === "object" && hosts !== null && !Array.isArray(hosts) && Object.values(hosts).every(stringList);
+  if (hosts !== undefined && !stringList(hosts) && !byName) return fail(`.hosts is ${JSON.stringify(hosts)}`);
+  if (allow !== undefined && !stringList(allow)) return fail(`.allow is ${JSON.stringify(allow)}`);
+  return Effect.void;
+};
+
 /** `app.submodules`: true or false (the default). */
 const submodulesValue = (value: unknown, config: string): Effect.Effect<boolean, ConfigError> =>
   value === undefined || typeof value === "boolean"
@@ -112,6 +133,7 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
     );
   }
   yield* variableNames(fields, configFile);
+  yield* routeValue(fields.route, configFile);
   const root = (yield* optionalString(fields.root, "root", configFile)) ?? ".";
   const appDir = resolve(repoRoot, root);
   if (isAbsolute(root) || !inside(repoRoot, appDir)) {
