@@ -44,6 +44,7 @@ const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");
 async function proofWithEvidence(
   refs: { readonly base: string; readonly head: string } = { base: "main", head: "fix" },
   baseErrors?: (scenarioFile: string) => Pick<Attempt, "error" | "errors">,
+  headRefused?: Attempt["refused"],
 ) {
   const work = await mkdtemp(join(tmpdir(), "prove-report-planted-Qz7-"));
   scratch.push(work);
@@ -91,7 +92,7 @@ async function proofWithEvidence(
     },
   };
   const head: ClassifiedAttempt = {
-    attempt: { outcome: "passed", durationMs: 3100, runMs: 7400 },
+    attempt: { outcome: "passed", durationMs: 3100, runMs: 7400, ...(headRefused === undefined ? {} : { refused: headRefused }) },
     artifacts: {
       screenshots: [
         { label: "opened", source: { base64: await png(640, 360, "#eeeeee") } },
@@ -314,6 +315,30 @@ describe("the report folder", () => {
     expect(markdown).not.toContain(secret);
     expect(report.base.attempts[0]?.errors?.map((error) => error.kind)).toEqual(["assertion", "unexpected-request"]);
     expect(report.base.attempts[0]?.errors?.[1]?.message).not.toContain(secret);
+  });
+
+  it("lists the calls the route refused on a side that passed, each with its step, its secrets redacted", async () => {
+    const refused = [
+      {
+        host: "example.com",
+        method: "GET",
+        path: `/track?key=${secret}`,
+        at: "2026-12-04T17:03:36.542Z",
+        step: 'Expect "toHaveText" (scenarios/x.e2e.ts:18)',
+      },
+      { host: "fonts.googleapis.com", method: "GET", path: "/css2", at: "2026-12-04T17:03:37.001Z" },
+    ];
+    const { dir, report } = await proofWithEvidence(undefined, undefined, refused);
+    const markdown = await readFile(join(dir, "report.md"), "utf8");
+    const heading = "**Head: calls the route refused** (neither routed to the replay agent nor allowed)";
+    expect(markdown.slice(markdown.indexOf(heading)).split("\n").slice(0, 5)).toEqual([
+      heading,
+      "",
+      '- `GET example.com/track?key=[redacted:OPENAI_API_KEY] (during Expect "toHaveText" (scenarios/x.e2e.ts:18))`',
+      "- `GET fonts.googleapis.com/css2`",
+      "",
+    ]);
+    expect(report.head.attempts[0]?.refused?.map((call) => call.path)).toEqual(["/track?key=[redacted:OPENAI_API_KEY]", "/css2"]);
   });
 
   it("names a side by its short SHA alone when the ref given was the SHA, never printing the 40 characters", async () => {
