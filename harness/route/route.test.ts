@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { execa } from "execa";
@@ -29,6 +29,15 @@ const app = (name: string): string => join(import.meta.dirname, "test-apps", nam
 
 /** Python's own executable, not a version manager's shim, which would need the developer's environment. */
 const python = async (): Promise<string> => (await execa("python3", ["-c", "import sys; print(sys.executable)"])).stdout;
+
+/** An IPv4 address of this machine's outside its loopback, from which a call to the route comes as from another machine. */
+function outsideAddress(): string {
+  const found = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address !== undefined && !address.internal && address.family === "IPv4");
+  if (found === undefined) throw new Error("this machine has no IPv4 address outside its loopback to call the route from");
+  return found.address;
+}
 
 /** Resolves once `output` has printed `text`. */
 function printed(output: Readable, text: string): Promise<void> {
@@ -153,7 +162,7 @@ describe("startRoute", () => {
     }
   });
 
-  it("passes an allowed host through, and refuses one neither routed nor allowed", async () => {
+  it("passes an allowed host through for this machine's loopback only, and refuses one neither routed nor allowed", async () => {
     const service = createServer((_, response) => response.end("from the allowed service"));
     await new Promise<void>((resolve) => service.listen(0, "127.0.0.2", resolve));
     try {
@@ -173,6 +182,20 @@ describe("startRoute", () => {
           "",
         ]);
         expect(route.strays()).toEqual([{ host: `127.0.0.3:${port}`, method: "GET", path: "/status?full=1", at: expect.any(Number) }]);
+        // The same allowed call from another address of this machine's (as from another machine) is refused.
+        const away = outsideAddress();
+        const answer = await new Promise<{ status: number | undefined; text: string }>((resolve, reject) => {
+          const proxy = new URL(route.url);
+          request({ host: away, port: proxy.port, path: `http://127.0.0.2:${port}/status`, localAddress: away }, async (response) =>
+            resolve({ status: response.statusCode, text: (await response.toArray()).join("") }),
+          )
+            .on("error", reject)
+            .end();
+        });
+        expect(answer).toEqual({
+          status: 502,
+          text: `scenario-prover route: refused GET 127.0.0.2:${port}/status: 127.0.0.2:${port} is neither routed to the replay agent nor allowed.\n`,
+        });
       } finally {
         await route.stop();
       }
