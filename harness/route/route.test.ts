@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { startReplayServer } from "../../replay-agent/index.ts";
-import { startRoute } from "./start-route.ts";
+import { offMachine, startRoute } from "./start-route.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {
@@ -202,6 +202,25 @@ describe("startRoute", () => {
     } finally {
       await new Promise((resolve) => service.close(resolve));
     }
+  });
+
+  it("takes as allowed only hosts on this machine, saying why each other one is not", async () => {
+    expect(
+      await offMachine([
+        "127.0.0.2",
+        "[::1]:8080",
+        "localhost:5432",
+        "db.localhost",
+        "*.localhost",
+        "10.0.0.5",
+        "*.example.com",
+        "nowhere.invalid",
+      ]),
+    ).toEqual([
+      "10.0.0.5 (not a loopback address)",
+      "*.example.com (a pattern outside .localhost)",
+      "nowhere.invalid (no address found for nowhere.invalid)",
+    ]);
   });
 
   it("stops with no listener and no file left", async () => {

@@ -79,13 +79,15 @@ const isLoopback = (address: string): boolean =>
 
 /**
  * The allowed hosts that are not on this machine, each with why: the route passes through only services on the loopback
- * (nothing leaves the machine). A name with `*` must be under `.localhost`, which always is.
+ * (nothing leaves the machine). A name under `.localhost` always is; another with `*` cannot be looked up, so is refused.
  */
 export async function offMachine(hosts: readonly string[]): Promise<string[]> {
   const found = await Promise.all(
     hosts.map(async (host) => {
       const name = forHostName(host);
-      if (name.includes("*")) return name.endsWith(".localhost") ? [] : [`${host} (a pattern outside .localhost)`];
+      // A name under .localhost is the loopback's by definition (RFC 6761), whatever this machine's resolver says.
+      if (name === "localhost" || name.endsWith(".localhost")) return [];
+      if (name.includes("*")) return [`${host} (a pattern outside .localhost)`];
       if (isIP(name.replace(/^\[|\]$/g, "")) !== 0)
         return isLoopback(name.replace(/^\[|\]$/g, "")) ? [] : [`${host} (not a loopback address)`];
       const addresses = await lookup(name, { all: true }).catch(() => []);
@@ -97,10 +99,11 @@ export async function offMachine(hosts: readonly string[]): Promise<string[]> {
   return found.flat();
 }
 
-/** The name part of a route host (`name` or `name:port`). */
+/** The name part of a route host (`name`, `name:port`, `[::1]` or `[::1]:port`). */
 function forHostName(host: string): string {
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
   const at = host.lastIndexOf(":");
-  return at > 0 && !host.endsWith("]") && !host.slice(0, at).includes(":") ? host.slice(0, at) : host;
+  return at > 0 && !host.slice(0, at).includes(":") ? host.slice(0, at) : host;
 }
 
 /** The route's certificate authority, made once in a process: a new key pair costs a few hundred ms of CPU. */
