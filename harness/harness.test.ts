@@ -225,7 +225,7 @@ describe("the harness", () => {
     expect(results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
   });
 
-  it("routes the provider's own URL to the replay agent, for the AI SDK on fetch, node:https and Python's urllib, and names the call to another host it refused", () => {
+  it("routes the provider's own URL to the replay agent frame by frame, for the AI SDK on fetch, node:https and Python's urllib, and names the call to another host it refused", () => {
     for (const name of ["route-app ai-sdk", "route-app https", "route-app python"]) {
       const { results } = project(name);
       expect(passedAlone(results), name).toEqual([["passed", []]]);

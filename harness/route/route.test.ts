@@ -3,10 +3,8 @@ import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import { startReplayServer } from "../../replay-agent/index.ts";
 import { offMachine, startRoute } from "./start-route.ts";
 
 const scratch: string[] = [];
@@ -21,15 +19,6 @@ async function folder(): Promise<string> {
   return dir;
 }
 
-/** A transcript of the replay agent's fixtures. */
-const fixture = (name: string): string => join(import.meta.dirname, "..", "..", "replay-agent", "fixtures", name);
-
-/** The test apps' own file. */
-const app = (name: string): string => join(import.meta.dirname, "test-apps", name);
-
-/** Python's own executable, not a version manager's shim, which would need the developer's environment. */
-const python = async (): Promise<string> => (await execa("python3", ["-c", "import sys; print(sys.executable)"])).stdout;
-
 /** An IPv4 address of this machine's outside its loopback, from which a call to the route comes as from another machine. */
 function outsideAddress(): string {
   const found = Object.values(networkInterfaces())
@@ -39,77 +28,7 @@ function outsideAddress(): string {
   return found.address;
 }
 
-/** Resolves once `output` has printed `text`. */
-function printed(output: Readable, text: string): Promise<void> {
-  let seen = "";
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString("utf8");
-      if (!seen.includes(text)) return;
-      output.off("data", onData);
-      resolve();
-    };
-    output.on("data", onData);
-    output.once("end", () =>
-      reject(new Error(`the app ended without printing ${JSON.stringify(text)}; it printed ${JSON.stringify(seen)}`)),
-    );
-  });
-}
-
-const apps = [
-  {
-    app: "a Node app streaming with @anthropic-ai/sdk (fetch) from https://api.anthropic.com",
-    command: async () => [process.execPath, app("anthropic-sdk.mjs")],
-    transcript: "anthropic-messages/short-tour.ndjson",
-    path: "/v1/messages",
-  },
-  {
-    app: "a Node app streaming with https.request from https://api.openai.com",
-    command: async () => [process.execPath, app("openai-https.mjs")],
-    transcript: "openai-chat/short-tour.ndjson",
-    path: "/v1/chat/completions",
-  },
-  {
-    app: "a Python app streaming with urllib.request from https://api.anthropic.com",
-    command: async () => [await python(), app("anthropic_urllib.py")],
-    transcript: "anthropic-messages/short-tour.ndjson",
-    path: "/v1/messages",
-  },
-];
-
 describe("startRoute", () => {
-  it.each(apps)("routes $app to the replay agent frame by frame, and refuses its call to example.com as a stray", async (row) => {
-    const replay = await startReplayServer({ transcript: fixture(row.transcript) });
-    try {
-      const route = await startRoute({
-        routes: [{ hosts: ["api.anthropic.com", "api.openai.com"], target: replay.url }],
-        dir: await folder(),
-      });
-      try {
-        const [file, ...args] = await row.command();
-        const child = execa(file ?? "", args, { env: route.env, extendEnv: false, reject: false });
-        // The words before the transcript's pause reach the app while the replay agent holds the rest: nothing buffers them.
-        await Promise.all([replay.paused("mid-stream"), printed(child.stdout, "This project has")]);
-        replay.resume();
-        const result = await child;
-        expect({ stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode }).toEqual({
-          stdout: "This project has two files.\nexample.com: 502",
-          stderr: "",
-          exitCode: 0,
-        });
-        expect(replay.status()).toMatchObject({ remaining: 0, mismatches: [] });
-        expect(replay.requests().map(({ method, path, matched }) => ({ method, path, matched }))).toEqual([
-          { method: "POST", path: row.path, matched: true },
-        ]);
-        expect(route.strays()).toEqual([{ host: "example.com", method: "GET", path: "/", at: expect.any(Number) }]);
-      } finally {
-        await route.stop();
-      }
-    } finally {
-      await replay.close();
-    }
-  });
-
   it("sends a routed request's method, path, query, headers and body bytes to the target unchanged", async () => {
     const seen: { method?: string; url?: string; headers: string[]; body: string }[] = [];
     const target = createServer((request, response) => {

@@ -50,11 +50,15 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("content-type", "text/plain; charset=utf-8")
         self.send_header("transfer-encoding", "chunked")
         self.end_headers()
-        for text in [*deltas(), f"\nexample.com: {other_status()}"]:
-            data = text.encode()
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-            self.wfile.flush()
+        for text in deltas():
+            self.write_chunk(text)
+        self.write_chunk(f"\nexample.com: {other_status()}")
         self.wfile.write(b"0\r\n\r\n")
+
+    def write_chunk(self, text):
+        data = text.encode()
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+        self.wfile.flush()
 
     def log_message(self, format, *args):
         pass
