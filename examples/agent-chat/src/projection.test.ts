@@ -117,13 +117,6 @@ describe("projection", () => {
     expect(thread(state).title).toBe("What is in src?");
   });
 
-  it("titles a thread with the title its title provider gave, on one line, over its first message; an empty title changes nothing", () => {
-    const opened = replay([created, ...userTurn("t1", "How do you say hello in French?")]);
-    const titled = reduce(opened, { type: "thread.titled", at, threadId, title: " Saying hello\nin French " });
-    expect(thread(titled).title).toBe("Saying hello in French");
-    expect(thread(reduce(titled, { type: "thread.titled", at, threadId, title: " " })).title).toBe("Saying hello in French");
-  });
-
   it("replaces a project added again under the same name", () => {
     const state = replay([
       { type: "project.added", at, name: "demo", dir: "/old" },
@@ -135,5 +128,12 @@ describe("projection", () => {
       { name: "other", dir: "/other" },
       { name: "demo", dir: "/new" },
     ]);
+  });
+
+  it("titles a thread with the title its title provider gave, on one line, over its first message; an empty title changes nothing", () => {
+    const opened = replay([created, ...userTurn("t1", "How do you say hello in French?")]);
+    const titled = reduce(opened, { type: "thread.titled", at, threadId, title: " Saying hello\nin French " });
+    expect(thread(titled).title).toBe("Saying hello in French");
+    expect(thread(reduce(titled, { type: "thread.titled", at, threadId, title: " " })).title).toBe("Saying hello in French");
   });
 });
