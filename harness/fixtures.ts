@@ -193,7 +193,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
           await route.stop();
           if (strays.length > 0) noteStrays(testInfo, strays, started);
         }
-        if (failed || agent.status().mismatches.length > 0) {
+        if (failed || agents.some(({ agent: one }) => one.status().mismatches.length > 0)) {
           await testInfo.attach(serverLogAttachment, { body: running.app.logs(), contentType: "text/plain" });
           testInfo.annotations.push({ type: serverLogExcerptAnnotation, description: logExcerpt(whileRunning) });
         }

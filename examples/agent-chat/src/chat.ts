@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { findProject, findThread } from "./projection.ts";
-import type { ModelProvider } from "./provider.ts";
+import type { ModelProvider, TitleProvider } from "./provider.ts";
 import type { Store } from "./store.ts";
 import { runTurn } from "./turn.ts";
 
@@ -16,11 +16,13 @@ interface RunningTurn {
 export class Chat {
   readonly #store: Store;
   readonly #provider: ModelProvider;
+  readonly #titles: TitleProvider | null;
   readonly #running = new Map<string, RunningTurn>();
 
-  constructor(store: Store, provider: ModelProvider) {
+  constructor(store: Store, provider: ModelProvider, titles: TitleProvider | null) {
     this.#store = store;
     this.#provider = provider;
+    this.#titles = titles;
   }
 
   /** Opens a thread in the named project, or in the first project when none is named. */
@@ -49,7 +51,7 @@ export class Chat {
     this.#store.record({ type: "message.user", threadId: id, turnId, messageId: randomUUID(), text: message });
     this.#store.record({ type: "turn.started", threadId: id, turnId });
     const controller = new AbortController();
-    const done = runTurn({ provider: this.#provider, store: this.#store, threadId: id, turnId, signal: controller.signal })
+    const done = runTurn({ provider: this.#provider, titles: this.#titles, store: this.#store, threadId: id, turnId, signal: controller.signal })
       .catch((error: unknown) => console.error(`agent-chat: turn ${turnId} could not be recorded:`, error))
       .finally(() => this.#running.delete(turnId));
     this.#running.set(turnId, { controller, done });

@@ -8,6 +8,8 @@ export interface ServerConfig {
   port: number;
   home: string;
   provider: ProviderSettings;
+  /** Where new threads' titles are asked (AGENT_CHAT_TITLE_PROVIDER); null: a thread is titled by its first message. */
+  titles: ProviderSettings | null;
 }
 
 interface ProviderVariables {
@@ -40,7 +42,24 @@ export function readServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
   if (!env.PORT || !Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`PORT is ${env.PORT ? `"${env.PORT}", not a port number` : "not set"}: set it to the port to listen on.`);
   }
-  return { port, home: readHome(env), provider: readProvider(env) };
+  return { port, home: readHome(env), provider: readProvider(env), titles: readTitles(env) };
+}
+
+/** The only provider titles are asked of, and its model when AGENT_CHAT_TITLE_MODEL is unset. */
+const titleProvider = "anthropic";
+const defaultTitleModel = "claude-haiku-4-5";
+
+function readTitles(env: NodeJS.ProcessEnv): ProviderSettings | null {
+  const name = env.AGENT_CHAT_TITLE_PROVIDER;
+  if (!name) return null;
+  if (name !== titleProvider) {
+    throw new ConfigError(
+      `AGENT_CHAT_TITLE_PROVIDER is "${name}", which is not a title provider: set it to ${titleProvider}, or leave it unset to title threads by their first message.`,
+    );
+  }
+  const apiKey = env.ANTHROPIC_API_KEY;
+  if (!apiKey) throw new ConfigError("ANTHROPIC_API_KEY is not set: set it to the key of the provider that titles threads (anthropic).");
+  return { name, model: env.AGENT_CHAT_TITLE_MODEL || defaultTitleModel, baseURL: env.ANTHROPIC_BASE_URL || undefined, apiKey };
 }
 
 function readProvider(env: NodeJS.ProcessEnv): ProviderSettings {

@@ -9,6 +9,7 @@ export type ChatEvent =
   | { type: "server.started"; at: string }
   | { type: "project.added"; at: string; name: string; dir: string }
   | { type: "thread.created"; at: string; threadId: string; title: string; projectName: string | null }
+  | { type: "thread.titled"; at: string; threadId: string; title: string }
   | { type: "message.user"; at: string; threadId: string; turnId: string; messageId: string; text: string }
   | { type: "turn.started"; at: string; threadId: string; turnId: string }
   | { type: "message.assistant.started"; at: string; threadId: string; turnId: string; messageId: string }
@@ -37,6 +38,7 @@ const eventTypes: ReadonlySet<string> = new Set<ChatEventType>([
   "server.started",
   "project.added",
   "thread.created",
+  "thread.titled",
   "message.user",
   "turn.started",
   "message.assistant.started",

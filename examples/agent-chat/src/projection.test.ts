@@ -129,4 +129,11 @@ describe("projection", () => {
       { name: "demo", dir: "/new" },
     ]);
   });
+
+  it("titles a thread with the title its title provider gave, on one line, over its first message; an empty title changes nothing", () => {
+    const opened = replay([created, ...userTurn("t1", "How do you say hello in French?")]);
+    const titled = reduce(opened, { type: "thread.titled", at, threadId, title: " Saying hello\nin French " });
+    expect(thread(titled).title).toBe("Saying hello in French");
+    expect(thread(reduce(titled, { type: "thread.titled", at, threadId, title: " " })).title).toBe("Saying hello in French");
+  });
 });

@@ -82,6 +82,8 @@ export function reduce(state: State, event: ChatEvent): State {
           },
         ],
       };
+    case "thread.titled":
+      return updateThread(state, event.threadId, (thread) => ({ ...thread, title: titleFrom(event.title) || thread.title }));
     case "message.user":
       return updateThread(state, event.threadId, (thread) => ({
         ...thread,

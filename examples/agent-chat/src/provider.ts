@@ -48,3 +48,9 @@ export interface ModelProvider {
   /** Streams one model call; rejects on a provider error, a dropped stream or an abort. */
   stream(call: ModelCall): Promise<ModelReply>;
 }
+
+/** A second provider that names a thread from its first message, asked beside the reply (AGENT_CHAT_TITLE_PROVIDER). */
+export interface TitleProvider {
+  /** The title for a thread opened with `message`; rejects on a provider error or an answer with no text. */
+  title(message: string): Promise<string>;
+}

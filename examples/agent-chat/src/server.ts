@@ -4,7 +4,7 @@ import { Chat } from "./chat.ts";
 import { ConfigError, readServerConfig, type ServerConfig } from "./config.ts";
 import { EventLog } from "./event-log.ts";
 import { createRequestHandler } from "./http.ts";
-import { createProvider } from "./providers/registry.ts";
+import { createProvider, createTitleProvider } from "./providers/registry.ts";
 import { Store } from "./store.ts";
 import { attachWebSocket } from "./ws.ts";
 
@@ -12,6 +12,7 @@ const publicDir = fileURLToPath(new URL("../public", import.meta.url));
 
 async function start(config: ServerConfig): Promise<void> {
   const provider = await createProvider(config.provider);
+  const titles = await createTitleProvider(config.titles);
   const log = new EventLog(config.home);
   log.repairTornTail();
   const store = new Store(log);
@@ -19,7 +20,7 @@ async function start(config: ServerConfig): Promise<void> {
   store.record({ type: "server.started" });
   const stopWatching = log.watch(() => store.sync());
 
-  const chat = new Chat(store, provider);
+  const chat = new Chat(store, provider, titles);
   const server = createServer(createRequestHandler(publicDir));
   const wss = attachWebSocket(server, store, chat);
 

@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { TokenUsage } from "./events.ts";
 import { findProject, findThread, type Project, type Thread } from "./projection.ts";
-import type { ConversationEntry, ModelProvider, ModelReply } from "./provider.ts";
+import type { ConversationEntry, ModelProvider, ModelReply, TitleProvider } from "./provider.ts";
 import type { Store } from "./store.ts";
+import { titleThread } from "./thread-title.ts";
 import { runTool } from "./tools.ts";
 
 export interface TurnContext {
   provider: ModelProvider;
+  /** Titles the thread in its first turn, beside the reply; null: the first message is its title. */
+  titles: TitleProvider | null;
   store: Store;
   threadId: string;
   turnId: string;
@@ -18,6 +21,8 @@ const maxModelCalls = 8;
 /** Runs one turn to its end, recording every step: model calls and tool calls until the model answers. */
 export async function runTurn(context: TurnContext): Promise<void> {
   const { store, threadId, turnId, signal } = context;
+  // The title is asked beside the reply: the turn neither waits for it nor fails with it.
+  void titleThread(context.titles, store, threadId).catch((error: unknown) => console.error(`agent-chat: thread ${threadId} got no title:`, error));
   try {
     const usage = await converse(context);
     store.record({ type: "turn.completed", threadId, turnId, usage });

@@ -1,4 +1,4 @@
-import type { ModelProvider, ProviderName, ProviderSettings } from "../provider.ts";
+import type { ModelProvider, ProviderName, ProviderSettings, TitleProvider } from "../provider.ts";
 
 // Every provider name has its module here, so a new name fails type-checking until it has one.
 // Each module is imported only when its provider is chosen: an SDK takes a good part of the
@@ -14,4 +14,10 @@ const providers: Record<ProviderName, () => Promise<(settings: ProviderSettings)
 export async function createProvider(settings: ProviderSettings): Promise<ModelProvider> {
   const create = await providers[settings.name]();
   return create(settings);
+}
+
+/** The provider that titles threads (only `anthropic`, which readServerConfig checks); null when titles are not asked. */
+export async function createTitleProvider(settings: ProviderSettings | null): Promise<TitleProvider | null> {
+  if (settings === null) return null;
+  return (await import("./anthropic-title.ts")).anthropicTitleProvider(settings);
 }
