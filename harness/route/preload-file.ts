@@ -11,8 +11,8 @@ interface PreloadBuild {
   bundleRoutePreload(root: string, outfile: string): Promise<void>;
 }
 
-/** The bundle of the route's preload in an installed package (see build/bundles.ts). */
-const installedPreload = join(packageRoot, "dist", "bin", "route-preload.cjs");
+/** The bundle of the route's preload in a build (dist/bin/ of an installed package), beside this bundle's lib/ (see build/bundles.ts). */
+const installedPreload = fileURLToPath(new URL("../bin/route-preload.cjs", import.meta.url));
 
 /** The preload bundled from the sources, once in a process: esbuild's build costs more than the route's start. */
 let bundled: Promise<string> | undefined;
