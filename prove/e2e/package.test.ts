@@ -79,7 +79,10 @@ describe("scenario-prover as a package installed in a user's repository", () => 
         "dist/lib/replay-agent.js",
         "dist/bin/prove-scenario.js",
         "dist/bin/replay-agent.js",
+        "dist/bin/route-preload.cjs",
+        "dist/lib/steps-reporter.js",
         "docs/config.md",
+        "docs/routing.md",
         "docs/transcripts.md",
         "docs/providers/gemini.md",
         "docs/report-json.md",
@@ -94,7 +97,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(
       files.filter(
         (file) =>
-          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.js|dist\/lib\/[^/]+\.js|dist\/.+\.d\.ts|docs\/(providers\/)?[^/]+\.(md|yml)|README\.md|package\.json)$/.test(
+          !/^(bin\/[^/]+\.mjs|dist\/bin\/[^/]+\.c?js|dist\/lib\/[^/]+\.js|dist\/.+\.d\.ts|docs\/(providers\/)?[^/]+\.(md|yml)|README\.md|package\.json)$/.test(
             file,
           ),
       ),
