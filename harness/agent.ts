@@ -180,7 +180,9 @@ export async function startAgents(transcript: TranscriptOption, resolve: (path: 
   if (given.length === 0) {
     throw new HarnessError("config", "test.use({ transcript }) names no transcript: give it a file, or one file for each name.");
   }
-  const settled = await Promise.allSettled(given.map(([, path]) => startAgent(path === undefined ? undefined : resolve(path))));
+  const settled = await Promise.allSettled(
+    given.map(async ([name, path]) => ({ name, ...(await startAgent(path === undefined ? undefined : resolve(path))) })),
+  );
   const started = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const dispose = async () => void (await Promise.all(started.map((one) => one.dispose())));
   const failed = settled.find((result) => result.status === "rejected");
@@ -191,20 +193,22 @@ export async function startAgents(transcript: TranscriptOption, resolve: (path: 
   const names = given.flatMap(([name]) => (name === "" ? [] : [name]));
   const joined = new Map<string, ScenarioAgent>();
   const of = (name: string): ScenarioAgent => {
-    const found = joined.get(name);
-    if (found !== undefined && name !== "") return found;
+    const found = name === "" ? undefined : joined.get(name);
+    if (found !== undefined) return found;
     const known =
       names.length === 0
         ? "it was given one transcript, not several by name"
         : `its transcripts are ${names.map((n) => `"${n}"`).join(", ")}`;
     throw new HarnessError("config", `agent.of("${name}") names no transcript of this test: ${known} (test.use({ transcript })).`);
   };
-  const each = given.map(([name], index) => {
-    const agent: ScenarioAgent = { ...(started[index] as { agent: SingleAgent }).agent, of, names };
+  const each = started.map(({ name, agent: single }) => {
+    const agent: ScenarioAgent = { ...single, of, names };
     joined.set(name, agent);
     return { name, agent };
   });
-  return { agent: (each[0] as { agent: ScenarioAgent }).agent, each, dispose };
+  const [first] = each;
+  if (first === undefined) throw new HarnessError("config", "test.use({ transcript }) names no transcript.");
+  return { agent: first.agent, each, dispose };
 }
 
 async function emptyTranscript(dir: string): Promise<string> {
