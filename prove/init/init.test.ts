@@ -712,12 +712,12 @@ describe("prove-scenario init", () => {
         ...nodeStart,
         'model provider: @ai-sdk/amazon-bedrock ("^3.0.0" in package.json)',
         "provider: AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (@ai-sdk/amazon-bedrock needs AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY before it sends; the replay agent never checks them)",
-        "route: true (@ai-sdk/amazon-bedrock reads no base URL variable and calls https://bedrock-runtime.<region>.amazonaws.com unless its code says otherwise: the route sends bedrock-runtime.*.amazonaws.com, bedrock-runtime-fips.*.amazonaws.com to the replay agent)",
+        "route: true (@ai-sdk/amazon-bedrock calls https://bedrock-runtime.<region>.amazonaws.com unless its code says otherwise; only some versions read AWS_ENDPOINT_URL_BEDROCK_RUNTIME (3.0.131 on in 3.x, 4.0.176 on in 4.x, 5.0.82 on in 5.x): the route sends bedrock-runtime.*.amazonaws.com, bedrock-runtime-fips.*.amazonaws.com to the replay agent)",
       ],
       [
         '    provider: { AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "replay", AWS_SECRET_ACCESS_KEY: "replay" }, // @ai-sdk/amazon-bedrock needs AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY before it sends; the replay agent never checks them',
         route(
-          "@ai-sdk/amazon-bedrock reads no base URL variable and calls https://bedrock-runtime.<region>.amazonaws.com unless its code says otherwise: the route sends bedrock-runtime.*.amazonaws.com, bedrock-runtime-fips.*.amazonaws.com to the replay agent",
+          "@ai-sdk/amazon-bedrock calls https://bedrock-runtime.<region>.amazonaws.com unless its code says otherwise; only some versions read AWS_ENDPOINT_URL_BEDROCK_RUNTIME (3.0.131 on in 3.x, 4.0.176 on in 4.x, 5.0.82 on in 5.x): the route sends bedrock-runtime.*.amazonaws.com, bedrock-runtime-fips.*.amazonaws.com to the replay agent",
         ),
       ],
       "bedrock",

@@ -35,6 +35,7 @@ function fixedUrl(found: FoundSdk, version: SdkVersion): string {
   const { sdk } = found;
   const name = sdkLabel(found);
   const since = sdk.reads?.since;
+  if (sdk.fixed !== undefined) return `${name} ${sdk.fixed}`;
   if (sdk.ecosystem === "python" && sdk.reads === undefined) {
     return `Python libraries differ in the base URL variable they read, and ${name} calls ${sdk.calls} unless its code says otherwise`;
   }

@@ -21,6 +21,8 @@ export interface ProviderSdk {
   readonly keys: Variables;
   /** The URL its code calls when routed, as the route's reason says it. */
   readonly calls: string;
+  /** Why the route is the way, when it is not that the SDK reads no base URL variable: said after its name. */
+  readonly fixed?: string;
   /** Why the route cannot reach it; undefined when it can. */
   readonly unroutable?: string;
   /** For an SDK that reads no variable and that the route cannot reach: what the app's code must read, by convention. */
@@ -33,8 +35,10 @@ const awsKeys = { AWS_ACCESS_KEY_ID: "replay", AWS_SECRET_ACCESS_KEY: "replay" }
 const loopback = "its default host, http://127.0.0.1:11434, is on the loopback, which the route leaves alone";
 
 /**
- * The SDKs init recognises. Versions were read in each package's published code: the Node ones
- * from the npm registry's tarballs, the Python ones from their repositories' sources and changelogs.
+ * The SDKs init recognises. Each version boundary was read in the package's published code (the
+ * Node ones in the npm registry's tarballs, the version before and the version from); the Python
+ * ones in their repositories' sources and changelogs, boto3's in the AWS SDKs' notes on
+ * service-specific endpoints.
  */
 export const providerSdks: ReadonlyArray<ProviderSdk> = [
   {
@@ -100,6 +104,8 @@ export const providerSdks: ReadonlyArray<ProviderSdk> = [
     transcript: "bedrock",
     keys: { AWS_REGION: "us-east-1", ...awsKeys },
     calls: "https://bedrock-runtime.<region>.amazonaws.com",
+    fixed:
+      "calls https://bedrock-runtime.<region>.amazonaws.com unless its code says otherwise; only some versions read AWS_ENDPOINT_URL_BEDROCK_RUNTIME (3.0.131 on in 3.x, 4.0.176 on in 4.x, 5.0.82 on in 5.x)",
   },
   {
     name: "@ai-sdk/cohere",
