@@ -19,8 +19,8 @@ export function providerConfigLines(choice: ProviderChoice): ProviderLines {
       choice.others.length === 0
         ? undefined
         : `${name} is the first model provider SDK the app lists; these lines leave ${listed(choice.others)} alone. ` +
-          'For a test that calls several, name a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) ' +
-          "and point each SDK at its own with {replay.<name>} in these values (docs/config.md#provider).",
+          'A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) ' +
+          "and points each SDK at its own agent with {replay.<name>} in its test.use({ appEnv }) (docs/config.md#provider).",
   };
 }
 
