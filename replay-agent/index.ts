@@ -8,6 +8,9 @@ export {
 } from "./replay-server.ts";
 export { startStdioPeer, type StdioPeer, type StdioPeerMessage, type StdioPeerStatus } from "./stdio-peer.ts";
 export { readTranscript, validateTranscript } from "./read-transcript.ts";
+export { descriptionFromFlags } from "./new/from-flags.ts";
+export { newTranscript } from "./new/new-transcript.ts";
+export { quoteArgs } from "./new/quote-args.ts";
 export { serveTranscript, type ServedTranscript } from "./serve-transcript.ts";
 export { serveStdio, type ServedStdio, type StdioEnd } from "./stdio/serve-stdio.ts";
 export { recordProxy, type Recorder, type RecordOptions } from "./record/record-proxy.ts";

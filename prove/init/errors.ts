@@ -9,7 +9,7 @@ export class InitRefused extends Data.TaggedError("InitRefused")<{
   override get message(): string {
     const [verb, them] = this.files.length === 1 ? ["exists", "it"] : ["exist", "them"];
     return (
-      `${this.files.join(" and ")} already ${verb}, so init wrote nothing. ` +
+      `${[this.files.slice(0, -1).join(", "), this.files.at(-1)].filter(Boolean).join(" and ")} already ${verb}, so init wrote nothing. ` +
       `Move or remove ${them} and run init again, or edit ${them} by hand.`
     );
   }

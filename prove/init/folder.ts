@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { simpleGit } from "simple-git";
+import { upTo } from "../install/package-manager.ts";
 import type { AppFiles } from "./detect.ts";
 import { InitFailed } from "./errors.ts";
 import { lockfileNames } from "./manager.ts";
@@ -25,7 +26,7 @@ export function nearestLockfile(dir: string, top: string): string | undefined {
 }
 
 /** A file's text by its path relative to `dir`; undefined when it is missing or not a file. */
-function reader(dir: string): (file: string) => string | undefined {
+export function reader(dir: string): (file: string) => string | undefined {
   return (file) => {
     const path = join(dir, file);
     return existsSync(path) && statSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
@@ -60,4 +61,18 @@ export async function readPackageJson(dir: string): Promise<{ readonly text: str
 /** The app folder `dir` as detection sees it, its lockfile looked for up to `top`. */
 export function readAppFolder(dir: string, top: string, packageJson: Readonly<Record<string, unknown>>): AppFiles {
   return { dir, packageJson, lockfile: nearestLockfile(dir, top), read: reader(dir) };
+}
+
+/** The version of the package `name` in the nearest node_modules from `dir` up to `top`; undefined when none holds it. */
+export function installedVersion(dir: string, top: string, name: string): string | undefined {
+  const file = upTo(dir, top)
+    .map((folder) => join(folder, "node_modules", name, "package.json"))
+    .find((candidate) => existsSync(candidate));
+  if (file === undefined) return undefined;
+  try {
+    const { version } = JSON.parse(readFileSync(file, "utf8")) as { readonly version?: unknown };
+    return typeof version === "string" ? version : undefined;
+  } catch {
+    return undefined;
+  }
 }

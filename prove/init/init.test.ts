@@ -3,11 +3,14 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { simpleGit } from "simple-git";
+import * as Effect from "effect/Effect";
 import ts from "typescript";
 import { afterEach, describe, expect, it } from "vitest";
+import { readTranscript } from "../../replay-agent/index.ts";
 import { basePathOf } from "./base-path.ts";
 import { detectApp } from "./detect.ts";
 import { InitFailed, InitRefused, initScenarios } from "./index.ts";
+import type { SdkProvider } from "./provider-sdks.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {
@@ -317,9 +320,12 @@ describe("prove-scenario init", () => {
 
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const compiles = (why: string) => [`  timeout: 120_000, // a test's own time; ${why}`];
-  /** The lines init prints about the framework, and none of the package manager's. */
+  /** The lines init prints about the framework and the model provider, and none of the package manager's. */
   const choices = (detected: ReadonlyArray<string>) =>
-    detected.filter((line) => /^(framework|start|host|base path|ready|app root): /.test(line));
+    detected.filter((line) => /^(framework|start|host|base path|ready|app root|model provider|provider|route): /.test(line));
+  /** The config's lines about the model provider: `provider`, `route` and the comment naming the SDKs left alone. */
+  const providerLines = (lines: ReadonlyArray<string>) =>
+    lines.filter((line) => /^ {4}(provider|route): |^ {4}\/\/ .* is the first model provider SDK/.test(line));
   interface FrameworkRow {
     readonly shape: string;
     readonly files: Readonly<Record<string, string>>;
@@ -332,8 +338,37 @@ describe("prove-scenario init", () => {
     readonly open: string;
     /** The repository's .gitignore afterwards. */
     readonly gitignore: string;
+    /** The notes on a base path init cannot read, and on what the app needs to reach the replay agent. */
     readonly notes: ReadonlyArray<string>;
+    /** The provider of the example transcript init writes; undefined when the app lists no model provider SDK. */
+    readonly transcript?: SdkProvider;
   }
+  /** A Node server that reads PORT, with `dependencies`; init points the first provider SDK among them at the replay agent. */
+  const nodeApp = (dependencies: Readonly<Record<string, string>>, more: Readonly<Record<string, string>> = {}) => ({
+    "package.json": json({ scripts: { start: "node server.js" }, dependencies }),
+    "server.js": "app.listen(process.env.PORT);\n",
+    ...more,
+  });
+  const nodeStart = ["start: npm start (server.js reads the PORT environment variable)", "app root: . (the repository's root)"];
+  /** A Python server started by a dev script, its packages in `file`. */
+  const pythonApp = (file: string, text: string) => ({
+    "package.json": json({ scripts: { dev: "uvicorn main:app --reload" } }),
+    [file]: text,
+  });
+  const pythonStart = [
+    "start: npm run dev (could not tell how the server gets its port: `uvicorn main:app --reload` is not a server init knows)",
+    "app root: . (the repository's root)",
+  ];
+  /** A row for an app whose model provider SDK init points at the replay agent. */
+  const sdkRow = (
+    shape: string,
+    files: Readonly<Record<string, string>>,
+    detected: ReadonlyArray<string>,
+    config: ReadonlyArray<string>,
+    transcript: SdkProvider,
+    notes: ReadonlyArray<string> = [],
+  ): FrameworkRow => ({ shape, files, app: ".", detected, config, open: "", gitignore: "/reports/\ntest-results/\n", notes, transcript });
+  const route = (why: string) => `    route: true, // ${why}`;
   it.each<FrameworkRow>([
     {
       shape: "a Next.js 16 app with npm and a basePath",
@@ -530,7 +565,528 @@ describe("prove-scenario init", () => {
       gitignore: "/reports/\ntest-results/\n",
       notes: [],
     },
-  ])("writes the config of $shape", async ({ files, app, detected, config, open, gitignore, notes }) => {
+    sdkRow(
+      "an app on the openai SDK 4, which reads OPENAI_BASE_URL",
+      nodeApp({ express: "^4.21.0", openai: "^4.52.0" }),
+      [
+        ...nodeStart,
+        'model provider: openai ("^4.52.0" in package.json)',
+        "provider: OPENAI_BASE_URL, OPENAI_API_KEY (openai reads OPENAI_BASE_URL (from 4.21.0 on) and OPENAI_API_KEY)",
+      ],
+      [
+        '    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay" }, // openai reads OPENAI_BASE_URL (from 4.21.0 on) and OPENAI_API_KEY',
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "an app on an openai SDK older than 4.21, which reads no base URL variable",
+      nodeApp({ openai: "4.20.1" }),
+      [
+        ...nodeStart,
+        'model provider: openai ("4.20.1" in package.json)',
+        "provider: OPENAI_API_KEY (openai needs OPENAI_API_KEY before it sends; the replay agent never checks it)",
+        'route: true (openai before 4.21.0 ("4.20.1" in package.json) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent)',
+      ],
+      [
+        '    provider: { OPENAI_API_KEY: "replay" }, // openai needs OPENAI_API_KEY before it sends; the replay agent never checks it',
+        route(
+          'openai before 4.21.0 ("4.20.1" in package.json) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent',
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "an app on the Anthropic SDK",
+      nodeApp({ "@anthropic-ai/sdk": "^0.39.0" }),
+      [
+        ...nodeStart,
+        'model provider: @anthropic-ai/sdk ("^0.39.0" in package.json)',
+        "provider: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (@anthropic-ai/sdk reads ANTHROPIC_BASE_URL (from 0.11.0 on; it adds /v1 itself) and ANTHROPIC_API_KEY)",
+      ],
+      [
+        '    provider: { ANTHROPIC_BASE_URL: "{replay}", ANTHROPIC_API_KEY: "replay" }, // @anthropic-ai/sdk reads ANTHROPIC_BASE_URL (from 0.11.0 on; it adds /v1 itself) and ANTHROPIC_API_KEY',
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "an AI SDK 4 app on @ai-sdk/openai 1.x, which calls Chat Completions at a fixed URL",
+      nodeApp({ ai: "^4.3.0", "@ai-sdk/openai": "^1.3.22" }),
+      [
+        ...nodeStart,
+        'model provider: @ai-sdk/openai ("^1.3.22" in package.json)',
+        "provider: OPENAI_API_KEY (@ai-sdk/openai needs OPENAI_API_KEY before it sends; the replay agent never checks it)",
+        'route: true (@ai-sdk/openai before 2.0.42 ("^1.3.22" in package.json) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent)',
+      ],
+      [
+        '    provider: { OPENAI_API_KEY: "replay" }, // @ai-sdk/openai needs OPENAI_API_KEY before it sends; the replay agent never checks it',
+        route(
+          '@ai-sdk/openai before 2.0.42 ("^1.3.22" in package.json) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent',
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "an AI SDK 6 app on @ai-sdk/openai 3, whose default model is a Responses one",
+      nodeApp({ ai: "^6.0.0", "@ai-sdk/openai": "^3.0.0" }),
+      [
+        ...nodeStart,
+        'model provider: @ai-sdk/openai ("^3.0.0" in package.json)',
+        "provider: OPENAI_BASE_URL, OPENAI_API_KEY (@ai-sdk/openai reads OPENAI_BASE_URL (from 2.0.42 on) and OPENAI_API_KEY)",
+      ],
+      [
+        '    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay" }, // @ai-sdk/openai reads OPENAI_BASE_URL (from 2.0.42 on) and OPENAI_API_KEY',
+      ],
+      "openai-responses",
+    ),
+    sdkRow(
+      "an AI SDK app on @ai-sdk/anthropic 1.x, whose URL is fixed in its code",
+      nodeApp({ ai: "^4.3.0", "@ai-sdk/anthropic": "^1.2.12" }),
+      [
+        ...nodeStart,
+        'model provider: @ai-sdk/anthropic ("^1.2.12" in package.json)',
+        "provider: ANTHROPIC_API_KEY (@ai-sdk/anthropic needs ANTHROPIC_API_KEY before it sends; the replay agent never checks it)",
+        'route: true (@ai-sdk/anthropic before 2.0.35 ("^1.2.12" in package.json) reads no base URL variable and calls https://api.anthropic.com/v1 unless its code says otherwise: the route sends api.anthropic.com to the replay agent)',
+      ],
+      [
+        '    provider: { ANTHROPIC_API_KEY: "replay" }, // @ai-sdk/anthropic needs ANTHROPIC_API_KEY before it sends; the replay agent never checks it',
+        route(
+          '@ai-sdk/anthropic before 2.0.35 ("^1.2.12" in package.json) reads no base URL variable and calls https://api.anthropic.com/v1 unless its code says otherwise: the route sends api.anthropic.com to the replay agent',
+        ),
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "an app whose @ai-sdk/anthropic comes from a pnpm catalog, installed at 3.0.139",
+      {
+        ...nodeApp({ "@ai-sdk/anthropic": "catalog:" }),
+        "node_modules/@ai-sdk/anthropic/package.json": json({ name: "@ai-sdk/anthropic", version: "3.0.139" }),
+      },
+      [
+        ...nodeStart,
+        "model provider: @ai-sdk/anthropic (3.0.139 in node_modules)",
+        "provider: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (@ai-sdk/anthropic reads ANTHROPIC_BASE_URL (from 2.0.35 on; its base URL ends with /v1) and ANTHROPIC_API_KEY)",
+      ],
+      [
+        '    provider: { ANTHROPIC_BASE_URL: "{replay}/v1", ANTHROPIC_API_KEY: "replay" }, // @ai-sdk/anthropic reads ANTHROPIC_BASE_URL (from 2.0.35 on; its base URL ends with /v1) and ANTHROPIC_API_KEY',
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "an app whose openai version init cannot tell, which is routed whatever it is",
+      nodeApp({ openai: "workspace:*" }),
+      [
+        ...nodeStart,
+        'model provider: openai ("workspace:*" in package.json)',
+        "provider: OPENAI_API_KEY (openai needs OPENAI_API_KEY before it sends; the replay agent never checks it)",
+        `route: true (init cannot tell openai's version ("workspace:*" in package.json), and before 4.21.0 it reads no base URL variable and calls https://api.openai.com/v1: the route sends api.openai.com to the replay agent)`,
+      ],
+      [
+        '    provider: { OPENAI_API_KEY: "replay" }, // openai needs OPENAI_API_KEY before it sends; the replay agent never checks it',
+        route(
+          `init cannot tell openai's version ("workspace:*" in package.json), and before 4.21.0 it reads no base URL variable and calls https://api.openai.com/v1: the route sends api.openai.com to the replay agent`,
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "an AI SDK app on @ai-sdk/google, which reads no base URL variable",
+      nodeApp({ ai: "^5.0.0", "@ai-sdk/google": "^2.0.0" }),
+      [
+        ...nodeStart,
+        'model provider: @ai-sdk/google ("^2.0.0" in package.json)',
+        "provider: GOOGLE_GENERATIVE_AI_API_KEY (@ai-sdk/google needs GOOGLE_GENERATIVE_AI_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (@ai-sdk/google reads no base URL variable and calls https://generativelanguage.googleapis.com/v1beta unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent)",
+      ],
+      [
+        '    provider: { GOOGLE_GENERATIVE_AI_API_KEY: "replay" }, // @ai-sdk/google needs GOOGLE_GENERATIVE_AI_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "@ai-sdk/google reads no base URL variable and calls https://generativelanguage.googleapis.com/v1beta unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent",
+        ),
+      ],
+      "gemini",
+    ),
+    sdkRow(
+      "an AI SDK app on @ai-sdk/amazon-bedrock",
+      nodeApp({ "@ai-sdk/amazon-bedrock": "^3.0.0" }),
+      [
+        ...nodeStart,
+        'model provider: @ai-sdk/amazon-bedrock ("^3.0.0" in package.json)',
+        "provider: AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (@ai-sdk/amazon-bedrock needs AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY before it sends; the replay agent never checks them)",
+        "route: true (@ai-sdk/amazon-bedrock calls https://bedrock-runtime.<region>.amazonaws.com unless its code says otherwise; only some versions read AWS_ENDPOINT_URL_BEDROCK_RUNTIME (3.0.131 on in 3.x, 4.0.176 on in 4.x, 5.0.82 on in 5.x): the route sends bedrock-runtime.*.amazonaws.com, bedrock-runtime-fips.*.amazonaws.com to the replay agent)",
+      ],
+      [
+        '    provider: { AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "replay", AWS_SECRET_ACCESS_KEY: "replay" }, // @ai-sdk/amazon-bedrock needs AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY before it sends; the replay agent never checks them',
+        route(
+          "@ai-sdk/amazon-bedrock calls https://bedrock-runtime.<region>.amazonaws.com unless its code says otherwise; only some versions read AWS_ENDPOINT_URL_BEDROCK_RUNTIME (3.0.131 on in 3.x, 4.0.176 on in 4.x, 5.0.82 on in 5.x): the route sends bedrock-runtime.*.amazonaws.com, bedrock-runtime-fips.*.amazonaws.com to the replay agent",
+        ),
+      ],
+      "bedrock",
+    ),
+    sdkRow(
+      "an AI SDK app on @ai-sdk/cohere",
+      nodeApp({ "@ai-sdk/cohere": "^2.0.0" }),
+      [
+        ...nodeStart,
+        'model provider: @ai-sdk/cohere ("^2.0.0" in package.json)',
+        "provider: COHERE_API_KEY (@ai-sdk/cohere needs COHERE_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (@ai-sdk/cohere reads no base URL variable and calls https://api.cohere.com/v2 unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent)",
+      ],
+      [
+        '    provider: { COHERE_API_KEY: "replay" }, // @ai-sdk/cohere needs COHERE_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "@ai-sdk/cohere reads no base URL variable and calls https://api.cohere.com/v2 unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent",
+        ),
+      ],
+      "cohere",
+    ),
+    sdkRow(
+      "an app on Google's @google/genai",
+      nodeApp({ "@google/genai": "^1.0.0" }),
+      [
+        ...nodeStart,
+        'model provider: @google/genai ("^1.0.0" in package.json)',
+        "provider: GOOGLE_GEMINI_BASE_URL, GOOGLE_API_KEY (@google/genai reads GOOGLE_GEMINI_BASE_URL (its Node build, from 0.10.0 on) and GOOGLE_API_KEY)",
+      ],
+      [
+        '    provider: { GOOGLE_GEMINI_BASE_URL: "{replay}", GOOGLE_API_KEY: "replay" }, // @google/genai reads GOOGLE_GEMINI_BASE_URL (its Node build, from 0.10.0 on) and GOOGLE_API_KEY',
+      ],
+      "gemini",
+    ),
+    sdkRow(
+      "an app on the ollama client, which the app must give its host",
+      nodeApp({ ollama: "^0.5.0" }),
+      [
+        ...nodeStart,
+        'model provider: ollama ("^0.5.0" in package.json)',
+        "provider: OLLAMA_HOST (ollama reads no variable (0.1 to 0.6), and its default host, http://127.0.0.1:11434, is on the loopback, which the route leaves alone: pass `host: process.env.OLLAMA_HOST` to `new Ollama()`)",
+      ],
+      [
+        '    provider: { OLLAMA_HOST: "{replay}" }, // ollama reads no variable (0.1 to 0.6), and its default host, http://127.0.0.1:11434, is on the loopback, which the route leaves alone: pass `host: process.env.OLLAMA_HOST` to `new Ollama()`',
+      ],
+      "ollama",
+      [
+        "ollama reads no variable (0.1 to 0.6), and its default host, http://127.0.0.1:11434, is on the loopback, which the route leaves alone: pass `host: process.env.OLLAMA_HOST` to `new Ollama()`, so that the replay agent answers it.",
+      ],
+    ),
+    sdkRow(
+      "an app on the AWS SDK's Bedrock Runtime client, which speaks HTTP/2",
+      nodeApp({ "@aws-sdk/client-bedrock-runtime": "^3.700.0" }),
+      [
+        ...nodeStart,
+        'model provider: @aws-sdk/client-bedrock-runtime ("^3.700.0" in package.json)',
+        "provider: AWS_ENDPOINT_URL_BEDROCK_RUNTIME, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (@aws-sdk/client-bedrock-runtime reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME (from 3.428.0 on), AWS_REGION and the credentials (never checked))",
+      ],
+      [
+        '    provider: { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: "{replay}", AWS_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "replay", AWS_SECRET_ACCESS_KEY: "replay" }, // @aws-sdk/client-bedrock-runtime reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME (from 3.428.0 on), AWS_REGION and the credentials (never checked)',
+      ],
+      "bedrock",
+    ),
+    sdkRow(
+      "an app on Cohere's cohere-ai",
+      nodeApp({ "cohere-ai": "^7.17.0" }),
+      [
+        ...nodeStart,
+        'model provider: cohere-ai ("^7.17.0" in package.json)',
+        "provider: CO_API_KEY (cohere-ai needs CO_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (cohere-ai reads no base URL variable and calls https://api.cohere.com unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent)",
+      ],
+      [
+        '    provider: { CO_API_KEY: "replay" }, // cohere-ai needs CO_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "cohere-ai reads no base URL variable and calls https://api.cohere.com unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent",
+        ),
+      ],
+      "cohere",
+    ),
+    sdkRow(
+      "a LangChain app on @langchain/openai 0.x",
+      nodeApp({ langchain: "^0.3.0", "@langchain/openai": "^0.3.0" }),
+      [
+        ...nodeStart,
+        'model provider: @langchain/openai ("^0.3.0" in package.json)',
+        "provider: OPENAI_API_KEY (@langchain/openai needs OPENAI_API_KEY before it sends; the replay agent never checks it)",
+        'route: true (@langchain/openai before 1.5.6 ("^0.3.0" in package.json) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent)',
+      ],
+      [
+        '    provider: { OPENAI_API_KEY: "replay" }, // @langchain/openai needs OPENAI_API_KEY before it sends; the replay agent never checks it',
+        route(
+          '@langchain/openai before 1.5.6 ("^0.3.0" in package.json) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent',
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "a LangChain app on @langchain/anthropic 1.5",
+      nodeApp({ "@langchain/anthropic": "^1.5.4" }),
+      [
+        ...nodeStart,
+        'model provider: @langchain/anthropic ("^1.5.4" in package.json)',
+        "provider: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (@langchain/anthropic reads ANTHROPIC_BASE_URL (from 1.5.4 on) and ANTHROPIC_API_KEY)",
+      ],
+      [
+        '    provider: { ANTHROPIC_BASE_URL: "{replay}", ANTHROPIC_API_KEY: "replay" }, // @langchain/anthropic reads ANTHROPIC_BASE_URL (from 1.5.4 on) and ANTHROPIC_API_KEY',
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "a LangChain app on @langchain/google-genai",
+      nodeApp({ "@langchain/google-genai": "^2.0.0" }),
+      [
+        ...nodeStart,
+        'model provider: @langchain/google-genai ("^2.0.0" in package.json)',
+        "provider: GOOGLE_API_KEY (@langchain/google-genai needs GOOGLE_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (@langchain/google-genai reads no base URL variable and calls https://generativelanguage.googleapis.com unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent)",
+      ],
+      [
+        '    provider: { GOOGLE_API_KEY: "replay" }, // @langchain/google-genai needs GOOGLE_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "@langchain/google-genai reads no base URL variable and calls https://generativelanguage.googleapis.com unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent",
+        ),
+      ],
+      "gemini",
+    ),
+    sdkRow(
+      "a LangChain app on @langchain/ollama 0.x, older than its OLLAMA_BASE_URL",
+      nodeApp({ "@langchain/ollama": "^0.2.0" }),
+      [
+        ...nodeStart,
+        'model provider: @langchain/ollama ("^0.2.0" in package.json)',
+        "provider: OLLAMA_BASE_URL (@langchain/ollama reads OLLAMA_BASE_URL (from 1.1.0 on); the route cannot reach it: its default host, http://127.0.0.1:11434, is on the loopback, which the route leaves alone)",
+      ],
+      [
+        '    provider: { OLLAMA_BASE_URL: "{replay}" }, // @langchain/ollama reads OLLAMA_BASE_URL (from 1.1.0 on); the route cannot reach it: its default host, http://127.0.0.1:11434, is on the loopback, which the route leaves alone',
+      ],
+      "ollama",
+      [
+        '@langchain/ollama reads OLLAMA_BASE_URL only from 1.1.0 on, and "^0.2.0" in package.json allows an older one: make sure the app runs 1.1.0 or later, or its calls never reach the replay agent.',
+      ],
+    ),
+    sdkRow(
+      "a LangChain app on @langchain/aws",
+      nodeApp({ "@langchain/aws": "^1.0.0" }),
+      [
+        ...nodeStart,
+        'model provider: @langchain/aws ("^1.0.0" in package.json)',
+        "provider: AWS_ENDPOINT_URL_BEDROCK_RUNTIME, AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (@langchain/aws reads AWS_DEFAULT_REGION, and its @aws-sdk/client-bedrock-runtime (3.428.0 on) AWS_ENDPOINT_URL_BEDROCK_RUNTIME and the credentials)",
+      ],
+      [
+        '    provider: { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: "{replay}", AWS_DEFAULT_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "replay", AWS_SECRET_ACCESS_KEY: "replay" }, // @langchain/aws reads AWS_DEFAULT_REGION, and its @aws-sdk/client-bedrock-runtime (3.428.0 on) AWS_ENDPOINT_URL_BEDROCK_RUNTIME and the credentials',
+      ],
+      "bedrock",
+    ),
+    sdkRow(
+      "an app with several provider SDKs, the first pointed at the replay agent and the others named",
+      {
+        ...nodeApp({ "@anthropic-ai/sdk": "^0.39.0", openai: "^4.52.0" }),
+        "requirements.txt": "ollama\n",
+      },
+      [
+        ...nodeStart,
+        'model provider: @anthropic-ai/sdk ("^0.39.0" in package.json); also openai (package.json), ollama (Python, requirements.txt)',
+        "provider: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (@anthropic-ai/sdk reads ANTHROPIC_BASE_URL (from 0.11.0 on; it adds /v1 itself) and ANTHROPIC_API_KEY)",
+      ],
+      [
+        '    // @anthropic-ai/sdk is the first model provider SDK the app lists; these lines leave openai (package.json), ollama (Python, requirements.txt) alone. A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) and points each SDK at its own agent with {replay.<name>} in its test.use({ appEnv }) (docs/config.md#provider).',
+        '    provider: { ANTHROPIC_BASE_URL: "{replay}", ANTHROPIC_API_KEY: "replay" }, // @anthropic-ai/sdk reads ANTHROPIC_BASE_URL (from 0.11.0 on; it adds /v1 itself) and ANTHROPIC_API_KEY',
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "a Python app on openai 1.x, which reads OPENAI_BASE_URL",
+      pythonApp("requirements.txt", "fastapi==0.115.0\nopenai>=1.40,<2  # the chat\nuvicorn[standard]\n"),
+      [
+        ...pythonStart,
+        'model provider: openai (Python) (">=1.40,<2" in requirements.txt)',
+        "provider: OPENAI_BASE_URL, OPENAI_API_KEY (openai (Python) reads OPENAI_BASE_URL (from 1.3.0 on) and OPENAI_API_KEY)",
+      ],
+      [
+        '    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay" }, // openai (Python) reads OPENAI_BASE_URL (from 1.3.0 on) and OPENAI_API_KEY',
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "a Python app pinned to openai 0.28",
+      pythonApp("requirements.txt", "openai==0.28.1\n"),
+      [
+        ...pythonStart,
+        'model provider: openai (Python) ("==0.28.1" in requirements.txt)',
+        "provider: OPENAI_API_KEY (openai (Python) needs OPENAI_API_KEY before it sends; the replay agent never checks it)",
+        'route: true (openai (Python) before 1.3.0 ("==0.28.1" in requirements.txt) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent)',
+      ],
+      [
+        '    provider: { OPENAI_API_KEY: "replay" }, // openai (Python) needs OPENAI_API_KEY before it sends; the replay agent never checks it',
+        route(
+          'openai (Python) before 1.3.0 ("==0.28.1" in requirements.txt) reads no base URL variable and calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent',
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "a Python app listing anthropic in pyproject.toml's dependencies",
+      pythonApp("pyproject.toml", '[project]\nname = "chat"\ndependencies = [\n  "anthropic>=0.40",\n  "fastapi",\n]\n'),
+      [
+        ...pythonStart,
+        'model provider: anthropic (Python) (">=0.40" in pyproject.toml)',
+        "provider: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (anthropic (Python) reads ANTHROPIC_BASE_URL (from 0.7.0 on) and ANTHROPIC_API_KEY)",
+      ],
+      [
+        '    provider: { ANTHROPIC_BASE_URL: "{replay}", ANTHROPIC_API_KEY: "replay" }, // anthropic (Python) reads ANTHROPIC_BASE_URL (from 0.7.0 on) and ANTHROPIC_API_KEY',
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "a Python app on google-genai",
+      pythonApp("requirements.txt", "google-genai\n"),
+      [
+        ...pythonStart,
+        "model provider: google-genai (Python) (unpinned in requirements.txt)",
+        "provider: GOOGLE_API_KEY (google-genai (Python) needs GOOGLE_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (Python libraries differ in the base URL variable they read, and google-genai (Python) calls https://generativelanguage.googleapis.com unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent)",
+      ],
+      [
+        '    provider: { GOOGLE_API_KEY: "replay" }, // google-genai (Python) needs GOOGLE_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "Python libraries differ in the base URL variable they read, and google-genai (Python) calls https://generativelanguage.googleapis.com unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent",
+        ),
+      ],
+      "gemini",
+    ),
+    sdkRow(
+      "a Poetry app on ollama",
+      pythonApp("pyproject.toml", '[tool.poetry.dependencies]\npython = "^3.11"\nollama = "^0.4"\n'),
+      [
+        ...pythonStart,
+        'model provider: ollama (Python) ("^0.4" in pyproject.toml)',
+        "provider: OLLAMA_HOST (ollama (Python) reads OLLAMA_HOST when the code gives no host)",
+      ],
+      ['    provider: { OLLAMA_HOST: "{replay}" }, // ollama (Python) reads OLLAMA_HOST when the code gives no host'],
+      "ollama",
+    ),
+    sdkRow(
+      "a Python app on boto3",
+      pythonApp("requirements.txt", "boto3==1.35.0\n"),
+      [
+        ...pythonStart,
+        'model provider: boto3 (Python) ("==1.35.0" in requirements.txt)',
+        "provider: AWS_ENDPOINT_URL_BEDROCK_RUNTIME, AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (boto3 (Python) reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME (from 1.28 on), AWS_DEFAULT_REGION and the credentials (never checked))",
+      ],
+      [
+        '    provider: { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: "{replay}", AWS_DEFAULT_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "replay", AWS_SECRET_ACCESS_KEY: "replay" }, // boto3 (Python) reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME (from 1.28 on), AWS_DEFAULT_REGION and the credentials (never checked)',
+      ],
+      "bedrock",
+    ),
+    sdkRow(
+      "a Python app on cohere",
+      pythonApp("requirements.txt", "cohere>=5\n"),
+      [
+        ...pythonStart,
+        'model provider: cohere (Python) (">=5" in requirements.txt)',
+        "provider: CO_API_KEY (cohere (Python) needs CO_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (Python libraries differ in the base URL variable they read, and cohere (Python) calls https://api.cohere.com unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent)",
+      ],
+      [
+        '    provider: { CO_API_KEY: "replay" }, // cohere (Python) needs CO_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "Python libraries differ in the base URL variable they read, and cohere (Python) calls https://api.cohere.com unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent",
+        ),
+      ],
+      "cohere",
+    ),
+    sdkRow(
+      "a Python app on langchain-openai",
+      pythonApp("requirements.txt", "langchain-openai\n"),
+      [
+        ...pythonStart,
+        "model provider: langchain-openai (Python) (unpinned in requirements.txt)",
+        "provider: OPENAI_API_KEY (langchain-openai (Python) needs OPENAI_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (Python libraries differ in the base URL variable they read, and langchain-openai (Python) calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent)",
+      ],
+      [
+        '    provider: { OPENAI_API_KEY: "replay" }, // langchain-openai (Python) needs OPENAI_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "Python libraries differ in the base URL variable they read, and langchain-openai (Python) calls https://api.openai.com/v1 unless its code says otherwise: the route sends api.openai.com to the replay agent",
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "a Python app on langchain_anthropic, its name as pip compares it",
+      pythonApp("requirements.txt", "Langchain_Anthropic~=0.3\n"),
+      [
+        ...pythonStart,
+        'model provider: langchain-anthropic (Python) ("~=0.3" in requirements.txt)',
+        "provider: ANTHROPIC_API_KEY (langchain-anthropic (Python) needs ANTHROPIC_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (Python libraries differ in the base URL variable they read, and langchain-anthropic (Python) calls https://api.anthropic.com unless its code says otherwise: the route sends api.anthropic.com to the replay agent)",
+      ],
+      [
+        '    provider: { ANTHROPIC_API_KEY: "replay" }, // langchain-anthropic (Python) needs ANTHROPIC_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "Python libraries differ in the base URL variable they read, and langchain-anthropic (Python) calls https://api.anthropic.com unless its code says otherwise: the route sends api.anthropic.com to the replay agent",
+        ),
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "a Python app on langchain-google-genai, in a uv dependency group",
+      pythonApp("pyproject.toml", '[project]\nname = "chat"\n\n[dependency-groups]\nllm = ["langchain-google-genai>=2"]\n'),
+      [
+        ...pythonStart,
+        'model provider: langchain-google-genai (Python) (">=2" in pyproject.toml)',
+        "provider: GOOGLE_API_KEY (langchain-google-genai (Python) needs GOOGLE_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (Python libraries differ in the base URL variable they read, and langchain-google-genai (Python) calls https://generativelanguage.googleapis.com unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent)",
+      ],
+      [
+        '    provider: { GOOGLE_API_KEY: "replay" }, // langchain-google-genai (Python) needs GOOGLE_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "Python libraries differ in the base URL variable they read, and langchain-google-genai (Python) calls https://generativelanguage.googleapis.com unless its code says otherwise: the route sends generativelanguage.googleapis.com to the replay agent",
+        ),
+      ],
+      "gemini",
+    ),
+    sdkRow(
+      "a Python app on langchain-ollama",
+      pythonApp("requirements.txt", "langchain-ollama\n"),
+      [
+        ...pythonStart,
+        "model provider: langchain-ollama (Python) (unpinned in requirements.txt)",
+        "provider: OLLAMA_HOST (langchain-ollama (Python) passes no host to its ollama client, which then reads OLLAMA_HOST)",
+      ],
+      [
+        '    provider: { OLLAMA_HOST: "{replay}" }, // langchain-ollama (Python) passes no host to its ollama client, which then reads OLLAMA_HOST',
+      ],
+      "ollama",
+    ),
+    sdkRow(
+      "a Python app on langchain-aws",
+      pythonApp("requirements.txt", "langchain-aws\n"),
+      [
+        ...pythonStart,
+        "model provider: langchain-aws (Python) (unpinned in requirements.txt)",
+        "provider: AWS_ENDPOINT_URL_BEDROCK_RUNTIME, AWS_DEFAULT_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (langchain-aws (Python) calls Bedrock through boto3, which reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME (from 1.28 on), AWS_DEFAULT_REGION and the credentials)",
+      ],
+      [
+        '    provider: { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: "{replay}", AWS_DEFAULT_REGION: "us-east-1", AWS_ACCESS_KEY_ID: "replay", AWS_SECRET_ACCESS_KEY: "replay" }, // langchain-aws (Python) calls Bedrock through boto3, which reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME (from 1.28 on), AWS_DEFAULT_REGION and the credentials',
+      ],
+      "bedrock",
+    ),
+    sdkRow(
+      "a Python app on langchain-cohere",
+      pythonApp("requirements.txt", "langchain-cohere\n"),
+      [
+        ...pythonStart,
+        "model provider: langchain-cohere (Python) (unpinned in requirements.txt)",
+        "provider: CO_API_KEY (langchain-cohere (Python) needs CO_API_KEY before it sends; the replay agent never checks it)",
+        "route: true (Python libraries differ in the base URL variable they read, and langchain-cohere (Python) calls https://api.cohere.com unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent)",
+      ],
+      [
+        '    provider: { CO_API_KEY: "replay" }, // langchain-cohere (Python) needs CO_API_KEY before it sends; the replay agent never checks it',
+        route(
+          "Python libraries differ in the base URL variable they read, and langchain-cohere (Python) calls https://api.cohere.com unless its code says otherwise: the route sends api.cohere.com, api.cohere.ai to the replay agent",
+        ),
+      ],
+      "cohere",
+    ),
+  ])("writes the config of $shape", async ({ files, app, detected, config, open, gitignore, notes, transcript }) => {
     const repo = await folder(files);
     const dir = join(repo, app);
 
@@ -539,13 +1095,30 @@ describe("prove-scenario init", () => {
     expect(choices(result.detected)).toEqual(detected);
     const text = await read(dir, "scenarios.config.ts");
     expect(text.split("\n")).toEqual(expect.arrayContaining([...config]));
-    expect(text.includes("host:")).toBe(detected.some((line) => line.startsWith("host: ")));
+    expect(providerLines(text.split("\n"))).toEqual(providerLines(config));
+    expect(/^ {4}host: /m.test(text)).toBe(detected.some((line) => line.startsWith("host: ")));
     expect(text.includes("timeout: 120_000")).toBe(config.some((line) => line.startsWith("  timeout: ")));
     const example = await read(dir, "scenarios/example.e2e.ts");
     expect(example).toContain(`  await app.open(${open});\n`);
     expect([...syntaxErrors(text, "scenarios.config.ts"), ...syntaxErrors(example, "example.e2e.ts")]).toEqual([]);
     expect(await read(repo, ".gitignore")).toBe(gitignore);
-    expect(result.notes.filter((note) => note.includes("cannot read"))).toEqual(notes);
+    expect(result.notes.filter((note) => note.includes("cannot read") || note.includes("replay agent"))).toEqual(notes);
+    if (transcript === undefined) {
+      expect(existsSync(join(dir, "scenarios/example.ndjson"))).toBe(false);
+      expect(example).not.toContain("transcript");
+      return;
+    }
+    // The transcript passes replay-agent check, and the example names it in a line to uncomment once it drives a chat.
+    const checked = await Effect.runPromise(readTranscript(join(dir, "scenarios/example.ndjson")));
+    expect(checked.meta.provider).toBe(transcript);
+    expect(result.written.slice(0, 3)).toEqual(["scenarios.config.ts", "scenarios/example.e2e.ts", "scenarios/example.ndjson"]);
+    expect(example.split("\n").slice(2, 6)).toEqual([
+      `// example.ndjson, beside this file, answers the app's ${detected.find((line) => line.startsWith("model provider: "))?.replace(/^model provider: (.+?) \((?!Python\)).*$/, "$1")} call to ${checked.meta.model} with the user message "Hello";`,
+      "// its first line is the replay-agent new command that wrote it, to run again with the app's own model and message.",
+      "// Uncomment the next line once this test sends that message through the app: a transcript left unplayed fails the test.",
+      '// test.use({ transcript: "./example.ndjson" });',
+    ]);
+    expect(syntaxErrors(example.replace("// test.use(", "test.use("), "example.e2e.ts")).toEqual([]);
   });
 
   it("writes the config of an Express app in a subfolder of its repository, with npm start and the folder as root", async () => {
@@ -632,6 +1205,15 @@ describe("prove-scenario init", () => {
       files: ["scenarios.config.ts", "scenarios/example.e2e.ts"],
       message:
         "scenarios.config.ts and scenarios/example.e2e.ts already exist, so init wrote nothing. Move or remove them and run init again, or edit them by hand.",
+    });
+
+    // For an app on a model provider's SDK, init would write the example transcript too: it is not written over either.
+    await writeFile(join(dir, "package.json"), JSON.stringify({ scripts: { dev: "vite" }, dependencies: { openai: "^4.52.0" } }));
+    await writeFile(join(dir, "scenarios/example.ndjson"), "");
+    await expect(initScenarios(dir)).rejects.toMatchObject({
+      files: ["scenarios.config.ts", "scenarios/example.e2e.ts", "scenarios/example.ndjson"],
+      message:
+        "scenarios.config.ts, scenarios/example.e2e.ts and scenarios/example.ndjson already exist, so init wrote nothing. Move or remove them and run init again, or edit them by hand.",
     });
   });
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { realpath, writeFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { planInstall } from "../install/detect.ts";
 import {
   installedPlaywright,
@@ -12,12 +12,25 @@ import {
 import { InitFailed } from "./errors.ts";
 import { machineVersions, proverBin, proverBins, resolvePackageManager, upTo, type MachineVersions } from "../install/package-manager.ts";
 import { detectApp } from "./detect.ts";
-import { gitTopLevel, readAppFolder, readPackageJson } from "./folder.ts";
+import { exampleTranscript, exampleTurn } from "./example-transcript.ts";
+import { gitTopLevel, installedVersion, readAppFolder, readPackageJson, reader } from "./folder.ts";
+import { findProviderSdks } from "./manifests.ts";
+import { chooseProvider, sdkLabel } from "./provider-choice.ts";
+import { providerConfigLines, providerDetected, providerNotes } from "./provider-lines.ts";
 import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts";
 import { basePathNote, choiceLines, configChoices, servedPath } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
 import { renderConfig, renderExample } from "./templates.ts";
-import { configFile, exampleFile, readIfExists, refuseExisting, scriptName, withProverScript, writeNewFile } from "./write.ts";
+import {
+  configFile,
+  exampleFile,
+  readIfExists,
+  refuseExisting,
+  scriptName,
+  transcriptFile,
+  withProverScript,
+  writeNewFile,
+} from "./write.ts";
 
 export interface InitResult {
   /** Files written or changed, relative to cwd, in the order written. */
@@ -73,10 +86,11 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
 }
 
 /**
- * Writes a starter config and example scenario for the app in `cwd` (holding its package.json),
- * adds the prove-scenario script and the .gitignore lines. Writes nothing and throws InitRefused
- * when either file exists, or InitFailed for a missing or unusable package.json or a @playwright/test
- * outside the peer range. `machine` gives the package managers' versions on PATH, `findPlaywright`
+ * Writes a starter config and example scenario for the app in `cwd` (holding its package.json), and
+ * when the app lists a model provider's SDK, the config's lines that point it at the replay agent and
+ * an example transcript; adds the prove-scenario script and the .gitignore lines. Writes nothing and
+ * throws InitRefused when one of those files exists, or InitFailed for a missing or unusable
+ * package.json or a @playwright/test outside the peer range. `machine` gives the package managers' versions on PATH, `findPlaywright`
  * the @playwright/test a proof would run (see installedPlaywright).
  */
 export async function initScenarios(
@@ -85,7 +99,8 @@ export async function initScenarios(
   findPlaywright: () => InstalledPlaywright | undefined = installedPlaywright,
 ): Promise<InitResult> {
   const packageJson = await readPackageJson(cwd);
-  refuseExisting(cwd);
+  const sdks = findProviderSdks(packageJson.value, reader(cwd));
+  refuseExisting(cwd, sdks.length === 0 ? [configFile, exampleFile] : [configFile, exampleFile, transcriptFile]);
   const playwright = findPlaywright();
   const mismatch = playwright === undefined ? undefined : playwrightMismatch(playwright);
   if (mismatch !== undefined) throw new InitFailed({ file: join(cwd, "package.json"), detail: mismatch.detail });
@@ -98,6 +113,12 @@ export async function initScenarios(
   const root = top === undefined ? "." : relative(top, dir).split(sep).join("/") || ".";
   const install = autoInstall(dir, top ?? dir, machine);
   const portUnknown = start.port.kind === "unknown" ? start.port.why : undefined;
+  const provider =
+    sdks.length === 0
+      ? undefined
+      : chooseProvider(sdks, (await import("../../replay-agent/index.ts")).routedHostsOf, (name) =>
+          installedVersion(dir, top ?? dir, name),
+        );
 
   const notes: string[] = [];
   if (top === undefined) {
@@ -112,6 +133,7 @@ export async function initScenarios(
   }
   if (install.note !== undefined) notes.push(install.note);
   notes.push(...basePathNote(detection));
+  if (provider !== undefined) notes.push(...providerNotes(provider));
   const scripts = packageJson.value.scripts as Readonly<Record<string, unknown>>;
   const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined;
   const prover = proverBin(manager.manager, run);
@@ -138,13 +160,29 @@ export async function initScenarios(
     );
   }
 
-  const config = renderConfig({ root, install: install.text, portUnknown, docs: docsPath(dir, top ?? dir), ...configChoices(detection) });
+  const config = renderConfig({
+    root,
+    install: install.text,
+    portUnknown,
+    docs: docsPath(dir, top ?? dir),
+    ...configChoices(detection),
+    provider: provider === undefined ? undefined : providerConfigLines(provider),
+  });
+  const transcript = provider === undefined ? undefined : await exampleTranscript(provider.transcript, transcriptFile);
   // Reports are written under the checkout's root, so that is where they are ignored.
   const gitignoreFile = join(top ?? dir, ".gitignore");
   const gitignore = withOutputsIgnored(await readIfExists(gitignoreFile), (top ?? dir) === dir);
   await writeNewFile(join(dir, configFile), config);
-  await writeNewFile(join(dir, exampleFile), renderExample(servedPath(detection)));
+  const example =
+    provider === undefined || transcript === undefined
+      ? undefined
+      : { path: `./${basename(transcriptFile)}`, sdk: sdkLabel(provider.found), model: transcript.model, user: exampleTurn.user };
+  await writeNewFile(join(dir, exampleFile), renderExample(servedPath(detection), example));
   const written = [configFile, exampleFile];
+  if (transcript !== undefined) {
+    await writeNewFile(join(dir, transcriptFile), transcript.text);
+    written.push(transcriptFile);
+  }
   if (addScript) {
     await writeFile(join(dir, "package.json"), withProverScript(packageJson.text, packageJson.value));
     written.push("package.json");
@@ -163,6 +201,7 @@ export async function initScenarios(
       `install: ${install.text}`,
       ...choiceLines(detection),
       `app root: ${root} (${rootWhy})`,
+      ...(provider === undefined ? [] : providerDetected(provider)),
     ],
     notes,
     proveCommand: `${prover} --base main --head HEAD ${exampleFile}`,

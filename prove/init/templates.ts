@@ -1,3 +1,14 @@
+/** The config's lines that point the app's model provider at the replay agent, each with its reason. */
+export interface ProviderLines {
+  /** app.provider; empty writes no `provider` line. */
+  readonly variables: Readonly<Record<string, string>>;
+  readonly why: string;
+  /** Why app.route is true; undefined writes no `route` line. */
+  readonly route: string | undefined;
+  /** The comment naming the other provider SDKs found; undefined when there are none. */
+  readonly others: string | undefined;
+}
+
 /** What the starter config says, each value with the comment that explains it. */
 export interface ConfigValues {
   /** The app's folder relative to the repository's root, "." for the root. */
@@ -21,6 +32,8 @@ export interface ConfigValues {
   readonly docs: string;
   /** The ready and test timeouts in ms and why, for a dev server that compiles on demand; undefined keeps the defaults. */
   readonly timeouts: { readonly ready: number; readonly test: number; readonly why: string } | undefined;
+  /** The model provider's lines; undefined when the app lists no provider SDK init knows. */
+  readonly provider: ProviderLines | undefined;
 }
 
 /** One line for a comment: no line breaks. */
@@ -28,6 +41,24 @@ const oneLine = (text: string) => text.replace(/\s*[\r\n]+\s*/g, " ");
 
 /** A number of milliseconds as TypeScript with a digit separator, e.g. 90_000. */
 const ms = (value: number) => String(value).replace(/\B(?=(\d{3})+(?!\d))/g, "_");
+
+/** An object of string values as one line of TypeScript: `{ NAME: "value", … }`. */
+const objectLine = (values: Readonly<Record<string, string>>) =>
+  `{ ${Object.entries(values)
+    .map(([name, value]) => `${name}: ${JSON.stringify(value)}`)
+    .join(", ")} }`;
+
+/** The app's provider and route lines, with their reasons. */
+function providerLines(provider: ProviderLines | undefined): string[] {
+  if (provider === undefined) return [];
+  return [
+    ...(provider.others === undefined ? [] : [`    // ${oneLine(provider.others)}`]),
+    ...(Object.keys(provider.variables).length === 0
+      ? []
+      : [`    provider: ${objectLine(provider.variables)}, // ${oneLine(provider.why)}`]),
+    ...(provider.route === undefined ? [] : [`    route: true, // ${oneLine(provider.route)}`]),
+  ];
+}
 
 /** The text of scenarios.config.ts. */
 export function renderConfig(values: ConfigValues): string {
@@ -64,17 +95,42 @@ export function renderConfig(values: ConfigValues): string {
     ...start,
     ...host,
     ...ready,
+    ...providerLines(values.provider),
     "  },",
     "});",
     "",
   ].join("\n");
 }
 
-/** The text of scenarios/example.e2e.ts, opening the app at `basePath` when it is served under one. */
-export function renderExample(basePath: string | undefined): string {
+/** The example transcript as the example scenario names it. */
+export interface ExampleTranscript {
+  /** Its path relative to the scenario, e.g. "./example.ndjson". */
+  readonly path: string;
+  /** The SDK whose call it answers, e.g. "openai". */
+  readonly sdk: string;
+  /** The model and the user message it expects. */
+  readonly model: string;
+  readonly user: string;
+}
+
+/** The example's lines about its transcript: what it answers, and the test.use line to uncomment once the test sends it. */
+const transcriptLines = (transcript: ExampleTranscript | undefined) =>
+  transcript === undefined
+    ? []
+    : [
+        `// ${transcript.path.replace(/^\.\//, "")}, beside this file, answers the app's ${transcript.sdk} call to ${transcript.model} with the user message ${JSON.stringify(transcript.user)};`,
+        "// its first line is the replay-agent new command that wrote it, to run again with the app's own model and message.",
+        "// Uncomment the next line once this test sends that message through the app: a transcript left unplayed fails the test.",
+        `// test.use({ transcript: ${JSON.stringify(transcript.path)} });`,
+        "",
+      ];
+
+/** The text of scenarios/example.e2e.ts, opening the app at `basePath` when it is served under one, naming `transcript` when there is one. */
+export function renderExample(basePath: string | undefined, transcript: ExampleTranscript | undefined): string {
   return [
     'import { expect, test } from "scenario-prover/harness";',
     "",
+    ...transcriptLines(transcript),
     "// Make this test reproduce the bug: drive the page to where the bug shows,",
     "// then assert what should be there, so that it fails on base and passes on head.",
     'test("the app opens", async ({ app, page }) => {',

@@ -6,13 +6,15 @@ import { InitRefused } from "./errors.ts";
 /** The files init creates, relative to the app's folder; it never writes over them. */
 export const configFile = "scenarios.config.ts";
 export const exampleFile = "scenarios/example.e2e.ts";
+/** The example transcript, written beside the example when the app lists a model provider's SDK. */
+export const transcriptFile = "scenarios/example.ndjson";
 
 /** The package.json script init adds. */
 export const scriptName = "prove-scenario";
 
-/** Throws InitRefused naming the files init would create that already exist in `dir`. */
-export function refuseExisting(dir: string): void {
-  const existing = [configFile, exampleFile].filter((file) => existsSync(join(dir, file)));
+/** Throws InitRefused naming the files of `files` (init's, relative to `dir`) that already exist in `dir`. */
+export function refuseExisting(dir: string, files: ReadonlyArray<string>): void {
+  const existing = files.filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0) throw new InitRefused({ files: existing });
 }
 

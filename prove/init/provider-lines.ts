@@ -1,0 +1,44 @@
+import { exampleTurn } from "./example-transcript.ts";
+import type { FoundSdk } from "./manifests.ts";
+import { sdkLabel, type ProviderChoice } from "./provider-choice.ts";
+import type { ProviderLines } from "./templates.ts";
+import { exampleFile, transcriptFile } from "./write.ts";
+
+/** The other SDKs as a list: `@anthropic-ai/sdk (package.json), ollama (Python, requirements.txt)`. */
+const listed = (others: ReadonlyArray<FoundSdk>) =>
+  others.map((found) => `${found.sdk.name} (${found.sdk.ecosystem === "python" ? "Python, " : ""}${found.file})`).join(", ");
+
+/** The config's provider lines for `choice`, with the comment naming the SDKs it leaves alone. */
+export function providerConfigLines(choice: ProviderChoice): ProviderLines {
+  const name = sdkLabel(choice.found);
+  return {
+    variables: choice.variables,
+    why: choice.variablesWhy,
+    route: choice.route,
+    others:
+      choice.others.length === 0
+        ? undefined
+        : `${name} is the first model provider SDK the app lists; these lines leave ${listed(choice.others)} alone. ` +
+          'A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) ' +
+          "and points each SDK at its own agent with {replay.<name>} in its test.use({ appEnv }) (docs/config.md#provider).",
+  };
+}
+
+/** What init prints of the model provider, one line a choice with its reason. */
+export function providerDetected(choice: ProviderChoice): string[] {
+  const names = Object.keys(choice.variables);
+  return [
+    `model provider: ${sdkLabel(choice.found)} (${choice.version.from})${choice.others.length === 0 ? "" : `; also ${listed(choice.others)}`}`,
+    ...(names.length === 0 ? [] : [`provider: ${names.join(", ")} (${choice.variablesWhy})`]),
+    ...(choice.route === undefined ? [] : [`route: true (${choice.route})`]),
+  ];
+}
+
+/** What the user must know or do about the model provider and the example transcript. */
+export function providerNotes(choice: ProviderChoice): string[] {
+  return [
+    `${transcriptFile} answers the app's ${sdkLabel(choice.found)} call for the user message ${JSON.stringify(exampleTurn.user)} (provider ${choice.transcript}, written by replay-agent new): ` +
+      `uncomment the test.use({ transcript }) line in ${exampleFile} once the test sends that message through the app, since a transcript left unplayed fails the test.`,
+    ...(choice.todo === undefined ? [] : [choice.todo]),
+  ];
+}
