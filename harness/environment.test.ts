@@ -46,7 +46,7 @@ describe("the app's environment", () => {
     });
   });
 
-  it("fills {replay.<name>} with each named transcript's agent, refuses a name the test does not give, and puts the route's NODE_OPTIONS first", () => {
+  it("fills {replay.<name>} with each named transcript's agent, a name the test does not give as {replay} without one, and puts the route's NODE_OPTIONS first", () => {
     const app = {
       start: "node server.js",
       provider: { OPENAI_BASE_URL: "{replay.chat}/v1", ANTHROPIC_BASE_URL: "{replay.title}" },
@@ -60,8 +60,9 @@ describe("the app's environment", () => {
       HTTPS_PROXY: "http://127.0.0.1:4300",
       NODE_OPTIONS: '--require "/pkg/dist/bin/route-preload.cjs" --max-old-space-size=512',
     });
-    expect(() => appEnvironment({ ...input({ PATH: "/usr/bin" }), app, replayNamed: { chat: "http://127.0.0.1:4201" } })).toThrow(
-      '[scenario-harness:config] {replay.title} names no transcript of this test: its transcripts are chat. Name it in test.use({ transcript: { title: "….ndjson" } }), or use {replay} for a test given one transcript.',
-    );
+    expect(appEnvironment({ ...input({ PATH: "/usr/bin" }), app, replayNamed: { chat: "http://127.0.0.1:4201" } })).toMatchObject({
+      OPENAI_BASE_URL: "http://127.0.0.1:4201/v1",
+      ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
+    });
   });
 });

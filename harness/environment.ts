@@ -3,7 +3,6 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { appTempEnv } from "../common/contract.ts";
 import type { ScenarioAppConfig } from "./config.ts";
-import { HarnessError } from "./errors.ts";
 
 const allowlisted = ["PATH", "LANG", "TERM", "SHELL", "USER", "TMPDIR"];
 
@@ -41,30 +40,23 @@ export interface Substitutions {
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
 }
 
+/** Where a placeholder for a replay agent the test does not have points: nothing listens there, so a call fails at once. */
+const noReplay = "http://127.0.0.1:9";
+
 /**
  * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}` and `{replayExecutable}` into a config
- * value; a `{replay.<name>}` that names none of the test's transcripts is a config error naming them.
+ * value. A `{replay.<name>}` that names none of the test's transcripts points where `{replay}` does without one, so a
+ * config can name a transcript only some of its tests have.
  */
 export function substitute(text: string, values: Substitutions): string {
   const named = values.replayNamed ?? {};
   return text
-    .replaceAll(/\{replay\.([^{}]+)\}/g, (_, name: string) => {
-      const url = named[name];
-      if (url !== undefined) return url;
-      const known = Object.keys(named);
-      throw new HarnessError(
-        "config",
-        `{replay.${name}} names no transcript of this test: ${known.length === 0 ? "it was given no transcripts by name" : `its transcripts are ${known.join(", ")}`}. ` +
-          "Name it in test.use({ transcript: { " +
-          name +
-          ': "….ndjson" } }), or use {replay} for a test given one transcript.',
-      );
-    })
+    .replaceAll(/\{replay\.([^{}]+)\}/g, (_, name: string) => named[name] ?? noReplay)
     .replaceAll("{port}", String(values.port))
     .replaceAll("{home}", values.home)
     .replaceAll("{replayCommand}", values.replayCommand ?? "false")
     .replaceAll("{replayExecutable}", values.replayExecutable ?? "false")
-    .replaceAll("{replay}", values.replay ?? "http://127.0.0.1:9");
+    .replaceAll("{replay}", values.replay ?? noReplay);
 }
 
 /**

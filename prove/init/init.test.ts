@@ -886,7 +886,7 @@ describe("prove-scenario init", () => {
         "provider: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY (@anthropic-ai/sdk reads ANTHROPIC_BASE_URL (from 0.11.0 on; it adds /v1 itself) and ANTHROPIC_API_KEY)",
       ],
       [
-        '    // @anthropic-ai/sdk is the first model provider SDK the app lists; these lines leave openai (package.json), ollama (Python, requirements.txt) alone. A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) and points each SDK at its own agent with {replay.<name>} in its test.use({ appEnv }) (docs/config.md#provider).',
+        '    // @anthropic-ai/sdk is the first model provider SDK the app lists; these lines leave openai (package.json), ollama (Python, requirements.txt) alone. A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) and points each SDK at its own agent with {replay.<name>} in provider (docs/config.md#provider).',
         '    provider: { ANTHROPIC_BASE_URL: "{replay}", ANTHROPIC_API_KEY: "replay" }, // @anthropic-ai/sdk reads ANTHROPIC_BASE_URL (from 0.11.0 on; it adds /v1 itself) and ANTHROPIC_API_KEY',
       ],
       "anthropic-messages",

@@ -20,7 +20,7 @@ export function providerConfigLines(choice: ProviderChoice): ProviderLines {
         ? undefined
         : `${name} is the first model provider SDK the app lists; these lines leave ${listed(choice.others)} alone. ` +
           'A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) ' +
-          "and points each SDK at its own agent with {replay.<name>} in its test.use({ appEnv }) (docs/config.md#provider).",
+          "and points each SDK at its own agent with {replay.<name>} in provider (docs/config.md#provider).",
   };
 }
 
