@@ -42,7 +42,7 @@ new: --provider is one of ${newProviders.join(", ")}.
 The request must carry --model (each provider has a default) and end with the --user message; the
 reply streams one token per delta. --thinking streams the model's thinking first
 (${thinkingProviders}).
---pause name@n holds after the answer's n-th delta (@0: before it starts); --cut name@n writes the n-th delta in two writes, holding at pause name
+--pause name@n holds after the answer's n-th delta (@0: before it starts, the only one a --no-stream answer takes); --cut name@n writes the n-th delta in two writes, holding at pause name
 between them (an event cut across two reads). --tool answers with a tool call first; the app's
 request with the tool's result then gets the --reply (--before-tool: text streamed before the
 call). --fail answers the first request with that error status; with --reply, the retry gets the

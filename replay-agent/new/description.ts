@@ -166,11 +166,11 @@ const checkTurns = (source: string, description: Description): DescriptionError 
     if (turn.fail === undefined && turn.reply === undefined && (turn.tools ?? []).length === 0) {
       return problem(where, "this turn has no answer", 'Give it "reply" text, "tools" or "fail"');
     }
-    if (turn.stream === false && (turn.pause !== undefined || turn.cut !== undefined)) {
+    if (turn.stream === false && (turn.cut !== undefined || pausesOf(turn).some((pause) => pause.after !== 0))) {
       return problem(
         where,
-        "a turn that is not streamed has no deltas to pause after or cut",
-        'Remove "pause" and "cut", or "stream": false',
+        "a turn that is not streamed has no deltas to pause after or cut: it can hold only before its answer",
+        'Make each pause "name@0" and remove "cut", or remove "stream": false',
       );
     }
     afterTools = turn.fail === undefined && (turn.tools ?? []).length > 0;

@@ -300,9 +300,15 @@ describe.each(providers)(
       expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
     });
 
-    it("answers a turn that is not streamed with one whole response", async () => {
-      const { server } = await serveNew({ provider, turns: [{ user: "Give me a short tour", reply, stream: false }] });
-      expect(await client.ask(server.url, "Give me a short tour")).toBe(reply);
+    it("answers a turn that is not streamed with one whole response, held before it at a pause @0", async () => {
+      const { server } = await serveNew({
+        provider,
+        turns: [{ user: "Give me a short tour", reply, stream: false, pause: "before-answer@0" }],
+      });
+      const asking = client.ask(server.url, "Give me a short tour");
+      await server.paused("before-answer");
+      server.resume();
+      expect(await asking).toBe(reply);
       expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
     });
 
@@ -570,8 +576,8 @@ describe("replay-agent new's description", () => {
       'd.json: turns[1]: this turn follows a tool call, so its request carries the tool results, not a user message. Remove "user", or end the turn before with no "tools"',
     ],
     [
-      { provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", stream: false, pause: "p@0" }] },
-      'd.json: turns[0]: a turn that is not streamed has no deltas to pause after or cut. Remove "pause" and "cut", or "stream": false',
+      { provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", stream: false, pause: "p@1" }] },
+      'd.json: turns[0]: a turn that is not streamed has no deltas to pause after or cut: it can hold only before its answer. Make each pause "name@0" and remove "cut", or remove "stream": false',
     ],
     [
       { provider: "anthropic-messages", usage: false, turns: [{ user: "Hi", reply: "Hi" }] },

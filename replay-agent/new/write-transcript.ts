@@ -177,7 +177,9 @@ const transcriptLines = (
       if (Result.isFailure(streamLines)) return streamLines;
       lines.push(...streamLines.success);
     } else {
-      lines.push({ type: "emit_inbound", response: answerFields(template.response(answer)) });
+      // A whole answer holds only before it (description.ts refuses any other pause).
+      const held = pausesOf(turn).map((pause): Line => ({ type: "pause", name: pause.name }));
+      lines.push(...held, { type: "emit_inbound", response: answerFields(template.response(answer)) });
     }
     input += usage.output;
     previousCalls = calls;
