@@ -1,16 +1,18 @@
 // `pnpm bench [group...]`: measures the speed figures docs/performance.md reports and prints each as one
 // JSON line, {"figure", "value", "unit", "goal"} (goal null when there is none), so a script
-// can check them. Groups: replay, readiness, scenario, prove; all of them by default. Ratios are
+// can check them. Groups: replay, route, readiness, scenario, prove; all of them by default. Ratios are
 // measured side by side in one run; absolute times vary with the machine.
 import type { Figure } from "./figure.ts";
 import { rounded } from "./figure.ts";
 import { proveFigures } from "./prove.ts";
 import { readinessFigures } from "./readiness.ts";
 import { replayFigures } from "./replay.ts";
+import { routeFigures } from "./route.ts";
 import { scenarioFigures } from "./scenario-duration.ts";
 
 const groups: Readonly<Record<string, () => Promise<ReadonlyArray<Figure>>>> = {
   replay: replayFigures,
+  route: () => routeFigures(),
   readiness: readinessFigures,
   scenario: () => scenarioFigures(),
   prove: () => proveFigures(),
