@@ -3,10 +3,12 @@ import { createServer, request, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Duplex } from "node:stream";
+import { fileURLToPath } from "node:url";
+import type { Duplex, Readable } from "node:stream";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import { routedHostsOf, startReplayServer } from "../../replay-agent/index.ts";
 import { offMachine, startRoute } from "./start-route.ts";
 
 const scratch: string[] = [];
@@ -28,6 +30,24 @@ function outsideAddress(): string {
     .find((address) => address !== undefined && !address.internal && address.family === "IPv4");
   if (found === undefined) throw new Error("this machine has no IPv4 address outside its loopback to call the route from");
   return found.address;
+}
+
+/** One of the replay agent's openai-realtime transcripts. */
+const realtimeTranscript = (name: string): string =>
+  fileURLToPath(new URL(`../../replay-agent/fixtures/openai-realtime/${name}`, import.meta.url));
+
+/** Resolves once `output` has written `line` whole. */
+function written(output: Readable, line: string): Promise<void> {
+  return new Promise((resolve) => {
+    let text = "";
+    const read = (chunk: Buffer): void => {
+      text += chunk.toString("utf8");
+      if (!text.split("\n").includes(line)) return;
+      output.off("data", read);
+      resolve();
+    };
+    output.on("data", read);
+  });
 }
 
 describe("startRoute", () => {
@@ -191,6 +211,98 @@ describe("startRoute", () => {
       }
     } finally {
       await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
+  it("routes the official OpenAIRealtimeWS client's sessions from wss://api.openai.com to the replay agent, and refuses an upgrade to another host, naming it", async () => {
+    const turn = await startReplayServer({ transcript: realtimeTranscript("text-turn.ndjson") });
+    const dropped = await startReplayServer({ transcript: realtimeTranscript("dropped-session.ndjson") });
+    try {
+      const route = await startRoute({
+        routes: [
+          { hosts: routedHostsOf("openai-realtime"), target: turn.url },
+          { hosts: ["realtime.example.com"], target: dropped.url },
+        ],
+        dir: await folder(),
+      });
+      try {
+        // The app: a text turn on the client's own URL, a session that drops mid-response, and one to a host the route refuses.
+        const script = `
+          import OpenAI from "openai";
+          import { OpenAIRealtimeWS } from "openai/realtime/ws";
+          const say = (...line) => console.log(JSON.stringify(line));
+          const open = (options) => {
+            const rt = new OpenAIRealtimeWS({ model: "gpt-realtime" }, new OpenAI({ apiKey: "sk-route", ...options }));
+            rt.on("event", (event) => say(event.type, ...(event.type === "response.output_text.delta" ? [event.delta] : [])));
+            rt.on("error", (error) => say("error", error.message));
+            const closed = new Promise((resolve) => rt.socket.once("close", (code) => resolve(say("close", code))));
+            return { rt, closed };
+          };
+          const question = (text) => ({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+          const turn = open({});
+          await turn.rt.emitted("session.created");
+          turn.rt.send({ type: "session.update", session: { type: "realtime", output_modalities: ["text"], instructions: "Answer in one short sentence." } });
+          await turn.rt.emitted("session.updated");
+          turn.rt.send(question("What is in this project?"));
+          turn.rt.send({ type: "response.create" });
+          await turn.rt.emitted("response.done");
+          turn.rt.close();
+          await turn.closed;
+          const dropped = open({ baseURL: "https://realtime.example.com/v1" });
+          await dropped.rt.emitted("session.created");
+          dropped.rt.send(question("Summarize the README."));
+          dropped.rt.send({ type: "response.create" });
+          await dropped.closed;
+          await open({ baseURL: "https://llm.example.com/v1" }).closed;`;
+        const app = execa(process.execPath, ["--input-type=module", "-e", script], { env: route.env, extendEnv: false });
+        const secondDelta = written(app.stdout, '["response.output_text.delta"," project"]');
+        // Held at the transcript's pause, the app has had the two deltas before it: the route holds no message back.
+        await turn.paused("mid-response");
+        await secondDelta;
+        turn.resume();
+        const { stdout } = await app;
+        const opened = [
+          "session.created",
+          "conversation.item.added",
+          "conversation.item.done",
+          "response.created",
+          "response.output_item.added",
+          "conversation.item.added",
+          "response.content_part.added",
+        ];
+        expect(stdout.split("\n").map((line) => JSON.parse(line) as string[])).toEqual([
+          ["session.created"],
+          ["session.updated"],
+          ...opened.slice(1).map((type) => [type]),
+          ["response.output_text.delta", "This"],
+          ["response.output_text.delta", " project"],
+          ["response.output_text.delta", " has two"],
+          ["response.output_text.delta", " files."],
+          ["response.output_text.done"],
+          ["response.content_part.done"],
+          ["response.output_item.done"],
+          ["conversation.item.done"],
+          ["response.done"],
+          ["close", 1000],
+          // The replay agent drops the connection with no close frame (1006); mockttp closes the app's with a close frame without a code.
+          ...opened.map((type) => [type]),
+          ["response.output_text.delta", "The"],
+          ["response.output_text.delta", " README"],
+          ["close", 1005],
+          ["error", "Unexpected server response: 502"],
+          ["close", 1006],
+        ]);
+        expect(turn.status()).toMatchObject({ played: 22, remaining: 0, mismatches: [] });
+        expect(dropped.status()).toMatchObject({ remaining: 0, mismatches: [] });
+        expect(turn.requests()[0]).toMatchObject({ method: "GET", path: "/v1/realtime?model=gpt-realtime", matched: true });
+        expect(route.strays()).toEqual([
+          { host: "llm.example.com", method: "GET", path: "/v1/realtime?model=gpt-realtime", at: expect.any(Number) },
+        ]);
+      } finally {
+        await route.stop();
+      }
+    } finally {
+      await Promise.all([turn.close(), dropped.close()]);
     }
   });
 
