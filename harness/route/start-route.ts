@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { join } from "node:path";
-import { generateCACertificate, getLocal, type CompletedRequest } from "mockttp";
+import { generateCACertificate, getLocal, RulePriority, type CompletedRequest } from "mockttp";
 import type { StrayCallMetadata } from "../../common/contract.ts";
 import { preloadFile } from "./preload-file.ts";
 
@@ -112,9 +112,10 @@ let authority: ReturnType<typeof generateCACertificate> | undefined;
 /**
  * Starts the route: an HTTP(S) proxy (HTTP Toolkit's mockttp) that terminates TLS with a
  * certificate authority made for this run, sends the requests for `hosts` to `target` with their
- * method, path, query, headers and body unchanged and streams the answers back as they come, passes
- * `allowed` hosts through, and refuses any other request with a 502 naming it, recorded as a stray
- * call. Requests from outside the loopback are refused too (mockttp listens on every interface).
+ * method, path, query, headers and body unchanged and streams the answers back as they come (a
+ * WebSocket upgrade too, then its messages both ways), passes `allowed` hosts through, and refuses
+ * any other request or upgrade with a 502, recorded as a stray call. Requests from outside the
+ * loopback are refused too (mockttp listens on every interface).
  */
 export async function startRoute(options: RouteOptions): Promise<Route> {
   const dir = await mkdtemp(join(options.dir, "route-"));
@@ -136,21 +137,35 @@ export async function startRoute(options: RouteOptions): Promise<Route> {
         setProtocol: target.protocol === "https:" ? "https" : "http",
         replaceHost: { targetHost: target.host, updateHostHeader: false },
       } as const;
+      const upgradeToReplay = { ...toReplay, setProtocol: target.protocol === "https:" ? "wss" : "ws" } as const;
       for (const host of route.hosts) {
         const isHost = forHost(host);
-        await server
-          .forAnyRequest()
-          .matching((request) => fromLoopback(request) && isHost(request))
-          .thenPassThrough({ transformRequest: toReplay });
+        const routed = (request: CompletedRequest): boolean => fromLoopback(request) && isHost(request);
+        await server.forAnyRequest().matching(routed).thenPassThrough({ transformRequest: toReplay });
+        await server.forAnyWebSocket().matching(routed).thenPassThrough({ transformRequest: upgradeToReplay });
       }
     }
     for (const host of options.allowed ?? []) {
       const isHost = forHost(host);
-      await server
-        .forAnyRequest()
-        .matching((request) => fromLoopback(request) && isHost(request))
-        .thenPassThrough();
+      const allowed = (request: CompletedRequest): boolean => fromLoopback(request) && isHost(request);
+      await server.forAnyRequest().matching(allowed).thenPassThrough();
+      await server.forAnyWebSocket().matching(allowed).thenPassThrough();
     }
+    // mockttp's WebSocket rules have no callback step: its findMatchingRule calls a fallback rule's matcher once for each
+    // upgrade that no other rule took, and once only, so the matcher records the stray.
+    await server
+      .forAnyWebSocket()
+      .asPriority(RulePriority.FALLBACK)
+      .matching((request) => {
+        strays.push(strayCall(request));
+        return true;
+      })
+      .thenRejectConnection(
+        502,
+        "Bad Gateway",
+        { "content-type": "text/plain; charset=utf-8" },
+        "scenario-prover route: refused a WebSocket upgrade: its host is neither routed to the replay agent nor allowed.\n",
+      );
     await server.forUnmatchedRequest().thenCallback((request) => {
       const stray = strayCall(request);
       strays.push(stray);

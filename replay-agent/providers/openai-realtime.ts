@@ -187,4 +187,5 @@ export const openAiRealtime: WebSocketProviderFormat = {
   checkFraming,
   answerMismatch,
   credentials: { env: "OPENAI_API_KEY", headers: (key) => ({ authorization: `Bearer ${key}` }) },
+  hosts: ["api.openai.com"],
 };

@@ -75,4 +75,6 @@ export interface StdioProviderFormat extends MessageProviderFormat {
 /** What a WebSocket provider's profile contributes: also how the recorder authenticates the connections it opens upstream. */
 export interface WebSocketProviderFormat extends MessageProviderFormat {
   readonly credentials: Credentials;
+  /** The hosts its official clients open their connections to unless told otherwise, which a config's `route: true` sends to the replay agent. */
+  readonly hosts: ReadonlyArray<string>;
 }

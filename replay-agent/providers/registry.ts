@@ -99,5 +99,6 @@ export const stdioFormatFor = (transcript: Transcript): Effect.Effect<StdioProvi
       );
 };
 
-/** The hosts a config's `route: true` sends to the replay agent for a transcript of `provider`: none for WebSocket and stdio. */
-export const routedHostsOf = (provider: Provider): ReadonlyArray<string> => (isHttpProvider(provider) ? httpFormats[provider].hosts : []);
+/** The hosts a config's `route: true` sends to the replay agent for a transcript of `provider`: none for stdio. */
+export const routedHostsOf = (provider: Provider): ReadonlyArray<string> =>
+  isHttpProvider(provider) ? httpFormats[provider].hosts : isStdioProvider(provider) ? [] : webSocketFormats[provider].hosts;
