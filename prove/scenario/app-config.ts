@@ -73,7 +73,7 @@ const stringList = (value: unknown): boolean => Array.isArray(value) && value.ev
 /** What a bad `app.route` is told: its shape, as docs/routing.md gives it. */
 const routeShape =
   'set it to true (route the hosts of each transcript\'s provider), or { hosts: ["api.anthropic.com"], allow: ["db.localhost"] } ' +
-  '(hosts: a list, or a list for each transcript\'s name), or leave it out';
+  "(hosts: a list, or a list for each transcript's name), or leave it out";
 
 /** Refuses an `app.route` the harness could not read: true, false, or { hosts, allow } with lists of host names. */
 const routeValue = (value: unknown, config: string): Effect.Effect<void, ConfigError> => {
