@@ -60,10 +60,26 @@ async function startRouteFor(
   agents: ReadonlyArray<{ readonly name: string; readonly agent: ScenarioAgent }>,
 ): Promise<{ env: Readonly<Record<string, string>>; strays(): ReadonlyArray<StrayCallMetadata>; stop(): Promise<void> } | undefined> {
   if (scenarioApp.route === undefined || scenarioApp.route === false) return undefined;
-  const { startAppRoute } = await import("./route/app-route.ts");
+  const { startAppRoute } = await import("./route/app-route.ts").catch((error: unknown) => {
+    throw missingMockttp(error) ?? error;
+  });
   return startAppRoute(
     scenarioApp.route,
     agents.map(({ name, agent }) => ({ name, url: agent.url, provider: agent.provider })),
+  );
+}
+
+/**
+ * The error for an app.route whose proxy package is not installed: mockttp is an optional peer dependency, so that
+ * installs of scenario-prover without a route (yarn v1 refuses a dependency of mockttp's on Node 20) carry none of it.
+ */
+function missingMockttp(error: unknown): HarnessError | undefined {
+  const text = error instanceof Error ? error.message : String(error);
+  if (!/Cannot find (package|module) 'mockttp'/.test(text)) return undefined;
+  return new HarnessError(
+    "config",
+    "app.route needs the mockttp package, which scenario-prover loads only for it: add it beside scenario-prover " +
+      "(npm install --save-dev mockttp@4.6.3, or your package manager's add -D), or leave app.route out of the config.",
   );
 }
 
