@@ -117,7 +117,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(npmPack?.files.map((file) => file.path).sort()).toEqual(files);
   });
 
-  it("installs as a devDependency of a plain npm repository, where init writes a config and an example", async () => {
+  it("installs as a devDependency of a plain npm repository, where init writes a config, an example and a transcript for the app's openai client", async () => {
     shop = await makeShopRepo(join(work, planted, "shop"));
     await npmInstall(shop.dir, tarball);
     expect((await manifest(shop.dir)).devDependencies?.["scenario-prover"]).toMatch(/scenario-prover-.*\.tgz$/);
@@ -127,8 +127,11 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(init.stderr.split("\n")).toEqual(
       expect.arrayContaining([
         "detected: start: npm start (server.js reads the PORT environment variable)",
+        "detected: provider: OPENAI_BASE_URL, OPENAI_API_KEY (openai reads OPENAI_BASE_URL (from 4.21.0 on) and OPENAI_API_KEY)",
+        "detected: model: gpt-4.1-mini (named in server.js)",
         "wrote scenarios.config.ts",
         "wrote scenarios/example.e2e.ts",
+        "wrote scenarios/example.ndjson",
         "wrote package.json",
         "wrote .gitignore",
       ]),
@@ -139,7 +142,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     // The example runs against the app in the proof of the next test; a direct run of one is the Vite app's test's.
     const again = await npx(shop.dir, "prove-scenario", "init");
     expect(again.exitCode, again.stderr).toBe(2);
-    expect(again.stderr).toContain("scenarios.config.ts and scenarios/example.e2e.ts already exist");
+    expect(again.stderr).toContain("scenarios.config.ts, scenarios/example.e2e.ts and scenarios/example.ndjson already exist");
   });
 
   it("in a CI job, from inside the repository with no --repo and no --config, proves every scenario under a folder at once (one of them untracked), publishes the images to the remote for a pr.md without a relative link, and sets the step's outputs and summary; the checkout stays as it was and no path of this machine is in the reports", async () => {
@@ -162,7 +165,8 @@ describe("scenario-prover as a package installed in a user's repository", () => 
       },
     );
 
-    // The example init wrote passes against the app on both sides: one scenario proved, one not, and the worst verdict is the exit code.
+    // The example init wrote passes against the app on both sides, its second test asking the shop's assistant through the
+    // openai client and the transcript init wrote: one scenario proved, one not, and the worst verdict is the exit code.
     expect(run.exitCode, run.stderr).toBe(1);
     expect(
       run.stderr
@@ -182,10 +186,13 @@ describe("scenario-prover as a package installed in a user's repository", () => 
         "utf8",
       ),
     ) as ProofSummary;
-    expect(summary.scenarios.map((row) => [row.file, row.verdict])).toEqual([
-      ["scenarios/cart-total.e2e.ts", "proved"],
-      ["scenarios/example.e2e.ts", "not-proved"],
+    const replied = "with the example transcript › the app shows the replayed reply";
+    expect(summary.scenarios.map((row) => [row.file, row.title, row.verdict])).toEqual([
+      ["scenarios/cart-total.e2e.ts", "the cart adds 1 and 2 to a total of 3", "proved"],
+      ["scenarios/example.e2e.ts", "the app opens", "not-proved"],
+      ["scenarios/example.e2e.ts", replied, "not-proved"],
     ]);
+    const folderOf = (title: string) => summary.scenarios.find((row) => row.title === title)?.dir ?? "";
     const pair = `${summary.base.sha?.slice(0, 7)}-${summary.head.sha?.slice(0, 7)}`;
     const dir = join(shop.dir, "reports", pair);
 
@@ -198,7 +205,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(written).toEqual({ verdict: "not-proved", "exit-code": "1", "report-dir": dir, "pr-md": join(dir, "pr.md") });
     const stepSummary = await readFile(summaryFile, "utf8");
     expect(stepSummary.startsWith("previous step\n")).toBe(true);
-    expect(stepSummary).toContain("## ❌ Not proved: 1 of 2 scenarios proved, 1 not proved");
+    expect(stepSummary).toContain("## ❌ Not proved: 1 of 3 scenarios proved, 2 not proved");
 
     const pr = await readFile(join(dir, "pr.md"), "utf8");
     expect(pr.split("\n")[0]).toBe("<!-- scenario-prover -->");
@@ -211,18 +218,21 @@ describe("scenario-prover as a package installed in a user's repository", () => 
       expect.arrayContaining([
         `scenarios/cart-total/${pair}/images/base-cart.png`,
         `scenarios/cart-total/${pair}/comparison.png`,
-        `scenarios/example/${pair}/images/head-opened.png`,
+        `${folderOf("the app opens")}/${pair}/images/head-opened.png`,
+        `${folderOf(replied)}/${pair}/images/head-replied.png`,
       ]),
     );
     expect(branch.filter((file) => !/\.png$/.test(file))).toEqual([]);
     for (const link of links) expect(branch).toContain(link.slice("https://img.example/shop/".length));
 
-    const example = JSON.parse(await readFile(join(dir, "scenarios/example/report.json"), "utf8")) as ProofReport;
-    expect([example.reasonCode, example.base.attempts, example.head.attempts]).toMatchObject([
-      "passes-on-base",
-      [{ outcome: "passed" }],
-      [{ outcome: "passed" }],
-    ]);
+    for (const title of ["the app opens", replied]) {
+      const example = JSON.parse(await readFile(join(dir, folderOf(title), "report.json"), "utf8")) as ProofReport;
+      expect([example.reasonCode, example.base.attempts, example.head.attempts]).toMatchObject([
+        "passes-on-base",
+        [{ outcome: "passed" }],
+        [{ outcome: "passed" }],
+      ]);
+    }
 
     // The untracked scenario's report: its failure on base, its pass on head, and the command that proves it alone.
     const report = JSON.parse(await readFile(join(dir, "scenarios/cart-total/report.json"), "utf8")) as ProofReport;

@@ -1108,17 +1108,56 @@ describe("prove-scenario init", () => {
       expect(example).not.toContain("transcript");
       return;
     }
-    // The transcript passes replay-agent check, and the example names it in a line to uncomment once it drives a chat.
+    // The transcript passes replay-agent check, and the example's second test plays it: the message typed into the first text box.
     const checked = await Effect.runPromise(readTranscript(join(dir, "scenarios/example.ndjson")));
     expect(checked.meta.provider).toBe(transcript);
     expect(result.written.slice(0, 3)).toEqual(["scenarios.config.ts", "scenarios/example.e2e.ts", "scenarios/example.ndjson"]);
-    expect(example.split("\n").slice(2, 6)).toEqual([
-      `// example.ndjson, beside this file, answers the app's ${detected.find((line) => line.startsWith("model provider: "))?.replace(/^model provider: (.+?) \((?!Python\)).*$/, "$1")} call to ${checked.meta.model} with the user message "Hello";`,
+    expect(result.detected.at(-1)).toBe("model: the default of replay-agent new (the app's source names no model id)");
+    const sdk = detected.find((line) => line.startsWith("model provider: "))?.replace(/^model provider: (.+?) \((?!Python\)).*$/, "$1");
+    expect(example.split("\n").slice(12, 20)).toEqual([
+      `// example.ndjson, beside this file, answers the app's ${sdk} call to ${checked.meta.model} with the user message "Hello";`,
       "// its first line is the replay-agent new command that wrote it, to run again with the app's own model and message.",
-      "// Uncomment the next line once this test sends that message through the app: a transcript left unplayed fails the test.",
-      '// test.use({ transcript: "./example.ndjson" });',
+      'test.describe("with the example transcript", () => {',
+      '  test.use({ transcript: "./example.ndjson" });',
+      "",
+      "  // Sends the message as most chat pages take one: the first text box, then Enter. If the app takes it",
+      "  // otherwise, change these steps: a transcript left unplayed fails the test, naming its first unplayed line.",
+      '  test("the app shows the replayed reply", async ({ app, page }) => {',
     ]);
-    expect(syntaxErrors(example.replace("// test.use(", "test.use("), "example.e2e.ts")).toEqual([]);
+    expect(example).toContain(`    await app.open(${open});\n    const message = page.getByRole("textbox").first();\n`);
+    expect(example).toContain('    await expect(page.getByText("Hello! This reply is replayed by the replay agent.")).toBeVisible();\n');
+  });
+
+  it("asks, in the example transcript, for the model the app's source names, and says which it found when it names several", async () => {
+    const files = (model: string) => ({
+      "package.json": json({ scripts: { start: "node server.js" }, dependencies: { "@anthropic-ai/sdk": "^0.60.0" } }),
+      "server.js": `const model = process.env.MODEL ?? ${model};\napp.listen(process.env.PORT);\n`,
+      "server.test.js": 'test("asks", () => ask("claude-3-haiku-20240307"));\n',
+      "node_modules/helper/index.js": 'module.exports = "claude-2.1";\n',
+    });
+    const one = await folder(files('"claude-haiku-4-5"'));
+
+    const found = await initScenarios(one);
+
+    expect(found.detected.at(-1)).toBe("model: claude-haiku-4-5 (named in server.js)");
+    expect((await Effect.runPromise(readTranscript(join(one, "scenarios/example.ndjson")))).meta.model).toBe("claude-haiku-4-5");
+    expect((await read(one, "scenarios/example.ndjson")).split("\n")[0]).toBe(
+      "// Written by: replay-agent new --provider anthropic-messages --model claude-haiku-4-5 --user Hello --reply 'Hello! This reply is replayed by the replay agent.'",
+    );
+    expect(found.notes.find((note) => note.startsWith("scenarios/example.ndjson answers"))).toContain(
+      "when the app asks the model claude-haiku-4-5 about",
+    );
+
+    const two = await folder(files('(fast ? "claude-haiku-4-5" : `claude-opus-4-1`)'));
+
+    const several = await initScenarios(two);
+
+    expect(several.detected.at(-1)).toBe(
+      "model: the default of replay-agent new (the app's source names claude-haiku-4-5, claude-opus-4-1)",
+    );
+    expect(several.notes.find((note) => note.startsWith("scenarios/example.ndjson answers"))).toContain(
+      "when the app asks the default model of replay-agent new: run the command on its first line again with --model <the app's model> (one of claude-haiku-4-5, claude-opus-4-1) about",
+    );
   });
 
   it("writes the config of an Express app in a subfolder of its repository, with npm start and the folder as root", async () => {

@@ -12,6 +12,7 @@ import {
 import { InitFailed } from "./errors.ts";
 import { machineVersions, proverBin, proverBins, resolvePackageManager, upTo, type MachineVersions } from "../install/package-manager.ts";
 import { detectApp } from "./detect.ts";
+import { findAppModel, type AppModel } from "./app-model.ts";
 import { exampleTranscript, exampleTurn } from "./example-transcript.ts";
 import { gitTopLevel, installedVersion, readAppFolder, readPackageJson, reader } from "./folder.ts";
 import { findProviderSdks } from "./manifests.ts";
@@ -119,6 +120,7 @@ export async function initScenarios(
       : chooseProvider(sdks, (await import("../../replay-agent/index.ts")).routedHostsOf, (name) =>
           installedVersion(dir, top ?? dir, name),
         );
+  const model: AppModel = provider === undefined ? { kind: "none" } : await findAppModel(dir, provider.transcript);
 
   const notes: string[] = [];
   if (top === undefined) {
@@ -133,7 +135,7 @@ export async function initScenarios(
   }
   if (install.note !== undefined) notes.push(install.note);
   notes.push(...basePathNote(detection));
-  if (provider !== undefined) notes.push(...providerNotes(provider));
+  if (provider !== undefined) notes.push(...providerNotes(provider, model));
   const scripts = packageJson.value.scripts as Readonly<Record<string, unknown>>;
   const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined;
   const prover = proverBin(manager.manager, run);
@@ -173,7 +175,10 @@ export async function initScenarios(
     ...configChoices(detection),
     provider: provider === undefined ? undefined : providerConfigLines(provider),
   });
-  const transcript = provider === undefined ? undefined : await exampleTranscript(provider.transcript, transcriptFile);
+  const transcript =
+    provider === undefined
+      ? undefined
+      : await exampleTranscript(provider.transcript, transcriptFile, model.kind === "found" ? model.model : undefined);
   // Reports are written under the checkout's root, so that is where they are ignored.
   const gitignoreFile = join(top ?? dir, ".gitignore");
   const gitignore = withOutputsIgnored(await readIfExists(gitignoreFile), (top ?? dir) === dir);
@@ -181,7 +186,7 @@ export async function initScenarios(
   const example =
     provider === undefined || transcript === undefined
       ? undefined
-      : { path: `./${basename(transcriptFile)}`, sdk: sdkLabel(provider.found), model: transcript.model, user: exampleTurn.user };
+      : { path: `./${basename(transcriptFile)}`, sdk: sdkLabel(provider.found), model: transcript.model, ...exampleTurn };
   await writeNewFile(join(dir, exampleFile), renderExample(servedPath(detection), example));
   const written = [configFile, exampleFile];
   if (transcript !== undefined) {
@@ -206,7 +211,7 @@ export async function initScenarios(
       `install: ${install.text}`,
       ...choiceLines(detection),
       `app root: ${root} (${rootWhy})`,
-      ...(provider === undefined ? [] : providerDetected(provider)),
+      ...(provider === undefined ? [] : providerDetected(provider, model)),
     ],
     notes,
     proveCommand: `${prover} --base main --head HEAD ${exampleFile}`,

@@ -1,3 +1,4 @@
+import type { AppModel } from "./app-model.ts";
 import { exampleTurn } from "./example-transcript.ts";
 import type { FoundSdk } from "./manifests.ts";
 import { sdkLabel, type ProviderChoice } from "./provider-choice.ts";
@@ -24,21 +25,34 @@ export function providerConfigLines(choice: ProviderChoice): ProviderLines {
   };
 }
 
+/** The model line init prints: the one the app's source names, or why the example asks for the provider's default. */
+function modelLine(model: AppModel): string {
+  if (model.kind === "found") return `model: ${model.model} (named in ${model.file})`;
+  if (model.kind === "several") return `model: the default of replay-agent new (the app's source names ${model.models.join(", ")})`;
+  return "model: the default of replay-agent new (the app's source names no model id)";
+}
+
 /** What init prints of the model provider, one line a choice with its reason. */
-export function providerDetected(choice: ProviderChoice): string[] {
+export function providerDetected(choice: ProviderChoice, model: AppModel): string[] {
   const names = Object.keys(choice.variables);
   return [
     `model provider: ${sdkLabel(choice.found)} (${choice.version.from})${choice.others.length === 0 ? "" : `; also ${listed(choice.others)}`}`,
     ...(names.length === 0 ? [] : [`provider: ${names.join(", ")} (${choice.variablesWhy})`]),
     ...(choice.route === undefined ? [] : [`route: true (${choice.route})`]),
+    modelLine(model),
   ];
 }
 
 /** What the user must know or do about the model provider and the example transcript. */
-export function providerNotes(choice: ProviderChoice): string[] {
+export function providerNotes(choice: ProviderChoice, model: AppModel): string[] {
+  const asked =
+    model.kind === "found"
+      ? `the model ${model.model}`
+      : "the default model of replay-agent new: run the command on its first line again with --model <the app's model>" +
+        (model.kind === "several" ? ` (one of ${model.models.join(", ")})` : "");
   return [
-    `${transcriptFile} answers the app's ${sdkLabel(choice.found)} call for the user message ${JSON.stringify(exampleTurn.user)} (provider ${choice.transcript}, written by replay-agent new): ` +
-      `uncomment the test.use({ transcript }) line in ${exampleFile} once the test sends that message through the app, since a transcript left unplayed fails the test.`,
+    `${transcriptFile} answers the app's ${sdkLabel(choice.found)} call when the app asks ${asked} about the user message ${JSON.stringify(exampleTurn.user)} (provider ${choice.transcript}, written by replay-agent new). ` +
+      `The second test of ${exampleFile} types that message into the page's first text box and presses Enter: change its steps if the app takes a message otherwise, since a transcript left unplayed fails the test.`,
     ...(choice.todo === undefined ? [] : [choice.todo]),
   ];
 }

@@ -108,38 +108,55 @@ export interface ExampleTranscript {
   readonly path: string;
   /** The SDK whose call it answers, e.g. "openai". */
   readonly sdk: string;
-  /** The model and the user message it expects. */
+  /** The model and the user message it expects, and the reply it streams. */
   readonly model: string;
   readonly user: string;
+  readonly reply: string;
 }
 
-/** The example's lines about its transcript: what it answers, and the test.use line to uncomment once the test sends it. */
-const transcriptLines = (transcript: ExampleTranscript | undefined) =>
+/**
+ * The example's test that plays its transcript: it sends the user message as most chat pages take one
+ * (the first text box, then Enter) and expects the replayed reply on the page.
+ */
+const transcriptTest = (path: string, transcript: ExampleTranscript | undefined) =>
   transcript === undefined
     ? []
     : [
+        "",
         `// ${transcript.path.replace(/^\.\//, "")}, beside this file, answers the app's ${transcript.sdk} call to ${transcript.model} with the user message ${JSON.stringify(transcript.user)};`,
         "// its first line is the replay-agent new command that wrote it, to run again with the app's own model and message.",
-        "// Uncomment the next line once this test sends that message through the app: a transcript left unplayed fails the test.",
-        `// test.use({ transcript: ${JSON.stringify(transcript.path)} });`,
+        'test.describe("with the example transcript", () => {',
+        `  test.use({ transcript: ${JSON.stringify(transcript.path)} });`,
         "",
+        "  // Sends the message as most chat pages take one: the first text box, then Enter. If the app takes it",
+        "  // otherwise, change these steps: a transcript left unplayed fails the test, naming its first unplayed line.",
+        '  test("the app shows the replayed reply", async ({ app, page }) => {',
+        `    await app.open(${path});`,
+        '    const message = page.getByRole("textbox").first();',
+        `    await message.fill(${JSON.stringify(transcript.user)});`,
+        '    await message.press("Enter");',
+        `    await expect(page.getByText(${JSON.stringify(transcript.reply)})).toBeVisible();`,
+        '    await app.screenshot("replied");',
+        "  });",
+        "});",
       ];
 
-/** The text of scenarios/example.e2e.ts, opening the app at `basePath` when it is served under one, naming `transcript` when there is one. */
+/** The text of scenarios/example.e2e.ts, opening the app at `basePath` when it is served under one, playing `transcript` when there is one. */
 export function renderExample(basePath: string | undefined, transcript: ExampleTranscript | undefined): string {
+  const path = basePath === undefined ? "" : JSON.stringify(basePath);
   return [
     'import { expect, test } from "scenario-prover/harness";',
     "",
-    ...transcriptLines(transcript),
     "// Make this test reproduce the bug: drive the page to where the bug shows,",
     "// then assert what should be there, so that it fails on base and passes on head.",
     'test("the app opens", async ({ app, page }) => {',
     "  // To click at once on a page that hydrates, wait until it is interactive: app.interactive in",
     "  // scenarios.config.ts, or app.open(path, { until }) with what only the client renders.",
-    `  await app.open(${basePath === undefined ? "" : JSON.stringify(basePath)});`,
+    `  await app.open(${path});`,
     '  await expect(page.locator("body")).toBeVisible();',
     '  await app.screenshot("opened");',
     "});",
+    ...transcriptTest(path, transcript),
     "",
   ].join("\n");
 }

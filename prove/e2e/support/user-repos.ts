@@ -40,17 +40,54 @@ http
 `;
 
 /**
- * An Express-style app as many are: CommonJS, npm without a lockfile, no dependencies, a
- * server that reads PORT. Tag `bug`: the cart's total of 1 and 2 reads 12; tag `fix`: 3.
+ * The shop's server with an assistant: a form whose question the server asks OpenAI's Chat
+ * Completions through the official `openai` client (its base URL and key from the environment, as
+ * the client reads them), streamed, and whose answer the page shows.
+ */
+const shopServer = (add: string) => `const http = require("node:http");
+const { OpenAI } = require("openai");
+
+const add = (a, b) => ${add};
+
+async function answer(question) {
+  const stream = await new OpenAI().chat.completions.create({
+    model: "gpt-4.1-mini",
+    stream: true,
+    messages: [{ role: "user", content: question }],
+  });
+  let text = "";
+  for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+  return text;
+}
+
+http
+  .createServer(async (request, response) => {
+    const url = new URL(request.url, "http://shop");
+    const query = url.searchParams;
+    const ask = '<form action="/ask"><input name="q" aria-label="Ask the shop"></form>';
+    const shown =
+      url.pathname === "/ask"
+        ? \`<p role="log">\${await answer(query.get("q") ?? "")}</p>\`
+        : \`<h1>Cart</h1><p role="status">Total: \${add(query.get("a") ?? "0", query.get("b") ?? "0")}</p>\`;
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(\`<!doctype html><title>Shop</title>\${ask}\${shown}\`);
+  })
+  .listen(Number(process.env.PORT), "127.0.0.1", () => console.log(\`shop listening on \${process.env.PORT}\`));
+`;
+
+/**
+ * An Express-style app as many are: CommonJS, npm without a lockfile, a server that reads PORT,
+ * and an assistant on the openai client (5.x: smaller to install than the current line, and it
+ * reads OPENAI_BASE_URL). Tag `bug`: the cart's total of 1 and 2 reads 12; tag `fix`: 3.
  */
 export async function makeShopRepo(dir: string): Promise<UserRepo> {
   const repo = await repository(dir, {
     ".gitignore": "node_modules/\n",
-    "package.json": `${JSON.stringify({ name: "shop", version: "1.0.0", private: true, scripts: { start: "node server.js" } }, null, 2)}\n`,
-    "server.js": server("a + b"),
+    "package.json": `${JSON.stringify({ name: "shop", version: "1.0.0", private: true, scripts: { start: "node server.js" }, dependencies: { openai: "5.23.2" } }, null, 2)}\n`,
+    "server.js": shopServer("a + b"),
   });
   await commit(repo, "bug", "Show the cart's total");
-  await writeFile(join(dir, "server.js"), server("Number(a) + Number(b)"));
+  await writeFile(join(dir, "server.js"), shopServer("Number(a) + Number(b)"));
   await commit(repo, "fix", "Add the numbers, not the strings");
   return repo;
 }
