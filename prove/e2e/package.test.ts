@@ -330,7 +330,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(again.stderr).toContain("\nproved (exit 0, proved): ");
   });
 
-  it("proves a fix in a Next.js-style app whose dev server compiles on first request and hydrates only for localhost, with a yarn v1 lockfile on a machine without yarn, with the config init wrote", async () => {
+  it("proves a fix in a Next.js-style app whose dev server compiles on first request and hydrates only for localhost, with a yarn v1 lockfile on a machine without yarn, with the config init wrote, when the fix moves the repository to yarn berry: each side installed by its own yarn into node_modules, and the checkout left as it was", async () => {
     const dash = await makeDashRepo(join(work, "dash"));
     await execa("npx", ["--yes", "yarn@1", "add", "-D", `file:${tarball}`, "@playwright/test@1.65.1"], { cwd: dash.dir, stdin: "ignore" });
 
@@ -354,12 +354,19 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
 `,
     );
 
+    const before = await repositoryState(dash.dir);
+
     const run = await npx(dash.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/total.e2e.ts", "--json");
     expect(run.exitCode, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as ProofReport;
     expect(report.verdict).toBe("proved");
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
     expect(run.stderr).toContain("base  install   yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)  ");
+    // Head's yarn 4 would use Plug'n'Play, where `npx next dev` finds no next: its linker is set for its install alone.
+    expect(run.stderr).toContain(
+      "head  install   YARN_NODE_LINKER=node-modules yarn@4.9.2 install --immutable (packageManager in package.json)  ",
+    );
+    expect(await repositoryState(dash.dir)).toEqual(before);
   });
 
   it("refuses, at init and before a proof, a repository whose own @playwright/test is below the peer range, naming the version, the range and the fix", async () => {

@@ -104,15 +104,22 @@ describe("choosing the install", () => {
     [
       "a yarn berry lockfile of format 8",
       { "yarn.lock": berryLock(8) },
-      "yarn@4 install --immutable (__metadata version 8 in yarn.lock)",
-      "npx --yes --package=@yarnpkg/cli-dist@4 yarn install --immutable",
+      "YARN_NODE_LINKER=node-modules yarn@4 install --immutable (__metadata version 8 in yarn.lock)",
+      "YARN_NODE_LINKER=node-modules npx --yes --package=@yarnpkg/cli-dist@4 yarn install --immutable",
       ".",
     ],
     [
       "a yarn berry lockfile and packageManager",
       { "package.json": pin("yarn@3.8.7"), "yarn.lock": berryLock(6) },
-      "yarn@3.8.7 install --immutable (packageManager in package.json)",
-      "npx --yes --package=@yarnpkg/cli-dist@3.8.7 yarn install --immutable",
+      "YARN_NODE_LINKER=node-modules yarn@3.8.7 install --immutable (packageManager in package.json)",
+      "YARN_NODE_LINKER=node-modules npx --yes --package=@yarnpkg/cli-dist@3.8.7 yarn install --immutable",
+      ".",
+    ],
+    [
+      "a yarn berry lockfile whose .yarnrc.yml names the linker (Plug'n'Play, as the repository asks)",
+      { "package.json": pin("yarn@4.9.2"), "yarn.lock": berryLock(8), ".yarnrc.yml": "enableTelemetry: false\nnodeLinker: pnp\n" },
+      "yarn@4.9.2 install --immutable (packageManager in package.json)",
+      "npx --yes --package=@yarnpkg/cli-dist@4.9.2 yarn install --immutable",
       ".",
     ],
     [
@@ -146,7 +153,8 @@ describe("choosing the install", () => {
   ])("runs the package manager of %s", async (_case, files, label, command, cwd) => {
     const root = await worktree(files);
     const plan = planInstall("auto", join(root, "app"), root, machine);
-    expect(plan.kind === "command" ? [plan.label, [plan.command, ...(plan.args ?? [])].join(" "), plan.cwd] : plan).toEqual([
+    const env = plan.kind === "command" ? Object.entries(plan.env ?? {}).map(([name, value]) => `${name}=${value}`) : [];
+    expect(plan.kind === "command" ? [plan.label, [...env, plan.command, ...(plan.args ?? [])].join(" "), plan.cwd] : plan).toEqual([
       label,
       command,
       join(root, cwd),

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { berryLinkerSource, nodeModulesLinker } from "./berry-linker.ts";
 import { resolvePackageManager, machineVersions, type MachineVersions, type ManagerRun, type PackageManager } from "./package-manager.ts";
 
 /** How a side's dependencies get installed: a command in a folder, nothing to install, or an install that cannot be told. */
@@ -14,13 +15,18 @@ export type InstallPlan =
       readonly cwd: string;
       /** The package manager that runs, for `install: "auto"`. */
       readonly manager?: ManagerRun;
+      /** Variables set for this install alone, over the developer's (yarn berry's linker). */
+      readonly env?: Readonly<Record<string, string>>;
     }
   | { readonly kind: "skip"; readonly reason: string }
   | { readonly kind: "unknown"; readonly detail: string };
 
+/** Whether a manager at a version is yarn berry (yarn 2 or later, or "latest"). */
+const isBerry = (manager: PackageManager, version: string) => manager === "yarn" && !/^1(\.|$)/.test(version);
+
 /** The install's arguments for a manager (and major version), from its lockfile or without one. */
 function installArgs(manager: PackageManager, version: string, locked: boolean): ReadonlyArray<string> {
-  const berry = manager === "yarn" && !/^1(\.|$)/.test(version);
+  const berry = isBerry(manager, version);
   const args: { readonly [M in PackageManager]: readonly [withLockfile: ReadonlyArray<string>, without: ReadonlyArray<string>] } = {
     pnpm: [
       ["install", "--frozen-lockfile"],
@@ -47,6 +53,7 @@ function installArgs(manager: PackageManager, version: string, locked: boolean):
  * The install for an app folder inside a worktree, from `app.install`: "auto" picks the manager and
  * version (see resolvePackageManager), or `npm install` without a lockfile or pin when the app has a
  * package.json; false installs nothing; any other string is a shell command run in the app folder.
+ * Yarn berry installs into node_modules when nothing the worktree or the developer set names its linker.
  */
 export function planInstall(
   install: string | false,
@@ -66,7 +73,8 @@ export function planInstall(
   }
   const args = installArgs(run.manager, run.version, run.lockfile !== undefined);
   const [command, ...first] = run.prefix;
-  const shown = [run.shown, ...args].join(" ");
+  const env = isBerry(run.manager, run.version) && berryLinkerSource(run.dir) === undefined ? nodeModulesLinker : undefined;
+  const shown = [...Object.entries(env ?? {}).map(([name, value]) => `${name}=${value}`), run.shown, ...args].join(" ");
   return {
     kind: "command",
     label: run.machine ? shown : `${shown} (${run.why})`,
@@ -74,5 +82,6 @@ export function planInstall(
     args: [...first, ...args],
     cwd: run.dir,
     manager: run,
+    ...(env === undefined ? {} : { env }),
   };
 }

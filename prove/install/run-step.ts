@@ -24,6 +24,8 @@ export interface StepCommand {
   readonly command: string;
   readonly args: ReadonlyArray<string> | undefined;
   readonly cwd: string;
+  /** Variables for this command alone, over the install environment. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -40,7 +42,7 @@ export const runStep = Effect.fn("Side.runStep")(function* (
     command: command.command,
     args: command.args,
     cwd: command.cwd,
-    env: installEnvironment(process.env),
+    env: { ...installEnvironment(process.env), ...command.env },
     logFile,
     stopSignal: "SIGTERM",
     stopGrace: "5 seconds",

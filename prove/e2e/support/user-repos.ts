@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 
@@ -210,9 +210,12 @@ button.disabled = false;
 `;
 
 /**
- * A dashboard on the next dev stand-in above, with the yarn v1 lockfile yarn 1 wrote when the
- * fixture was built and no packageManager (no yarn is installed): a button, disabled until the
- * client code hydrates the page, adds two fields. Tag `bug`: 1 and 2 make 12; `fix`: 3.
+ * A dashboard on the next dev stand-in above: a button, disabled until the client code hydrates
+ * the page, adds two fields. Tag `bug`: 1 and 2 make 12, with the yarn v1 lockfile yarn 1 wrote
+ * when the fixture was built and no packageManager (no yarn is installed). Tag `fix`: 3, and the
+ * repository moved to yarn berry with no .yarnrc.yml: packageManager "yarn@4.9.2" and the
+ * lockfile yarn 4 converted from yarn 1's, no linker named (so berry would use Plug'n'Play).
+ * The checkout is left at `bug`, the user's main branch.
  */
 export async function makeDashRepo(dir: string): Promise<UserRepo> {
   const repo = await repository(dir, {
@@ -227,6 +230,14 @@ export async function makeDashRepo(dir: string): Promise<UserRepo> {
   await execa("npx", ["--yes", "yarn@1", "install"], { cwd: dir, stdin: "ignore" });
   await commit(repo, "bug", "Add the fields");
   await writeFile(join(dir, "app/client.js"), dashClient("Number(a.value) + Number(b.value)"));
-  await commit(repo, "fix", "Add the fields as numbers");
+  const packageJson = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+  await writeFile(join(dir, "package.json"), `${JSON.stringify({ ...packageJson, packageManager: "yarn@4.9.2" }, null, 2)}\n`);
+  // The lockfile alone, converted from yarn 1's, nothing installed. Not committed: berry's install state (.yarn/), and the
+  // .yarnrc.yml its migration from yarn 1 writes (nodeLinker: node-modules), as the repository this stands for has none.
+  const berry = ["--yes", "--package=@yarnpkg/cli-dist@4.9.2", "yarn", "install", "--mode=update-lockfile", "--no-immutable"];
+  await execa("npx", berry, { cwd: dir, stdin: "ignore" });
+  await Promise.all([".yarn", ".yarnrc.yml"].map((file) => rm(join(dir, file), { recursive: true, force: true })));
+  await commit(repo, "fix", "Add the fields as numbers, on yarn 4");
+  await repo.git("checkout", "-q", "bug");
   return repo;
 }
