@@ -120,6 +120,47 @@ export interface StrayCallMetadata {
   readonly at: number;
 }
 
+/**
+ * What went wrong in the browser and at the replay agent while a test ran (harness/page-events.ts): a JSON
+ * PageEventsMetadata, noted whenever there was any, for the prover to place against the test's steps.
+ */
+export const pageEventsAnnotation = "scenario-harness:page-events";
+
+/** What one event was: a console error or warning, an uncaught page error, a request that failed or was answered with an error status, or a replay mismatch. */
+export const pageEventKinds = [
+  "console-error",
+  "console-warning",
+  "page-error",
+  "request-failed",
+  "error-status",
+  "replay-mismatch",
+] as const;
+
+export type PageEventKind = (typeof pageEventKinds)[number];
+
+/** One event of a test, as the harness noted it: each bounded in length. */
+export interface PageEventMetadata {
+  readonly kind: PageEventKind;
+  /** When it came (its first time, when repeated), in epoch ms. */
+  readonly at: number;
+  /** What it said: the console's text, the error's name and message, the failure (`net::ERR_CONNECTION_REFUSED`), the status (`404 Not Found`), or the request the transcript did not expect. */
+  readonly text: string;
+  /** Where the script that logged or threw was (`url:line:column`), when the browser knew. */
+  readonly location?: string;
+  /** A request's method and URL (for a replay mismatch, none: its text names it). */
+  readonly method?: string;
+  readonly url?: string;
+  /** How many times the same event came, when more than once. */
+  readonly count?: number;
+}
+
+/** The events of a test: the first ones, in order; how many more were left out; and when the test's own steps ended, in epoch ms. */
+export interface PageEventsMetadata {
+  readonly events: ReadonlyArray<PageEventMetadata>;
+  readonly omitted: number;
+  readonly testEnd: number;
+}
+
 /** An excerpt of the app's output while a failed test ran: the line that says why is often not in the test's error. */
 export const serverLogExcerptAnnotation = "scenario-harness:server-log-excerpt";
 

@@ -118,10 +118,10 @@ describe("an app that does not become ready", () => {
     ],
     [
       "says why early, then prints many ordinary lines",
-      `console.log("starting"); console.log('⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"'); for (let i = 0; i < 100; i++) console.log("GET /page " + i); process.exit(1);`,
+      `console.log("starting"); console.log('⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"'); for (let i = 0; i < 100; i++) console.log("GET /page-" + String.fromCharCode(97 + Math.floor(i / 10), 97 + (i % 10))); process.exit(1);`,
       [
         '\n⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"\n[scenario-harness: above, the warnings and errors among 86 earlier line(s)',
-        "\nGET /page 99",
+        "\nGET /page-jj",
       ],
     ],
   ])(
@@ -232,7 +232,9 @@ describe("a bounded log", () => {
 });
 
 describe("a log excerpt", () => {
-  const ordinary = Array.from({ length: 100 }, (_, i) => `GET /page ${i} 200`);
+  // A hundred different requests: their paths differ in letters, not only in numbers (lines alike but for those are one).
+  const letters = (i: number) => `${"abcdefghij"[Math.floor(i / 10)] ?? ""}${"abcdefghij"[i % 10] ?? ""}`;
+  const ordinary = Array.from({ length: 100 }, (_, i) => `GET /page-${letters(i)} 200`);
 
   it.each([
     ["a short log, whole", "ready\nGET / 200\n", "ready\nGET / 200"],
@@ -246,12 +248,29 @@ describe("a log excerpt", () => {
       ].join("\n"),
     ],
     [
-      "a repeated error once, and colours removed",
+      "a repeated error once, with its count, and colours removed",
       ["\u001b[31m⨯ Error: boom\u001b[39m", "⨯ Error: boom", ...ordinary].join("\n"),
       [
-        "⨯ Error: boom",
+        "⨯ Error: boom [×2]",
         "[scenario-harness: above, the warnings and errors among 86 earlier line(s) of the app's output; the rest left out]",
         ...ordinary.slice(-16),
+      ].join("\n"),
+    ],
+    [
+      "a line that repeats a hundred times, differing only in its numbers (a timestamp, a duration), once where it came last with its count",
+      [
+        "ready on 3000",
+        ...Array.from({ length: 100 }, (_, i) => [
+          `GET /page-${letters(i)} 200`,
+          `2026-12-04T20:${String(i % 60).padStart(2, "0")}:07.${i}Z ⨯ Failed to download \`Inter\` from Google Fonts (${900 + i} ms)`,
+        ]).flat(),
+        "GET / 200",
+      ].join("\n"),
+      [
+        "[scenario-harness: 87 earlier line(s) of the app's output left out]",
+        ...ordinary.slice(-14),
+        "2026-12-04T20:39:07.99Z ⨯ Failed to download `Inter` from Google Fonts (999 ms) [×100]",
+        "GET / 200",
       ].join("\n"),
     ],
     [
@@ -270,6 +289,7 @@ describe("a log excerpt", () => {
     expect(
       excerpt
         .split("\n")
+        .map((line) => line.replace(/ \[×\d+\]$/, ""))
         .every((line) => lines.includes(line) || line.startsWith("[scenario-harness:") || line.endsWith(" more characters]")),
     ).toBe(true);
   });

@@ -3,6 +3,7 @@ import { test as base, type TestInfo } from "@playwright/test";
 import {
   failureScreenshotAttachment,
   mismatchAfterFailureAnnotation,
+  pageEventsAnnotation,
   serverLogAttachment,
   serverLogExcerptAnnotation,
   strayCallsAnnotation,
@@ -164,6 +165,8 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   app: [
     async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
       const { appRoot, startApp } = await import("./app.ts");
+      const { collectPageEvents } = await import("./page-events.ts");
+      const pageEvents = collectPageEvents(page);
       const root = appRoot(scenarioApp, testInfo.config.configFile);
       const agents = eachAgent(agent);
       const route = await startRouteFor(scenarioApp, agents);
@@ -192,7 +195,8 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
       try {
         await use(running.app);
       } finally {
-        noteTestEnd(testInfo, agent);
+        const testEnd = noteTestEnd(testInfo, agent)[0]?.at ?? Date.now();
+        pageEvents.stop();
         const failed = testInfo.status !== testInfo.expectedStatus;
         // An interrupted test (Ctrl-C, a stopped proof) has no outcome to show, and a shot of a page whose script hangs
         // would hold the stop up to its timeout.
@@ -209,6 +213,11 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
           await route.stop();
           if (strays.length > 0) noteStrays(testInfo, strays, started);
         }
+        const events = pageEvents.metadata(
+          agents.flatMap(({ agent: one }) => one.status().mismatches),
+          testEnd,
+        );
+        if (events.events.length > 0) testInfo.annotations.push({ type: pageEventsAnnotation, description: JSON.stringify(events) });
         if (failed || agents.some(({ agent: one }) => one.status().mismatches.length > 0)) {
           await testInfo.attach(serverLogAttachment, { body: running.app.logs(), contentType: "text/plain" });
           testInfo.annotations.push({ type: serverLogExcerptAnnotation, description: logExcerpt(whileRunning) });

@@ -5,7 +5,13 @@ import { join } from "node:path";
 import { execa } from "execa";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { failureScreenshotAttachment, serverLogAttachment, strayCallsAnnotation } from "../common/contract.ts";
+import {
+  failureScreenshotAttachment,
+  pageEventsAnnotation,
+  serverLogAttachment,
+  strayCallsAnnotation,
+  type PageEventsMetadata,
+} from "../common/contract.ts";
 
 interface JsonReport {
   readonly suites: ReadonlyArray<JsonSuite>;
@@ -160,6 +166,12 @@ describe("the harness", () => {
     );
     // What the app printed once the harness stopped it is in server.log, not in the excerpt of what it printed while the test ran.
     expect(excerpt).not.toContain("stopped by SIGTERM");
+    // The browser's side of it: the script's 403, before the test ended, noted once (not again by Chromium's console line for it).
+    const noted = results[0]?.annotations.find((annotation) => annotation.type === pageEventsAnnotation)?.description ?? "{}";
+    const { events, testEnd } = JSON.parse(noted) as PageEventsMetadata;
+    expect(
+      events.map(({ kind, method, url, text, at }) => [kind, method, url?.replace(/:\d+\//, ":<port>/"), text, at <= testEnd].join(" ")),
+    ).toEqual(["error-status GET http://127.0.0.1:<port>/_dev/client.js 403 Forbidden true"]);
     expect(results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
   });
 

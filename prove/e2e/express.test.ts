@@ -184,6 +184,8 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect(report.scenario).toMatchObject({ file: sumScenario, title: "adding 1 and 2 shows a total of 3" });
     expect(report.base.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${sumScenario}:13` } }]);
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
+    // A page that went wrong in no other way than its total has nothing in the browser to show.
+    expect(report.base.attempts[0]?.events).toBeUndefined();
     expect(report.head.attempts).toMatchObject([{ outcome: "passed" }]);
     expect(report.base.subject).toBe("Add the sum page");
     expect(report.command).toBe(
@@ -285,7 +287,7 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect([fsck.exitCode, fsck.stderr.split("\n").filter((line) => /^(error|missing|broken|fatal)/.test(line))]).toEqual([0, []]);
   });
 
-  it("says why a change is not proved: a no-op change passes on base (run as the README runs it, through pnpm, naming base by its full SHA), a fix that does not work fails on head", async () => {
+  it("says why a change is not proved: a no-op change passes on base (run as the README runs it, through pnpm, naming base by its full SHA), a fix that does not work fails on head, the error its page threw named before the failed assertion", async () => {
     const { fixSha, broken, noop } = await provedAtOnce();
     // A correct "not proved" through pnpm ends with the report's path, and pnpm adds no failure of its own.
     expect(noop.exitCode, noop.stderr).toBe(1);
@@ -300,6 +302,22 @@ describe("proving a fix in a plain Express repository that does not contain scen
     expect(markdown.replace(/```sh\n.*\n```/, "")).not.toContain(fixSha);
     expect([broken.exitCode, broken.report.verdict, broken.report.reasonCode], broken.stderr).toEqual([1, "not-proved", "fails-on-head"]);
     expect(broken.report.head.attempts).toMatchObject([{ outcome: "failed", error: { kind: "assertion", location: `${negative}:10` } }]);
+    // Head's page shows no total: only its console says why, and the report names that error beside the assertion.
+    const events = broken.report.head.attempts[0]?.events ?? [];
+    expect(events.map(({ kind, text, beforeTestEnd }) => [kind, text, beforeTestEnd])).toEqual([
+      ["page-error", "TypeError: Cannot set properties of null (setting 'textContent')", true],
+    ]);
+    const [thrown] = events;
+    // The page throws once the sum's answer comes, which is in the assertion, or just before it began.
+    expect([`Expect "toHaveText" (${negative}:10)`, `after Click (${negative}:9)`]).toContain(thrown?.step);
+    expect(thrown?.location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/app\/:\d+:\d+$/);
+    const brokenMarkdown = await readFile(join(out("broken-fix"), "report.md"), "utf8");
+    const shown = /\*\*Head: assertion\*\* at `[^`]+`\n\n```text\n([^`]*)\n```/.exec(brokenMarkdown)?.[1] ?? brokenMarkdown;
+    expect(shown).toContain('Received: ""');
+    expect(shown.split("\n\n").at(-1)).toBe(
+      `Before it failed, first an uncaught error in the page, ${thrown?.step?.startsWith("after ") === true ? "" : "during "}${thrown?.step}:\n` +
+        `${thrown?.text}\n  at ${thrown?.location}`,
+    );
   });
 
   it("with --keep and a TMPDIR as long as a Mac's, keeps the run folder and each run's short folder with the app's home, says where and how to remove them; a later run leaves them, but removes and names what a bisection killed with SIGKILL left, with no worktree or process of it left", async () => {

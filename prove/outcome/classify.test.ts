@@ -15,7 +15,9 @@ import { describeTimeout, timedOut } from "./timed-out.ts";
  * poll-message and timeout-in-step from a plain @playwright/test file, one test each:
  * `await expect.poll(() => 1, { message: "the count", timeout: 500 }).toBe(2)` at line 4, and
  * `await page.getByRole("button").click()` on a page without one, under a 3000 ms test timeout, at line 9;
- * server-log-excerpt from harness/test-apps/origin-app run with its default-host.config.ts.
+ * server-log-excerpt from harness/test-apps/origin-app run with its default-host.config.ts; page-error (with its steps)
+ * from `prove-scenario run --at broken-fix --keep` of prove/test-fixtures/concurrency/negative.e2e.ts in the sum app of
+ * prove/e2e/support/express-repo.ts, whose page throws when its button is clicked and shows no total.
  */
 function classifySample(name: string, steps: ReadonlyArray<StepMetadata> = []) {
   const report = parseJsonReport(readFileSync(join(import.meta.dirname, "samples", `${name}.json`), "utf8"));
@@ -134,6 +136,37 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     ]);
     // Without the steps (a run the reporter did not see end), each call is still named, without its step.
     expect(classifySample("refused-failed").attempt.refused?.map((call) => call.step)).toEqual([undefined, undefined]);
+  });
+
+  it("keeps what went wrong in the page with its time and step, and ends a failed attempt's first cause with the first that came before it failed", () => {
+    const { attempt } = classifySample("page-error", stepsOf("page-error"));
+    expect(attempt.events).toEqual([
+      {
+        kind: "page-error",
+        at: "2026-12-04T20:13:46.227Z",
+        step: 'Expect "toHaveText" (prove/test-fixtures/concurrency/negative.e2e.ts:10)',
+        beforeTestEnd: true,
+        text: "TypeError: Cannot set properties of null (setting 'textContent')",
+        location: "http://127.0.0.1:44265/app/:14:50",
+      },
+    ]);
+    expect(attempt.error?.message.split("\n\n").slice(-2)).toEqual([
+      "Call log:\n  - Expect \"toHaveText\" getByRole('status') with timeout 3000ms\n  - waiting for getByRole('status')\n    9 × locator resolved to <output></output>\n      - unexpected value \"\"",
+      'Before it failed, first an uncaught error in the page, during Expect "toHaveText" (prove/test-fixtures/concurrency/negative.e2e.ts:10):\n' +
+        "TypeError: Cannot set properties of null (setting 'textContent')\n  at http://127.0.0.1:44265/app/:14:50",
+    ]);
+  });
+
+  it("keeps an event that came once the test had ended in events, and names none beside the first cause", () => {
+    // The same run, its test's steps said to have ended before the page threw.
+    const text = readFileSync(join(import.meta.dirname, "samples", "page-error.json"), "utf8");
+    const early = text.replace(/\\"testEnd\\":\d+/g, '\\"testEnd\\":1796415226000');
+    expect(early).not.toBe(text);
+    const report = parseJsonReport(early);
+    if (report === undefined) throw new Error("not a JSON report");
+    const { attempt } = classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 });
+    expect(attempt.events?.map((event) => [event.kind, event.beforeTestEnd, event.step])).toEqual([["page-error", false, undefined]]);
+    expect(attempt.error?.message).not.toContain("Before it failed");
   });
 
   it("names a call that came between two steps by the step before it, and none before the first", () => {

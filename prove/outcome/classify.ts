@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from "node:path";
+import { attemptEvents, withFirstEvent } from "./events.ts";
 import { describeRefused, refusedCalls } from "./refused.ts";
 import {
   bootMsAnnotation,
@@ -202,17 +203,23 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
   const runMs = Math.round(context.wallMs);
   const artifacts = artifactsOf(result);
   const refused = refusedCalls(straysOf(result), context.steps ?? [], context.root);
-  const withRefused = refused.length === 0 ? {} : { refused };
-  if (result.status === "passed") return { attempt: { outcome: "passed", durationMs, runMs, ...withRefused }, artifacts };
+  const { events, omitted } = attemptEvents(result, context.steps ?? [], context.root);
+  const withObserved = {
+    ...(refused.length === 0 ? {} : { refused }),
+    ...(events.length === 0 ? {} : { events }),
+    ...(omitted === 0 ? {} : { eventsOmitted: omitted }),
+  };
+  if (result.status === "passed") return { attempt: { outcome: "passed", durationMs, runMs, ...withObserved }, artifacts };
   if (result.status === "skipped") {
     const error = { message: "The scenario was skipped (test.skip or test.fixme); remove the skip so it can prove something." };
     return { attempt: { outcome: "error", durationMs, runMs, error: attemptError("skipped", error, context) }, artifacts };
   }
   const explained = explainAll(result, context);
+  const placed = explained.outcome === "failed" ? withFirstEvent(explained, events) : explained;
   const excerpt = result.annotations.find((annotation) => annotation.type === serverLogExcerptAnnotation)?.description;
-  const logged = excerpt === undefined || !saysWhy(excerpt) ? explained : withServerLog(explained, excerpt);
+  const logged = excerpt === undefined || !saysWhy(excerpt) ? placed : withServerLog(placed, excerpt);
   const { outcome, error, errors } = refused.length === 0 ? logged : withRefusedCalls(logged, refused);
-  return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }), ...withRefused }, artifacts };
+  return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }), ...withObserved }, artifacts };
 }
 
 /** The stray calls the harness noted in its annotation; none when it noted none or the note cannot be read. */

@@ -1,3 +1,5 @@
+import { collapseRepeats, countedLine } from "../../common/repeated-lines.ts";
+
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences start with the ESC control character.
 const ansi = /\u001b\[[0-9;]*[A-Za-z]/g;
 
@@ -37,20 +39,27 @@ function shownLine(line: string): string {
   return shown.length <= longLine ? shown : `${shown.slice(0, keptOfLongLine)}… [${shown.length - keptOfLongLine} more characters]`;
 }
 
-/** The last lines of a log for an error message: at most `lines` (default 30) and 3000 characters, with a note of what was left out. */
+/**
+ * The last lines of a log for an error message: at most `lines` (default 30) and 3000 characters, with a note of what
+ * was left out; a line that repeats (the same but for its numbers) is shown once, where it came last, with `[×n]`.
+ */
 export function tail(text: string, lines = tailLines): string {
-  const all = stripAnsi(text)
-    .trimEnd()
-    .split(/\r?\n|\r/)
-    .map(shownLine);
+  const all = collapseRepeats(
+    stripAnsi(text)
+      .trimEnd()
+      .split(/\r?\n|\r/),
+  );
   const kept: string[] = [];
+  let shown = 0;
   let left = tailChars;
   for (let index = all.length - 1; index >= 0 && kept.length < lines; index -= 1) {
-    const line = all[index] ?? "";
-    if (line.length + 1 > left) break;
-    kept.unshift(line);
-    left -= line.length + 1;
+    const { line, count } = all[index] ?? { line: "", count: 1 };
+    const shownText = countedLine({ line: shownLine(line), count });
+    if (shownText.length + 1 > left) break;
+    kept.unshift(shownText);
+    shown += count;
+    left -= shownText.length + 1;
   }
-  const cut = all.length - kept.length;
+  const cut = all.reduce((sum, { count }) => sum + count, 0) - shown;
   return cut === 0 ? kept.join("\n") : [`[${cut} earlier line${cut === 1 ? "" : "s"} left out]`, ...kept].join("\n");
 }

@@ -1,3 +1,5 @@
+import type { PageEventKind } from "../../common/contract.ts";
+
 /** What one run of the scenario on one side came to. Only `failed` on base counts towards a proof. */
 export type Outcome = "passed" | "failed" | "error";
 
@@ -26,6 +28,29 @@ export interface Attempt {
   readonly errors?: ReadonlyArray<AttemptError>;
   /** Only when the config routes the provider's hosts (`app.route`) and the route refused calls: each, in order. */
   readonly refused?: ReadonlyArray<RefusedCall>;
+  /** Only when any came: what went wrong in the page and at the replay agent while the test ran, in order (see AttemptEvent). */
+  readonly events?: ReadonlyArray<AttemptEvent>;
+  /** Only when the harness kept the first 50 different events of the page (or of the agent) and left out more: how many. */
+  readonly eventsOmitted?: number;
+}
+
+/** Something that went wrong in the page or at the replay agent while the test ran, placed against the test's steps. */
+export interface AttemptEvent {
+  readonly kind: PageEventKind;
+  /** When it came (ISO 8601); when it repeated, its first time. */
+  readonly at: string;
+  /** The test's step it came in, as a refused call's `step`; absent when unknown. */
+  readonly step?: string;
+  /** Whether it came before the test's own steps ended (in a failed attempt, before its failure), not while it was torn down. */
+  readonly beforeTestEnd: boolean;
+  /** What it said: the console's text, the error, the failure (`net::ERR_CONNECTION_REFUSED`), the status (`404 Not Found`), the request. */
+  readonly text: string;
+  /** Where the script that logged or threw was (`url:line:column`). */
+  readonly location?: string;
+  readonly method?: string;
+  readonly url?: string;
+  /** How many times it came (the same but for its numbers), when more than once. */
+  readonly count?: number;
 }
 
 /** A call the route refused: its host was neither routed to the replay agent nor allowed. */

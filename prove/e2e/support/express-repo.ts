@@ -10,7 +10,8 @@ import { execa } from "execa";
  * - `bug`: the total of a=1 and b=2 shows "12" (query strings concatenated)
  * - `fix`: it shows 3
  * - `noop`: the fix plus a README change
- * - `broken-fix`: a change that does not fix it
+ * - `broken-fix`: a change that does not fix it: the server adds right, but the page's script throws (it writes the
+ *   total into an element the page lacks), so the page shows no total and only its console says why
  * - `flaky`: buggy on odd starts and fixed on even ones, counted in a file outside the repository
  * - `boot-crash`: the server throws before it listens
  * - `install-broken`: no lockfile, and a dependency on a vendored tarball that is not there
@@ -42,10 +43,10 @@ const page = `<!doctype html>
 </html>
 `;
 
-function server(add: string, extra = ""): string {
+function server(add: string, extra = "", html = page): string {
   return `import express from "express";
 ${extra}
-const page = ${JSON.stringify(page)};
+const page = ${JSON.stringify(html)};
 
 function add(a, b) {
   ${add}
@@ -98,8 +99,9 @@ export async function makeExpressRepo(root: string): Promise<ExpressRepo> {
   await commit("noop", "Describe the app");
 
   await git("checkout", "-q", "bug");
-  await write("server.js", server("return Number(a + b);"));
-  await commit("broken-fix", "Make the total a number");
+  const ownElement = page.replace('document.querySelector("output")', 'document.querySelector("#total")');
+  await write("server.js", server("return Number(a) + Number(b);", "", ownElement));
+  await commit("broken-fix", "Add numbers, and show the total in its own element");
 
   const flaky = `import { readFileSync, writeFileSync } from "node:fs";
 let starts = 0;
