@@ -50,6 +50,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The bounded proofs a test did not wait for (when --testNamePattern ran only one of theirs) end before their repository goes.
+  const proofs = await bounded;
+  if (proofs !== undefined) await Promise.allSettled([proofs.noSuchField, proofs.warmed, proofs.cold]);
   for (const dir of written) {
     await rm(dir, { recursive: true, force: true });
     // The scenario's folders in reports/, now empty, up to reports/ itself.
