@@ -12,6 +12,12 @@ export const keepEnv = "SCENARIO_KEEP";
 /** The expect timeout of a proof's runs, in ms (--expect-timeout, else `proof.expectTimeout`), over the config's own. */
 export const expectTimeoutEnv = "SCENARIO_EXPECT_TIMEOUT";
 
+/**
+ * Set to "1" on a proof's runs: actions and navigations wait at most `proof.actionTimeout`, else the
+ * runs' expect timeout, where the config's `use` sets no `actionTimeout` or `navigationTimeout` of its own.
+ */
+export const proofRunEnv = "SCENARIO_PROOF_RUN";
+
 /** The TMPDIR the app gets instead of the Playwright run's own, where ports are reserved too. */
 export const appTempEnv = "SCENARIO_APP_TMPDIR";
 
@@ -32,7 +38,9 @@ export const appMetadataKey = "scenarioApp";
 export const proofMetadataKey = "scenarioProof";
 
 /** A ready check as JSON: a log pattern is its source text. */
-export type ReadyMetadata = { readonly path: string; readonly timeout?: number } | { readonly log: string; readonly timeout?: number };
+export type ReadyMetadata =
+  | { readonly path: string; readonly timeout?: number; readonly warm?: ReadonlyArray<string> }
+  | { readonly log: string; readonly timeout?: number; readonly warm?: ReadonlyArray<string> };
 
 /** The config's `app.route` as JSON. */
 export interface RouteMetadata {
@@ -61,6 +69,7 @@ export interface AppMetadata {
 /** The config's `proof` as JSON: settings of a proof's runs only. */
 export interface ProofMetadata {
   readonly expectTimeout?: number;
+  readonly actionTimeout?: number;
 }
 
 /** What defineScenarioConfig adds to the config's metadata. */

@@ -4,12 +4,12 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { execa, type ResultPromise } from "execa";
 import type { ReadyCheck } from "./config.ts";
-import { readyTimeoutMs } from "./app-settings.ts";
+import { readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import { HarnessError } from "./errors.ts";
 import { freePort } from "./free-port.ts";
 import { logExcerpt, shownLine } from "./log-excerpt.ts";
-import { untilPathAnswers } from "./ready-path.ts";
+import { untilPathAnswers, untilPathResponds } from "./ready-path.ts";
 
 export interface AppServerOptions {
   /** The shell command that starts the app on `port`, and its whole environment. */
@@ -255,28 +255,43 @@ async function waitUntilReady(
   };
 
   const stopChecking = new AbortController();
+  // The paths of app.ready.warm not answered yet, asked for once the app is ready; undefined until then.
+  let unwarmed: Set<string> | undefined;
+  const warm = () => {
+    if (unwarmed !== undefined) return;
+    const paths = warmPaths(ready);
+    unwarmed = new Set(paths);
+    // Each rejects only when stopped, once the outcome is settled.
+    void Promise.all(
+      paths.map((path) => untilPathResponds(new URL(path, options.url), stopChecking.signal).then(() => unwarmed?.delete(path))),
+    ).then(
+      () => finish(),
+      () => {},
+    );
+  };
   // The ready line is looked for in what came lately, not in the whole log again at every chunk.
   let recent = "";
   const checkLogs = (chunk: string) => {
     recent = `${recent}${chunk}`.slice(-readyWindow);
-    if (pattern?.test(recent)) finish();
+    if (pattern?.test(recent)) warm();
   };
   if (pattern === undefined) {
     // Rejects only when stopped, once the outcome is settled.
-    void untilPathAnswers(readyUrl, stopChecking.signal).then(
-      () => finish(),
-      () => {},
-    );
+    void untilPathAnswers(readyUrl, stopChecking.signal).then(warm, () => {});
   } else {
     child.all?.on("data", checkLogs);
   }
 
   const deadline = setTimeout(() => {
+    const waiting =
+      unwarmed === undefined
+        ? `The app did not become ready within ${timeoutMs / 1000}s (waiting for ${readyDescription(ready)} at ${options.url}). `
+        : `The app was ready, but ${[...unwarmed].map((path) => `GET ${path}`).join(", ")} (app.ready.warm) had not answered ` +
+          `within ${timeoutMs / 1000}s of its start, at ${options.url}. `;
     finish(
       new HarnessError(
         "boot",
-        `The app did not become ready within ${timeoutMs / 1000}s (waiting for ${readyDescription(ready)} at ${options.url}). ` +
-          `Check app.start (\`${options.command}\`) and app.ready in the scenario config, or raise app.ready.timeout.\n` +
+        `${waiting}Check app.start (\`${options.command}\`) and app.ready in the scenario config, or raise app.ready.timeout.\n` +
           `Its output:\n${logExcerpt(logs())}`,
       ),
     );

@@ -1,4 +1,5 @@
 import { defaultAppHost, defaultReadyTimeoutMs, type ReadyCheck, type ScenarioAppConfig } from "./config.ts";
+import { warmProblem } from "../common/ready-warm.ts";
 import { HarnessError } from "./errors.ts";
 
 /** A host name (labels of letters, digits and -), an IPv4 address, or an IPv6 address in brackets. */
@@ -34,4 +35,12 @@ export function interactiveExpression(app: ScenarioAppConfig): string | undefine
     `app.interactive is ${JSON.stringify(expression) ?? String(expression)}: set it to a JavaScript expression, as a string, that is truthy in the page once it is interactive, ` +
       `e.g. "window.appReady === true", or leave it out to have app.open() return once the page has loaded.`,
   );
+}
+
+/** `app.ready.warm`: the paths asked for once the app is ready, before the test; none when the config names none. */
+export function warmPaths(ready: ReadyCheck | undefined): ReadonlyArray<string> {
+  const warm: unknown = ready?.warm;
+  const problem = warmProblem(warm);
+  if (problem !== undefined) throw new HarnessError("config", `app.ready.warm ${problem}.`);
+  return (warm as ReadonlyArray<string> | undefined) ?? [];
 }

@@ -9,7 +9,7 @@ import type { ScenarioAppConfig } from "./config.ts";
 import { appEnvironment, homeFiles, substitute } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
 import { startAppServer, type AppServer } from "./app-server.ts";
-import { appHost, interactiveExpression, readyTimeoutMs } from "./app-settings.ts";
+import { appHost, interactiveExpression, readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { waitInteractive, type InteractiveSignal } from "./interactive.ts";
 import { screenshotPng } from "./screenshot.ts";
 
@@ -95,9 +95,10 @@ export async function startApp(input: {
   if (typeof config.start !== "string" || config.start === "") {
     throw new HarnessError("config", 'app.start is not set: set it to the shell command that starts the app\'s server, e.g. "pnpm start".');
   }
-  // A bad host, ready timeout or interactive expression is refused before anything starts.
+  // A bad host, ready timeout, warm list or interactive expression is refused before anything starts.
   const host = appHost(config);
   const readyMs = readyTimeoutMs(config.ready);
+  warmPaths(config.ready);
   const interactive = interactiveExpression(config);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
   const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
@@ -149,10 +150,11 @@ export async function startApp(input: {
     url,
     home: dirs.appHome,
     open: async (path = "/", options = {}) => {
-      await page.goto(new URL(path, url).toString());
+      // Loading the app's page and becoming interactive are part of getting ready, so they have the ready budget, not a
+      // proof's short action timeout: a dev server compiles a page on its first request.
+      await page.goto(new URL(path, url).toString(), { timeout: readyMs });
       const until = options.until ?? interactive;
       if (until === undefined) return;
-      // Becoming interactive is part of getting ready, so it has the ready budget, not the expect timeout.
       await waitInteractive(page, until, options.until === undefined ? "app.interactive" : "until", path, readyMs);
     },
     screenshot: async (label, element) => {

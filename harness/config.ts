@@ -1,15 +1,24 @@
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
-import { appMetadataKey, expectTimeoutEnv, proofMetadataKey, type AppMetadata, type ScenarioMetadata } from "../common/contract.ts";
+import {
+  appMetadataKey,
+  expectTimeoutEnv,
+  proofMetadataKey,
+  proofRunEnv,
+  type AppMetadata,
+  type ScenarioMetadata,
+} from "../common/contract.ts";
 import { chromiumArgs, resolveChromium } from "./chromium.ts";
 import type { ScenarioTestOptions } from "./fixtures.ts";
 
 /**
  * How the harness finds out the app is up: GET of a path answering 2xx/3xx with its whole body
- * (its first render, which a dev server compiles on demand), or a line in its output. `timeout`
- * (ms, default 60 000) is boot's own budget, outside the test's timeout.
+ * (its first render, which a dev server compiles on demand), or a line in its output. `warm` names
+ * paths asked for once it is up, each answered with any status (a dev server compiling its routes).
+ * `timeout` (ms, default 60 000) is boot's own budget, warming included, outside the test's timeout.
  */
 export type ReadyCheck =
-  { readonly path: string; readonly timeout?: number } | { readonly log: RegExp | string; readonly timeout?: number };
+  | { readonly path: string; readonly timeout?: number; readonly warm?: ReadonlyArray<string> }
+  | { readonly log: RegExp | string; readonly timeout?: number; readonly warm?: ReadonlyArray<string> };
 
 /** The app under test, as a scenario config names it. Only `start` is required. */
 export interface ScenarioAppConfig {
@@ -73,6 +82,11 @@ export interface ScenarioWorkerOptions {
 export interface ScenarioProofConfig {
   /** The expect timeout in a proof's runs, in ms (base usually fails by waiting one out); `--expect-timeout` wins. */
   readonly expectTimeout?: number;
+  /**
+   * How long an action or a navigation waits in a proof's runs, in ms, where `use` sets no `actionTimeout` or
+   * `navigationTimeout`; default the runs' expect timeout.
+   */
+  readonly actionTimeout?: number;
 }
 
 export interface ScenarioConfig extends Omit<PlaywrightTestConfig<object, ScenarioWorkerOptions>, "use"> {
@@ -111,6 +125,23 @@ function proofExpectTimeout(): number | undefined {
   return Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
+/**
+ * In a proof's runs (proofRunEnv), the action and navigation timeouts `use` does not set: `proof.actionTimeout`, else
+ * the expect timeout, so a step waiting for an element that never comes fails as soon as an assertion would.
+ */
+function proofActionTimeouts(
+  use: ScenarioConfig["use"],
+  proof: ScenarioProofConfig | undefined,
+  expectTimeout: number,
+): { actionTimeout?: number; navigationTimeout?: number } {
+  if (process.env[proofRunEnv] !== "1") return {};
+  const timeout = proof?.actionTimeout ?? expectTimeout;
+  return {
+    ...(use?.actionTimeout === undefined ? { actionTimeout: timeout } : {}),
+    ...(use?.navigationTimeout === undefined ? { navigationTimeout: timeout } : {}),
+  };
+}
+
 /** What the prover reads of the config, in its metadata. */
 const scenarioMetadata = (app: ScenarioAppConfig, proof: ScenarioProofConfig | undefined): ScenarioMetadata => ({
   [appMetadataKey]: appMetadata(app),
@@ -136,6 +167,7 @@ export function defineScenarioConfig(config: ScenarioConfig): PlaywrightTestConf
       screenshot: "only-on-failure",
       trace: "retain-on-failure",
       ...use,
+      ...proofActionTimeouts(use, proof, expect.timeout ?? defaultExpectTimeoutMs),
       launchOptions: {
         ...(browser.found && browser.executablePath !== undefined ? { executablePath: browser.executablePath } : {}),
         ...use?.launchOptions,

@@ -64,3 +64,30 @@ export async function untilPathAnswers(url: URL, signal: AbortSignal): Promise<v
     }
   }
 }
+
+/** Whether GET `url` over `socket` gets a response, of any status; its body is not waited for (it may stream for ever). */
+function responds(url: URL, socket: Socket): Promise<boolean> {
+  return new Promise((resolve) => {
+    const request = get(url, { createConnection: () => socket, headers: { connection: "close", accept: "*/*" } }, (response) => {
+      resolve(true);
+      response.on("error", () => {});
+      response.destroy();
+    });
+    request.on("error", () => resolve(false));
+  });
+}
+
+/**
+ * Resolves once GET `url` (http:) is answered with any status: a dev server answers a route it compiles
+ * on its first request once compiled. Asks again while the connection fails; rejects once `signal` has aborted.
+ */
+export async function untilPathResponds(url: URL, signal: AbortSignal): Promise<void> {
+  let askInterval = connectIntervalMs;
+  for (;;) {
+    signal.throwIfAborted();
+    const socket = await connection(url);
+    if (socket !== undefined && (await responds(url, socket))) return;
+    await pause(askInterval);
+    askInterval = Math.min(askInterval * 2, maxAskIntervalMs);
+  }
+}

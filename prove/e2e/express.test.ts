@@ -50,6 +50,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // The bounded proofs a test did not wait for (when --testNamePattern ran only one of theirs) end before their repository goes.
+  const proofs = await bounded;
+  if (proofs !== undefined) await Promise.allSettled([proofs.noSuchField, proofs.warmed, proofs.cold]);
   for (const dir of written) {
     await rm(dir, { recursive: true, force: true });
     // The scenario's folders in reports/, now empty, up to reports/ itself.
@@ -173,6 +176,31 @@ async function proveAtOnce() {
 let atOnce: ReturnType<typeof proveAtOnce> | undefined;
 /** The four proofs at once, made by the first test that needs them. */
 const provedAtOnce = () => (atOnce ??= proveAtOnce());
+
+/**
+ * Proofs of bounded waits, made at once by the first test that needs them: an action on a field the page does not have;
+ * the compile-* commits (an API compiled on its first request) with the API warmed before the test, and head without.
+ */
+const proveBounded = () => ({
+  noSuchField: prove(["--base", "bug", "--head", "fix", `${fixtures}/no-such-field.e2e.ts`, ...against("no-such-field")]),
+  warmed: prove([
+    "--base",
+    "compile-bug",
+    "--head",
+    "compile-fix",
+    sumScenario,
+    "--repo",
+    repo.dir,
+    "--config",
+    `${fixtures}/warm.config.ts`,
+    "--out",
+    out("warmed"),
+  ]),
+  cold: startProver(["run", "--at", "compile-fix", sumScenario, "--repo", repo.dir, "--config", config]),
+});
+
+let bounded: Promise<ReturnType<typeof proveBounded>> | undefined;
+const boundedAtOnce = () => (bounded ??= Promise.resolve(proveBounded()));
 
 describe("proving a fix in a plain Express repository that does not contain scenario-prover", () => {
   it("proves it: the total is wrong on base and right on head, with both sides' screenshots side by side", async () => {
@@ -318,6 +346,52 @@ describe("proving a fix in a plain Express repository that does not contain scen
       `Before it failed, first an uncaught error in the page, ${thrown?.step?.startsWith("after ") === true ? "" : "during "}${thrown?.step}:\n` +
         `${thrown?.text}\n  at ${thrown?.location}`,
     );
+  });
+
+  it("bounds an action on a field the page does not have by the expect timeout, and names the action and its locator in the reason, without calling it a timeout of both sides", async () => {
+    const { exitCode, report, stderr } = await (await boundedAtOnce()).noSuchField;
+    expect([exitCode, report.verdict, report.reasonCode], stderr).toEqual([1, "not-proved", "fails-on-head"]);
+    const scenario = `${fixtures}/no-such-field.e2e.ts`;
+    for (const side of [report.base, report.head]) {
+      expect(side.attempts).toMatchObject([{ outcome: "failed", error: { kind: "app-error", location: `${scenario}:6` } }]);
+      expect(side.attempts[0]?.error?.message.split("\n").slice(0, 3)).toEqual([
+        "TimeoutError: locator.fill: Timeout 3000ms exceeded.",
+        "Call log:",
+        "  - waiting for getByLabel('c')",
+      ]);
+      // The config's expect timeout bounds the fill, where the test's own (60 s) did before.
+      expect(side.attempts[0]?.durationMs).toBeLessThan(60_000);
+    }
+    const [base, head] = [report.base.ref, report.head.ref];
+    expect(report.reason).toBe(
+      `The scenario fails on head (${head}) as well: head waited out the action timeout (3000 ms) in locator.fill at ${scenario}:6 for getByLabel('c'), which never appeared ` +
+        `(base failed with app-error at ${scenario}:6: TimeoutError: locator.fill: Timeout 3000ms exceeded.). Check that step against head's failure screenshot: ` +
+        "if what it waits for comes later on head (a route compiled on its first request), ask for that route before the test with app.ready.warm " +
+        "or raise the action timeout (a proof's is the config's proof.actionTimeout, else the expect timeout, unless its use sets actionTimeout or navigationTimeout), " +
+        "then prove again; otherwise the change does not fix it.",
+    );
+    expect(base).toBe("bug");
+    expect(await readFile(join(reportDir(report), "report.md"), "utf8")).toContain(report.reason);
+  });
+
+  it("proves a fix whose API the server compiles on its first request once app.ready.warm asks for it before the test, in boot, where without it head fails in the test", async () => {
+    const proofs = await boundedAtOnce();
+    const [{ exitCode, report, stderr }, cold] = await Promise.all([proofs.warmed, proofs.cold]);
+    expect([exitCode, report.verdict, report.reasonCode], stderr).toEqual([0, "proved", "proved"]);
+    expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
+    // Boot held the 5 s compile, the test none of it.
+    for (const side of ["base", "head"] as const) {
+      const boot = /^(?:base|head) {2}boot +(\d+(?:\.\d)?)s/m.exec(
+        stderr
+          .split("\n")
+          .filter((line) => line.startsWith(side))
+          .join("\n"),
+      );
+      expect(Number(boot?.[1]), stderr).toBeGreaterThanOrEqual(5);
+    }
+    // Without app.ready.warm, head's first sum waits out the compile in the test, past the expect timeout.
+    expect(cold.exitCode, cold.stderr).toBe(1);
+    expect(cold.stderr).toContain('Expected substring: "Total:"');
   });
 
   it("with --keep and a TMPDIR as long as a Mac's, keeps the run folder and each run's short folder with the app's home, says where and how to remove them; a later run leaves them, but removes and names what a bisection killed with SIGKILL left, with no worktree or process of it left", async () => {

@@ -10,7 +10,7 @@ import { fileFilter } from "../playwright/cli-path.ts";
 import { listScenario } from "../playwright/list.ts";
 import { defaultConfigNames } from "./paths.ts";
 import { Progress } from "../progress/progress.ts";
-import { readAppConfig, readProofExpectTimeout, type AppConfig } from "../scenario/app-config.ts";
+import { readAppConfig, readProofActionTimeout, readProofExpectTimeout, type AppConfig } from "../scenario/app-config.ts";
 import { selectTest, type SelectedTest } from "../scenario/select.ts";
 
 /** Where a proof runs: the invoking checkout (scenario, config, Playwright) and the repository under test. */
@@ -102,6 +102,7 @@ export const configOfListing = Effect.fn("Proof.configOfListing")(function* (
 ) {
   const app = yield* readAppConfig(metadata, place.configFile, place.repo);
   const expectTimeout = options.expectTimeout ?? (yield* readProofExpectTimeout(metadata, place.configFile));
+  yield* readProofActionTimeout(metadata, place.configFile);
   return { app, expectTimeout };
 });
 

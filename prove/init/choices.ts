@@ -16,7 +16,7 @@ function unreadableBase(detection: Detection): string | undefined {
 /** The config values init chose from what it detected, with their reasons. */
 export function configChoices(
   detection: Detection,
-): Pick<ConfigValues, "start" | "startWhy" | "host" | "readyPath" | "readyPathWhy" | "basePathUnknown" | "timeouts"> {
+): Pick<ConfigValues, "start" | "startWhy" | "host" | "readyPath" | "readyPathWhy" | "basePathUnknown" | "timeouts" | "warm"> {
   const base = detection.base;
   return {
     start: detection.start.command,
@@ -29,12 +29,17 @@ export function configChoices(
         ? undefined
         : `${unreadableBase(detection)}: set ready.path and the example's app.open() to the path the app is served under.`,
     timeouts: detection.timeouts,
+    warm: detection.warm,
   };
 }
 
+/** Where the warmed routes come from and why, for the config's comment and init's output. */
+export const warmWhy = (warm: NonNullable<Detection["warm"]>) =>
+  `${warm.files.join(", ")}; ${warm.why}${warm.more === 0 ? "" : ` (${warm.more} more found: add the ones the scenarios call)`}`;
+
 /** What init chose for the framework it recognised, one line a choice with its reason, for the CLI to print. */
 export function choiceLines(detection: Detection): string[] {
-  const { start, framework, base, host, timeouts } = detection;
+  const { start, framework, base, host, timeouts, warm } = detection;
   const name = framework?.framework.name;
   const startLine = start.port.kind === "unknown" ? `could not tell how the server gets its port: ${start.port.why}` : start.why;
   const baseSetting = framework?.framework.base;
@@ -63,6 +68,7 @@ export function choiceLines(detection: Detection): string[] {
     ...(host === undefined ? [] : [`host: ${host.host} (${host.why})`]),
     ...baseLine,
     ...readyLine,
+    ...(warm === undefined ? [] : [`warm: ${warm.paths.join(", ")} (${warmWhy(warm)})`]),
   ];
 }
 

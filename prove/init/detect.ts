@@ -14,6 +14,8 @@ export interface AppFiles {
   readonly lockfile: string | undefined;
   /** A file's text by its path relative to the app's folder; undefined when there is no such file. */
   readonly read: (file: string) => string | undefined;
+  /** The files under a folder (relative to the app's folder), relative to it; none when there is no such folder. */
+  readonly list: (folder: string) => ReadonlyArray<string>;
 }
 
 /** The ready check's and the test's timeouts for a dev server that compiles on demand, and why. */
@@ -33,6 +35,36 @@ export interface Detection {
   readonly host: { readonly host: string; readonly why: string } | undefined;
   /** Set for a framework that compiles pages on their first request; undefined keeps the harness's defaults. */
   readonly timeouts: Timeouts | undefined;
+  /** The framework's API routes to ask for before each test (app.ready.warm), and why; undefined when it has none. */
+  readonly warm: Warm | undefined;
+}
+
+/** The routes init writes in app.ready.warm, the files they come from, and why. */
+export interface Warm {
+  /** The paths, under the app's base path. */
+  readonly paths: ReadonlyArray<string>;
+  /** The route files they come from, relative to the app's folder. */
+  readonly files: ReadonlyArray<string>;
+  /** How many more routes init found and left out (see maxWarm). */
+  readonly more: number;
+  readonly why: string;
+}
+
+/** The most routes init writes in app.ready.warm: each is compiled before every test, which boot waits for. */
+const maxWarm = 5;
+
+/** The routes a framework's dev server compiles on their first request, under the app's base path, for app.ready.warm. */
+function warmRoutes(found: FrameworkFound | undefined, base: BasePath | undefined, app: AppFiles): Warm | undefined {
+  const routes = found?.framework.apiRoutes?.(app.list) ?? [];
+  if (routes.length === 0 || found?.framework.compilesRoutes === undefined) return undefined;
+  const prefix = base?.kind === "path" ? base.path.replace(/\/+$/, "") : "";
+  const kept = routes.slice(0, maxWarm);
+  return {
+    paths: kept.map((route) => `${prefix}${route.path}`),
+    files: kept.map((route) => route.file),
+    more: routes.length - kept.length,
+    why: found.framework.compilesRoutes,
+  };
 }
 
 /** A dev server's boot and first compile under load can take about a minute; the test gets half a minute more for its steps. */
@@ -69,11 +101,13 @@ export function detectApp(app: AppFiles): Detection {
   }
   const found = findFramework(app.packageJson, app.read);
   const framework = found?.framework;
+  const base = framework?.base === undefined ? undefined : readBasePath(framework.base, app.read);
   return {
     manager,
     start,
     framework: found,
-    base: framework?.base === undefined ? undefined : readBasePath(framework.base, app.read),
+    base,
+    warm: warmRoutes(found, base, app),
     host: framework?.host,
     timeouts: framework?.compiles === undefined ? undefined : { ...compileTimeouts, why: framework.compiles },
   };

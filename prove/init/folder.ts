@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { simpleGit } from "simple-git";
 import { upTo } from "../install/package-manager.ts";
 import type { AppFiles } from "./detect.ts";
@@ -33,6 +33,18 @@ export function reader(dir: string): (file: string) => string | undefined {
   };
 }
 
+/** The files under a folder of `dir`, relative to that folder with forward slashes; none when it is missing. */
+export function lister(dir: string): (folder: string) => ReadonlyArray<string> {
+  return (folder) => {
+    const path = join(dir, folder);
+    if (!existsSync(path) || !statSync(path).isDirectory()) return [];
+    return readdirSync(path, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(path, join(entry.parentPath, entry.name)).split(sep).join("/"))
+      .sort();
+  };
+}
+
 /** package.json's text and value; InitFailed when `dir` has none or it is not a JSON object. */
 export async function readPackageJson(dir: string): Promise<{ readonly text: string; readonly value: Readonly<Record<string, unknown>> }> {
   const file = join(dir, "package.json");
@@ -60,7 +72,7 @@ export async function readPackageJson(dir: string): Promise<{ readonly text: str
 
 /** The app folder `dir` as detection sees it, its lockfile looked for up to `top`. */
 export function readAppFolder(dir: string, top: string, packageJson: Readonly<Record<string, unknown>>): AppFiles {
-  return { dir, packageJson, lockfile: nearestLockfile(dir, top), read: reader(dir) };
+  return { dir, packageJson, lockfile: nearestLockfile(dir, top), read: reader(dir), list: lister(dir) };
 }
 
 /** The version of the package `name` in the nearest node_modules from `dir` up to `top`; undefined when none holds it. */

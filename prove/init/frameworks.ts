@@ -23,6 +23,51 @@ export interface Framework {
   readonly host?: { readonly host: string; readonly why: string };
   /** Set for a dev server that compiles a page on its first request: why the timeouts are long. */
   readonly compiles?: string;
+  /** The app's API routes, from its files (`list` gives the files under a folder of the app's); each a path and its file. */
+  readonly apiRoutes?: (list: (folder: string) => ReadonlyArray<string>) => ReadonlyArray<ApiRoute>;
+  /** Set for a dev server that compiles an API route on its first request: why app.ready.warm asks for them. */
+  readonly compilesRoutes?: string;
+}
+
+/** An API route an app's files define: the path it answers at (without a base path), and its file. */
+export interface ApiRoute {
+  readonly path: string;
+  readonly file: string;
+}
+
+/** The extensions of the files Next.js takes as routes by default (its `pageExtensions`). */
+const routeFile = /^(.*)\.(?:tsx|ts|jsx|js|mjs)$/;
+
+/**
+ * A Next.js app's API routes: App Router handlers (the `route.ts` files under `app/api` or `src/app/api`), with route
+ * groups and private folders left out of the path, and Pages Router API files (under `pages/api` or `src/pages/api`). Dynamic routes
+ * (`[id]`) are left out: no path names them all, and another would run the handler with a made-up parameter.
+ */
+function nextApiRoutes(list: (folder: string) => ReadonlyArray<string>): ReadonlyArray<ApiRoute> {
+  const dynamic = (segments: ReadonlyArray<string>) => segments.some((segment) => segment.startsWith("["));
+  const appRoutes = ["app", "src/app"].flatMap((root) =>
+    list(`${root}/api`).flatMap((file) => {
+      const segments = file.split("/");
+      const name = routeFile.exec(segments.at(-1) ?? "")?.[1];
+      const folders = segments.slice(0, -1);
+      if (name !== "route" || dynamic(folders) || folders.some((folder) => folder.startsWith("_"))) return [];
+      const path = ["api", ...folders.filter((folder) => !/^\(.*\)$/.test(folder))].join("/");
+      return [{ path: `/${path}`, file: `${root}/api/${file}` }];
+    }),
+  );
+  const pagesRoutes = ["pages", "src/pages"].flatMap((root) =>
+    list(`${root}/api`).flatMap((file) => {
+      const segments = file.split("/");
+      const name = routeFile.exec(segments.at(-1) ?? "")?.[1];
+      if (name === undefined || name.endsWith(".d") || dynamic(segments) || segments.some((segment) => segment.startsWith("_"))) return [];
+      const path = ["api", ...segments.slice(0, -1), ...(name === "index" ? [] : [name])].join("/");
+      return [{ path: `/${path}`, file: `${root}/api/${file}` }];
+    }),
+  );
+  const seen = new Set<string>();
+  return [...appRoutes, ...pagesRoutes]
+    .filter((route) => !seen.has(route.path) && seen.add(route.path))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 const configNames = (stem: string, extensions: ReadonlyArray<string>) => extensions.map((extension) => `${stem}.${extension}`);
@@ -40,6 +85,8 @@ export const frameworks: ReadonlyArray<Framework> = [
       why: "Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates",
     },
     compiles: "next dev compiles each page on its first request",
+    apiRoutes: nextApiRoutes,
+    compilesRoutes: "next dev compiles each API route on its first request, so these are asked for before each test",
   },
   {
     name: "Nuxt",

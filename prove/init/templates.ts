@@ -1,3 +1,6 @@
+import { warmWhy } from "./choices.ts";
+import type { Warm } from "./detect.ts";
+
 /** The config's lines that point the app's model provider at the replay agent, each with its reason. */
 export interface ProviderLines {
   /** app.provider; empty writes no `provider` line. */
@@ -32,6 +35,8 @@ export interface ConfigValues {
   readonly docs: string;
   /** The ready and test timeouts in ms and why, for a dev server that compiles on demand; undefined keeps the defaults. */
   readonly timeouts: { readonly ready: number; readonly test: number; readonly why: string } | undefined;
+  /** The API routes for app.ready.warm, with the files they come from and why; undefined writes no `warm`. */
+  readonly warm: Warm | undefined;
   /** The model provider's lines; undefined when the app lists no provider SDK init knows. */
   readonly provider: ProviderLines | undefined;
 }
@@ -76,9 +81,12 @@ export function renderConfig(values: ConfigValues): string {
     .filter((why) => why !== undefined)
     .map(oneLine)
     .join("; ");
+  const warm = values.warm;
+  const warmText = warm === undefined ? "" : `, warm: [${warm.paths.map((path) => JSON.stringify(path)).join(", ")}]`;
   const ready = [
     ...(values.basePathUnknown === undefined ? [] : [`    // ${oneLine(values.basePathUnknown)}`]),
-    `    ready: { path: ${JSON.stringify(values.readyPath)}${timeouts === undefined ? "" : `, timeout: ${ms(timeouts.ready)}`} },${readyWhy === "" ? "" : ` // ${readyWhy}`}`,
+    ...(warm === undefined ? [] : [`    // warm: ${oneLine(warmWhy(warm))}`]),
+    `    ready: { path: ${JSON.stringify(values.readyPath)}${timeouts === undefined ? "" : `, timeout: ${ms(timeouts.ready)}`}${warmText} },${readyWhy === "" ? "" : ` // ${readyWhy}`}`,
   ];
   return [
     'import { defineScenarioConfig } from "scenario-prover/harness";',

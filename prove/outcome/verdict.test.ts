@@ -29,11 +29,24 @@ const expectTimeout: Attempt = {
   },
 };
 
+/** An action that waited out its own timeout (a proof bounds it) for an element never there, as a proof's run gives it. */
+const actionTimeout: Attempt = {
+  outcome: "failed",
+  durationMs: 3_100,
+  runMs: 4_000,
+  error: {
+    kind: "app-error",
+    message: "TimeoutError: locator.fill: Timeout 3000ms exceeded.\nCall log:\n  - waiting for getByLabel('c')",
+    location: "s.e2e.ts:6",
+  },
+};
+
 function attempts(outcomes: string): Attempt[] {
   const byLetter: Record<string, Outcome> = { P: "passed", F: "failed", E: "error" };
   return [...outcomes].map((letter) => {
     if (letter === "T") return testTimeout;
     if (letter === "X") return expectTimeout;
+    if (letter === "A") return actionTimeout;
     const outcome = byLetter[letter];
     if (outcome === undefined) throw new Error(`unknown outcome letter ${letter}`);
     return outcome === "passed"
@@ -48,7 +61,8 @@ function attempts(outcomes: string): Attempt[] {
 }
 
 // P passed, F failed (an assertion), E error, T failed by the test timeout, X failed by an expect
-// that waited out its timeout for an element never found; one letter per attempt (--repeat n gives n letters).
+// that waited out its timeout for an element never found, A failed by an action that waited out its own timeout;
+// one letter per attempt (--repeat n gives n letters).
 const table: ReadonlyArray<readonly [base: string, head: string, verdict: string, exitCode: number, reasonCode: string]> = [
   ["F", "P", "proved", 0, "proved"],
   ["FFF", "PPP", "proved", 0, "proved"],
@@ -64,6 +78,11 @@ const table: ReadonlyArray<readonly [base: string, head: string, verdict: string
   ["T", "F", "not-proved", 1, "fails-on-head"],
   ["TF", "TT", "not-proved", 1, "fails-on-head"],
   ["T", "P", "proved", 0, "proved"],
+  // An action's own timeout, bounded in a proof, is its step failing: not a timeout of both sides.
+  ["A", "A", "not-proved", 1, "fails-on-head"],
+  ["T", "A", "not-proved", 1, "fails-on-head"],
+  ["A", "T", "not-proved", 1, "fails-on-head"],
+  ["A", "P", "proved", 0, "proved"],
   ["T", "TP", "not-proved", 1, "flaky"],
   ["FPF", "PPP", "not-proved", 1, "flaky"],
   ["FFF", "PFP", "not-proved", 1, "flaky"],
@@ -124,6 +143,34 @@ describe("the verdict", () => {
     );
     expect(decide({ ref: "main", attempts: attempts("FF") }, { ref: "fix", attempts: attempts("TF") }).reason).toBe(
       "The scenario fails on head (fix) as well, so the change does not fix it: timeout at s.e2e.ts:14: Test timeout of 60000ms exceeded.",
+    );
+  });
+
+  it("names the action and what it waited for when head failed by an action's timeout, and what to change when it only came late", () => {
+    expect(decide({ ref: "main", attempts: attempts("F") }, { ref: "fix", attempts: attempts("A") }).reason).toBe(
+      "The scenario fails on head (fix) as well: head waited out the action timeout (3000 ms) in locator.fill at s.e2e.ts:6 for getByLabel('c'), which never appeared " +
+        "(base failed with assertion at s.e2e.ts:3: failed here). Check that step against head's failure screenshot: " +
+        "if what it waits for comes later on head (a route compiled on its first request), ask for that route before the test with app.ready.warm " +
+        "or raise the action timeout (a proof's is the config's proof.actionTimeout, else the expect timeout, unless its use sets actionTimeout or navigationTimeout), " +
+        "then prove again; otherwise the change does not fix it.",
+    );
+    const failedWith = (message: string): Attempt[] => [
+      { outcome: "failed", durationMs: 1, runMs: 2, error: { kind: "app-error", message, location: "s.e2e.ts:6" } },
+    ];
+    const disabled =
+      "TimeoutError: locator.click: Timeout 3000ms exceeded.\nCall log:\n  - waiting for getByRole('button', { name: 'Add' })\n" +
+      "  - locator resolved to <button disabled>Add</button>\n  - attempting click action\n  - element is not enabled\n\n" +
+      "Calls the route refused (their hosts are neither routed to the replay agent nor allowed, app.route):\n- GET fonts.example.com/x";
+    expect(decide({ ref: "main", attempts: failedWith(disabled) }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
+      "The scenario fails on base (main) with app-error at s.e2e.ts:6: TimeoutError: locator.click: Timeout 3000ms exceeded., and passes on head (fix). " +
+        "Base waited out the action timeout (3000 ms) in locator.click at s.e2e.ts:6 for getByRole('button', { name: 'Add' }), " +
+        "which it found but could not act on (element is not enabled).",
+    );
+    const navigation =
+      'TimeoutError: page.goto: Timeout 3000ms exceeded.\nCall log:\n  - navigating to "http://127.0.0.1:4000/cart", waiting until "load"\n';
+    expect(decide({ ref: "main", attempts: failedWith(navigation) }, { ref: "fix", attempts: attempts("P") }).reason).toBe(
+      "The scenario fails on base (main) with app-error at s.e2e.ts:6: TimeoutError: page.goto: Timeout 3000ms exceeded., and passes on head (fix). " +
+        'Base waited out the navigation timeout (3000 ms) in page.goto at s.e2e.ts:6 (navigating to "http://127.0.0.1:4000/cart", waiting until "load").',
     );
   });
 

@@ -91,7 +91,8 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
     };
   }
   if (every(head.attempts, "failed")) {
-    const headTimeout = everyTimeout(head.attempts);
+    const headTimeout = everyTimeout(head.attempts, true);
+    const baseFailure = `base failed with ${describeError(firstError(base.attempts, "failed"))}`;
     return {
       verdict: "not-proved",
       exitCode: 1,
@@ -99,8 +100,12 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
       reason:
         headTimeout === undefined
           ? `The scenario fails on head (${head.ref}) as well, so the change does not fix it: ${describeError(firstError(head.attempts, "failed"))}`
-          : `The scenario fails on head (${head.ref}) as well, but by a timeout, which does not show that the change does not fix it: head ${describeTimeout(headTimeout)}` +
-            ` (base failed with ${describeError(firstError(base.attempts, "failed"))}). Raise ${timeoutKeys(new Set([headTimeout.by]))}, or make that step wait for what the app needs, then prove again.`,
+          : headTimeout.by === "action"
+            ? `The scenario fails on head (${head.ref}) as well: head ${describeTimeout(headTimeout)} (${baseFailure}). ` +
+              "Check that step against head's failure screenshot: if what it waits for comes later on head (a route compiled on its first request), " +
+              `ask for that route before the test with app.ready.warm or raise ${timeoutKeys(new Set(["action"]))}, then prove again; otherwise the change does not fix it.`
+            : `The scenario fails on head (${head.ref}) as well, but by a timeout, which does not show that the change does not fix it: head ${describeTimeout(headTimeout)}` +
+              ` (${baseFailure}). Raise ${timeoutKeys(new Set([headTimeout.by]))}, or make that step wait for what the app needs, then prove again.`,
     };
   }
   const baseFailure = firstError(base.attempts, "failed");
@@ -112,15 +117,18 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
   };
 }
 
-/** Each side's first timeout, when every attempt of both sides failed by a timeout; undefined otherwise. */
+/**
+ * Each side's first timeout, when every attempt of both sides failed by the test's or an expect's timeout; undefined
+ * otherwise. An action's own timeout does not count: bounded in a proof, it says its element never came, with where.
+ */
 function timedOutEveryTime(base: ReadonlyArray<Attempt>, head: ReadonlyArray<Attempt>): readonly [TimedOut, TimedOut] | undefined {
-  const [first, second] = [everyTimeout(base), everyTimeout(head)];
+  const [first, second] = [everyTimeout(base, false), everyTimeout(head, false)];
   return first === undefined || second === undefined ? undefined : [first, second];
 }
 
-/** A side's first timeout, when every one of its attempts failed by a timeout; undefined otherwise. */
-function everyTimeout(attempts: ReadonlyArray<Attempt>): TimedOut | undefined {
-  const timeouts = attempts.map(timedOut);
+/** A side's first timeout, when every one of its attempts failed by a timeout (an action's counting when `actions`); undefined otherwise. */
+function everyTimeout(attempts: ReadonlyArray<Attempt>, actions: boolean): TimedOut | undefined {
+  const timeouts = attempts.map(timedOut).map((timeout) => (timeout?.by === "action" && !actions ? undefined : timeout));
   return timeouts.includes(undefined) ? undefined : timeouts[0];
 }
 
@@ -128,6 +136,8 @@ function everyTimeout(attempts: ReadonlyArray<Attempt>): TimedOut | undefined {
 function waitedOut(error: AttemptError | undefined): string {
   if (error === undefined) return "";
   if (error.kind === "timeout") return " Base failed by reaching the test timeout.";
+  const action = timedOut({ outcome: "failed", durationMs: 0, runMs: null, error });
+  if (action?.by === "action") return ` Base ${describeTimeout(action)}.`;
   const expectTimeout = expectTimeoutOfMessage(error.message);
   return error.kind === "assertion" && expectTimeout !== undefined
     ? ` Base failed by waiting out the expect timeout (${expectTimeout} ms); a proof can wait less with --expect-timeout or the config's proof.expectTimeout.`

@@ -9,6 +9,7 @@ import {
   expectTimeoutEnv,
   keepEnv,
   preparedFileEnv,
+  proofRunEnv,
   stepsFileEnv,
   type StepMetadata,
 } from "../../common/contract.ts";
@@ -104,6 +105,8 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     // Marks every process of the attempt, so one a killed proof left is found later (see killProcessesUnder).
     SCENARIO_ATTEMPT_DIR: input.dir,
     FORCE_COLOR: "0",
+    // Actions and navigations wait no longer than the config's proof.actionTimeout, else the expect timeout.
+    [proofRunEnv]: "1",
     ...(input.keep ? { [keepEnv]: "1" } : {}),
     ...(input.expectTimeout === undefined ? {} : { [expectTimeoutEnv]: String(input.expectTimeout) }),
     ...(input.prepared === undefined ? {} : { [preparedFileEnv]: input.prepared }),

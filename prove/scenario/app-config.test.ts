@@ -1,8 +1,9 @@
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { proofRunEnv } from "../../common/contract.ts";
 import { defineScenarioConfig } from "../../harness/index.ts";
-import { readAppConfig, readProofExpectTimeout } from "./app-config.ts";
+import { readAppConfig, readProofActionTimeout, readProofExpectTimeout } from "./app-config.ts";
 
 const repo = "/work/shop";
 
@@ -40,6 +41,11 @@ describe("the config's app, as the prover reads it", () => {
     [
       "route with hosts for each transcript and services allowed",
       { route: { hosts: { chat: ["api.openai.com"], title: ["api.anthropic.com"] }, allow: ["db.localhost"] } },
+      { root: "", install: "auto", build: undefined, submodules: false },
+    ],
+    [
+      "routes to warm once the app is ready",
+      { ready: { path: "/", warm: ["/api/chat", "/api/title?warm=1"] } },
       { root: "", install: "auto", build: undefined, submodules: false },
     ],
   ])("takes %s", (_case, app, expected) => {
@@ -81,6 +87,17 @@ describe("the config's app, as the prover reads it", () => {
     ["route.hosts: a string", { route: { hosts: "api.openai.com" } }, 'app.route.hosts is "api.openai.com"; set it to true'],
     ["route.allow: a number", { route: { allow: [5432] } }, "app.route.allow is [5432]; set it to true"],
     ["route: an unknown field", { route: { host: ["x"] } }, 'app.route has a field "host" it does not know; set it to true'],
+    [
+      "ready.warm: a path alone",
+      { ready: { path: "/", warm: "/api/chat" } },
+      'app.ready.warm is "/api/chat"; set it to a list of paths the harness asks for once the app is ready, each starting with "/", e.g. ["/api/chat"], or leave it out.',
+    ],
+    [
+      "ready.warm: a URL",
+      { ready: { log: "ready", warm: ["http://localhost:3000/api/chat"] } },
+      'app.ready.warm holds "http://localhost:3000/api/chat", which is not a path; set it to a list of paths',
+    ],
+    ["ready.warm: a number", { ready: { path: "/", warm: [3000] } }, "app.ready.warm holds 3000, which is not a path; set it to a list"],
   ])("refuses %s, naming the valid values", (_case, app, message) => {
     expect(read(app)).toContain(message);
   });
@@ -103,6 +120,44 @@ describe("the config's proof settings, as the prover reads them", () => {
         `Scenario config /elsewhere/scenarios.config.ts: proof.expectTimeout is ${JSON.stringify(bad)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.`,
       );
     }
+  });
+
+  it("take proof.actionTimeout in ms, and refuse anything but a whole number of ms", () => {
+    const actionTimeout = (proof: unknown) => {
+      const exit = Effect.runSyncExit(readProofActionTimeout({ scenarioProof: proof }, "/elsewhere/scenarios.config.ts"));
+      if (Exit.isSuccess(exit)) return exit.value;
+      const error = Exit.findErrorOption(exit);
+      return error._tag === "Some" ? error.value.message : "no error";
+    };
+    expect([actionTimeout({}), actionTimeout({ actionTimeout: 2000 })]).toEqual([undefined, 2000]);
+    expect(actionTimeout({ actionTimeout: "2s" })).toBe(
+      'Scenario config /elsewhere/scenarios.config.ts: proof.actionTimeout is "2s"; set it to a whole number of milliseconds, e.g. 3000, or leave it out.',
+    );
+  });
+});
+
+describe("the action and navigation timeouts of a proof's runs", () => {
+  /** The action and navigation timeouts a config gives, in a proof's run or not. */
+  const timeouts = (inProof: boolean, config: Partial<Parameters<typeof defineScenarioConfig>[0]>) => {
+    vi.stubEnv(proofRunEnv, inProof ? "1" : undefined);
+    try {
+      const { use } = defineScenarioConfig({ app: { start: "npm start" }, ...config });
+      return [use?.actionTimeout, use?.navigationTimeout];
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  };
+
+  it("are proof.actionTimeout, else the expect timeout, in a proof's run, and Playwright's own elsewhere", () => {
+    expect(timeouts(false, { expect: { timeout: 5_000 } })).toEqual([undefined, undefined]);
+    expect(timeouts(true, { expect: { timeout: 5_000 } })).toEqual([5_000, 5_000]);
+    expect(timeouts(true, {})).toEqual([10_000, 10_000]);
+    expect(timeouts(true, { expect: { timeout: 5_000 }, proof: { actionTimeout: 2_000 } })).toEqual([2_000, 2_000]);
+  });
+
+  it("leave the ones the config's use sets as they are", () => {
+    expect(timeouts(true, { use: { actionTimeout: 0 }, proof: { actionTimeout: 2_000 } })).toEqual([0, 2_000]);
+    expect(timeouts(true, { use: { navigationTimeout: 30_000 } })).toEqual([10_000, 30_000]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { isAbsolute, normalize, relative, resolve } from "node:path";
 import * as Effect from "effect/Effect";
 import { appMetadataKey, proofMetadataKey } from "../../common/contract.ts";
+import { warmProblem } from "../../common/ready-warm.ts";
 import { ConfigError } from "../errors.ts";
 
 /** What the prover needs of the config's `app` (AppMetadata in the config's metadata). */
@@ -89,6 +90,12 @@ const routeValue = (value: unknown, config: string): Effect.Effect<void, ConfigE
   return Effect.void;
 };
 
+/** Refuses an `app.ready.warm` the harness could not ask for: a list of paths, each starting with "/". */
+const warmValue = (ready: unknown, config: string): Effect.Effect<void, ConfigError> => {
+  const problem = typeof ready === "object" && ready !== null ? warmProblem((ready as Record<string, unknown>).warm) : undefined;
+  return problem === undefined ? Effect.void : Effect.fail(new ConfigError({ config, detail: `app.ready.warm ${problem}.` }));
+};
+
 /** `app.submodules`: true or false (the default). */
 const submodulesValue = (value: unknown, config: string): Effect.Effect<boolean, ConfigError> =>
   value === undefined || typeof value === "boolean"
@@ -134,6 +141,7 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
   }
   yield* variableNames(fields, configFile);
   yield* routeValue(fields.route, configFile);
+  yield* warmValue(fields.ready, configFile);
   const root = (yield* optionalString(fields.root, "root", configFile)) ?? ".";
   const appDir = resolve(repoRoot, root);
   if (isAbsolute(root) || !inside(repoRoot, appDir)) {
@@ -152,21 +160,25 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
   } satisfies AppConfig;
 });
 
-/** The config's `proof.expectTimeout` (from ProofMetadata), in ms; undefined when the config sets none. */
-export const readProofExpectTimeout = Effect.fn("readProofExpectTimeout")(function* (
-  metadata: Readonly<Record<string, unknown>>,
-  configFile: string,
-) {
-  const proof = metadata[proofMetadataKey];
-  const value = typeof proof === "object" && proof !== null ? (proof as Record<string, unknown>).expectTimeout : undefined;
-  if (value === undefined) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    return yield* Effect.fail(
-      new ConfigError({
-        config: configFile,
-        detail: `proof.expectTimeout is ${JSON.stringify(value)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.`,
-      }),
-    );
-  }
-  return value;
-});
+/** A timeout of the config's `proof` (from ProofMetadata), in ms; undefined when the config sets none. */
+const readProofTimeout = (key: "expectTimeout" | "actionTimeout") =>
+  Effect.fn(`readProof.${key}`)(function* (metadata: Readonly<Record<string, unknown>>, configFile: string) {
+    const proof = metadata[proofMetadataKey];
+    const value = typeof proof === "object" && proof !== null ? (proof as Record<string, unknown>)[key] : undefined;
+    if (value === undefined) return undefined;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+      return yield* Effect.fail(
+        new ConfigError({
+          config: configFile,
+          detail: `proof.${key} is ${JSON.stringify(value)}; set it to a whole number of milliseconds, e.g. 3000, or leave it out.`,
+        }),
+      );
+    }
+    return value;
+  });
+
+/** The config's `proof.expectTimeout`, in ms; undefined when the config sets none. */
+export const readProofExpectTimeout = readProofTimeout("expectTimeout");
+
+/** The config's `proof.actionTimeout`, in ms; undefined when the config sets none (the harness reads it; the prover checks it). */
+export const readProofActionTimeout = readProofTimeout("actionTimeout");

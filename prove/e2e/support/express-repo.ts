@@ -16,6 +16,8 @@ import { execa } from "execa";
  * - `boot-crash`: the server throws before it listens
  * - `install-broken`: no lockfile, and a dependency on a vendored tarball that is not there
  * - `hang`: /app/hang writes a marker file with the server's pid and never answers
+ * - `compile-bug` and `compile-fix`: the bug and its fix in a server that, as a dev server compiling a
+ *   route on its first request, answers its first request under /app/api/ 5 s late, then at once
  */
 export interface ExpressRepo {
   readonly dir: string;
@@ -130,6 +132,23 @@ const hangMarker = ${JSON.stringify(join(signals, "hang-"))} + process.pid;`;
     ),
   );
   await commit("hang", "Add a page that never loads");
+
+  // A route compiled on demand (Next.js dev compiles /api/chat on its first request): the first request waits, later ones do not.
+  const compiles = (add: string) =>
+    server(add, "let compiled;").replace(
+      "const app = express();",
+      `const app = express();
+app.use("/app/api", async (request, _response, next) => {
+  compiled ??= (console.log("○ Compiling " + request.path + " ..."), new Promise((resolve) => setTimeout(resolve, 5000)));
+  await compiled;
+  next();
+});`,
+    );
+  await git("checkout", "-q", "bug");
+  await write("server.js", compiles("return a + b;"));
+  await commit("compile-bug", "Compile the API on its first request");
+  await write("server.js", compiles("return Number(a) + Number(b);"));
+  await commit("compile-fix", "Add numbers, not strings, in the compiled API");
 
   await git("checkout", "-q", "main");
   return { dir, signals, git };
