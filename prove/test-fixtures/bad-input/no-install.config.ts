@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** The express fixtures' config with nothing to install: rows that fail before the app needs its dependencies stay fast. */
 export default defineScenarioConfig({

@@ -1,4 +1,4 @@
-import { expect, test } from "../../../harness/index.ts";
+import { expect, test } from "../../../test-support/built-harness.ts";
 
 // Outside the express config's testDir (prove/test-fixtures/express): the prover must say so.
 test("the sum page opens", async ({ app, page }) => {

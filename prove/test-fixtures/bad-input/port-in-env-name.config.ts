@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** A placeholder where a variable's name belongs: {port} is filled into values only. */
 export default defineScenarioConfig({

@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** app.start names a program that is not installed; nothing to install, so the proof gets to boot at once. */
 export default defineScenarioConfig({

@@ -1,4 +1,4 @@
-import { expect, test } from "../../../harness/index.ts";
+import { expect, test } from "../../../test-support/built-harness.ts";
 import { writePlace } from "./where.ts";
 
 test("adding -1 and 1 shows a total of 0", async ({ app, page }) => {

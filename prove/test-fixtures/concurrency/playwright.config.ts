@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** The Express sum app of prove/e2e/support/express-repo.ts, for scenarios that write down where their app ran. */
 export default defineScenarioConfig({

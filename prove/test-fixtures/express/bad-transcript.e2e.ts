@@ -1,4 +1,4 @@
-import { expect, test } from "../../../harness/index.ts";
+import { expect, test } from "../../../test-support/built-harness.ts";
 
 // Line 3 of the transcript is cut short: the harness cannot start the replay agent, on either side.
 test.use({ transcript: "./bad-transcript.ndjson" });

@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** A plain Express app in a repository that knows nothing of scenario-prover: no replay agent, served under /app/. */
 export default defineScenarioConfig({

@@ -1,4 +1,4 @@
-import { expect, test } from "../../../harness/index.ts";
+import { expect, test } from "../../../test-support/built-harness.ts";
 
 test("adding 1 and 2 shows 3", async ({ app, page }) => {
   await app.open("/app/");

@@ -1,5 +1,5 @@
 import { tmpdir } from "node:os";
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** The kill-matrix app with a scenario that never ends: Playwright's test timeout ends it. */
 const markers = process.env.KILL_MATRIX_DIR ?? tmpdir();

@@ -1,4 +1,4 @@
-import { test } from "../../../harness/index.ts";
+import { test } from "../../../test-support/built-harness.ts";
 
 // Opens a page the app never answers, and so never ends by itself.
 test("a page that never loads", async ({ app }) => {

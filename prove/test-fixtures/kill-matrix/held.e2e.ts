@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { test } from "../../../harness/index.ts";
+import { test } from "../../../test-support/built-harness.ts";
 
 // Takes one screenshot, then, for the run phase, opens a page the app never answers. For the
 // report phase, base's run adds a screenshot whose file is a FIFO in the markers folder, so the

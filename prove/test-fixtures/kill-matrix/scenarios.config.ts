@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 // @ts-expect-error: a plain JavaScript helper of the fixture, without types.
 import { hold } from "./hold.mjs";
 

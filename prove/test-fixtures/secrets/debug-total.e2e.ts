@@ -1,4 +1,4 @@
-import { expect, test } from "../../../harness/index.ts";
+import { expect, test } from "../../../test-support/built-harness.ts";
 
 // On base the app shows a wrong total with a debug token beside it: the error message, the trace and report.md get that token.
 test("adding 1 and 2 shows a total of 3, and no debug token", async ({ app, page }) => {

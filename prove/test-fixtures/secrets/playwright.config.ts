@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** The Express sum app of prove/e2e/support/express-repo.ts, made to print credential-shaped strings: see prove/e2e/secrets.test.ts. */
 export default defineScenarioConfig({

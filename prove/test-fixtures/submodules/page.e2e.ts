@@ -1,4 +1,4 @@
-import { expect, test } from "../../../harness/index.ts";
+import { expect, test } from "../../../test-support/built-harness.ts";
 
 test("the page from the submodule is served", async ({ app, page }) => {
   await app.open("/");

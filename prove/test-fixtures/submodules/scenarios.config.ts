@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** An app whose page is in a git submodule: the prover checks submodules out when SUBMODULES is "true". */
 export default defineScenarioConfig({
