@@ -1,4 +1,4 @@
-import { defineScenarioConfig } from "../../../harness/index.ts";
+import { defineScenarioConfig } from "../../../test-support/built-harness.ts";
 
 /** The Express sum app with its API asked for before each test: its compile-* commits compile it on the first request. */
 export default defineScenarioConfig({
