@@ -141,6 +141,15 @@ describe("init in a chat app on each provider SDK", () => {
       const init = await initScenarios(dir);
 
       expect(init.detected.filter((line) => app.reach.test(line))).toHaveLength(1);
+      // The route loads mockttp, which the app's repository does not list: init says how to add it.
+      const routed = app.reach.source.startsWith("^route");
+      expect(init.notes.filter((note) => note.startsWith("app.route needs the mockttp package"))).toEqual(
+        routed
+          ? [
+              "app.route needs the mockttp package, which scenario-prover loads only for the route: run `npm install --save-dev mockttp@4.6.3` before running the example.",
+            ]
+          : [],
+      );
       expect(init.detected.at(-1)).toMatch(
         /^model: (claude-haiku-4-5|gemini-2\.5-flash|anthropic\.claude-3-5-haiku-20241022-v1:0|command-a-03-2025) \(named in server\.js\)$|^model: the default of replay-agent new/,
       );

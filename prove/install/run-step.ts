@@ -3,6 +3,7 @@ import * as Effect from "effect/Effect";
 import { StepFailed } from "../errors.ts";
 import { tail } from "../outcome/error-text.ts";
 import { runCommand } from "../process/run-command.ts";
+import { npmErrorBlock } from "./npm-error.ts";
 
 /** Variables a package manager sets for the script that started the prover; they would confuse the side's install. */
 const scriptVariables =
@@ -49,6 +50,10 @@ export const runStep = Effect.fn("Side.runStep")(function* (
   });
   if (result.exitCode === 0) return;
   const log = yield* Effect.promise(() => readFile(logFile, "utf8").catch(() => ""));
-  const logTail = [tail(log), result.startError ?? ""].filter((text) => text !== "").join("\n");
+  const shown = tail(log);
+  const npmError = npmErrorBlock(log);
+  // npm states its error first and its usage after it: the tail alone can miss it.
+  const decisive = npmError === undefined || shown.includes(npmError) ? "" : `${npmError}\n[npm's usage text and the rest of the log:]`;
+  const logTail = [decisive, shown, result.startError ?? ""].filter((text) => text !== "").join("\n");
   return yield* Effect.fail(new StepFailed({ step, command: command.label, where, exitCode: result.exitCode, logTail }));
 });
