@@ -146,7 +146,7 @@ describe("init in a chat app on each provider SDK", () => {
       expect(init.notes.filter((note) => note.startsWith("app.route needs the mockttp package"))).toEqual(
         routed
           ? [
-              "app.route needs the mockttp package, which scenario-prover loads only for the route: run `npm install --save-dev mockttp@4.6.3` before running the example.",
+              "app.route needs the mockttp package, which scenario-prover loads only for the route: run `npm install -D mockttp@4.6.3` before running the example.",
             ]
           : [],
       );
