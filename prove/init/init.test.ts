@@ -1449,17 +1449,26 @@ describe("prove-scenario init and the package manager the repository pins", () =
     const single = await folder({
       "package.json": json({
         scripts: { start: "node server.js" },
+        dependencies: { "@ai-sdk/google": "^3.0.0" },
         devDependencies: { "@playwright/test": "1.38.0", "scenario-prover": "^0.1.0" },
       }),
       "package-lock.json": "{}\n",
       "server.js": "listen(process.env.PORT);\n",
     });
     const own = await initScenarios(single, machine, () => old);
-    expect(own.written).toEqual(["proofs/package.json", "proofs/scenarios.config.ts", "proofs/scenarios/example.e2e.ts", ".gitignore"]);
-    expect(own.notes).toEqual([
-      `${found}the config and the example are in proofs/, a package of its own: run \`cd proofs && npm install -D scenario-prover @playwright/test@1.65\` before running the example, ` +
+    expect(own.written).toEqual([
+      "proofs/package.json",
+      "proofs/scenarios.config.ts",
+      "proofs/scenarios/example.e2e.ts",
+      "proofs/scenarios/example.ndjson",
+      ".gitignore",
+    ]);
+    // The route's mockttp goes beside the scenario-prover that loads it, in the same command.
+    expect(own.notes.filter((note) => note.startsWith("The @playwright/test"))).toEqual([
+      `${found}the config and the example are in proofs/, a package of its own: run \`cd proofs && npm install -D scenario-prover @playwright/test@1.65 mockttp@4.6.3\` before running the example, ` +
         `and run the prover from proofs/; or put one in range in its place: ${upgrade}.`,
     ]);
+    expect(own.notes.filter((note) => note.startsWith("app.route needs the mockttp package"))).toEqual([]);
     expect([own.exampleCommand, own.proveCommand]).toEqual([
       "cd proofs && npx playwright test -c scenarios.config.ts",
       "cd proofs && npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",

@@ -154,13 +154,15 @@ export async function initScenarios(
     notes.push(`package.json already has a "${scriptName}" script; it was left as it is.`);
   }
   const add = (spec: string) => addDevDependency(manager.manager, run, dir, packageJson.value, spec);
-  if (provider?.route !== undefined && !dependsOnUpTo(dir, top ?? dir, "mockttp")) {
+  // In a package of the scenarios' own, mockttp goes there with scenario-prover, in the command of the note below.
+  const ownRoute = provider?.route !== undefined && writes.dir !== dir;
+  if (provider?.route !== undefined && !ownRoute && !dependsOnUpTo(dir, top ?? dir, "mockttp")) {
     notes.push(
       `app.route needs the mockttp package, which scenario-prover loads only for the route: run \`${add("mockttp@4.6.3")}\` before running the example.`,
     );
   }
   if (own !== undefined && mismatch !== undefined) {
-    notes.push(ownPlaywrightNote(own, mismatch));
+    notes.push(ownPlaywrightNote(ownRoute ? ownPlaywright(dir, top ?? dir, machine, ["mockttp@4.6.3"]) : own, mismatch));
   } else if (!dependsOnUpTo(dir, top ?? dir, "scenario-prover")) {
     notes.push(
       `scenario-prover is not in package.json's dependencies: run \`${add("scenario-prover")}\` so ${configFile} can import scenario-prover/harness.`,

@@ -37,15 +37,20 @@ const listsPlaywright = (manifest: Manifest) =>
 const isWorkspaceRoot = (dir: string) => existsSync(join(dir, "pnpm-workspace.yaml")) || readManifest(dir)?.workspaces !== undefined;
 
 /**
- * The way for the app in `dir` (up to the repository's root `top`): a package of an npm or pnpm
+ * The way for the app in `dir` (up to the repository's root `top`), installing `more` packages with it: a package of an npm or pnpm
  * workspace that does not list @playwright/test itself takes its own copy beside the root's; any
  * other app (its package.json lists the older one, or yarn, whose workspaces hoist a package's
  * copy over the root's) gets ownFolder, a package of its own with its own install (by npm for yarn 2+).
  */
-export function ownPlaywright(dir: string, top: string, machine: MachineVersions = machineVersions): OwnPlaywright {
+export function ownPlaywright(
+  dir: string,
+  top: string,
+  machine: MachineVersions = machineVersions,
+  more: ReadonlyArray<string> = [],
+): OwnPlaywright {
   const run = resolvePackageManager(dir, top, machine);
   const manager = run?.manager ?? "npm";
-  const spec = `scenario-prover @playwright/test@${suggested(playwrightPeerRange())}`;
+  const spec = ["scenario-prover", `@playwright/test@${suggested(playwrightPeerRange())}`, ...more].join(" ");
   const manifest = readManifest(dir);
   const inWorkspace = upTo(dir, top).slice(1).some(isWorkspaceRoot);
   // The config's folder is ownFolder already: what it lacks is the install.
