@@ -9,7 +9,7 @@ export async function init(cwd: string): Promise<number> {
     for (const file of result.written) writeErr(`wrote ${file}`);
     for (const note of result.notes) writeErr(`note: ${note}`);
     writeErr(
-      `next: run the example against your app with \`npx playwright test -c scenarios.config.ts\`, make it reproduce your bug, then prove the fix:\n  ${result.proveCommand}`,
+      `next: run the example against your app with \`${result.exampleCommand}\`, make it reproduce your bug, then prove the fix:\n  ${result.proveCommand}`,
     );
     return 0;
   } catch (error) {

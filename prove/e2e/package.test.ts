@@ -292,14 +292,20 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(example.stdout).toContain("1 passed");
   });
 
-  it("proves a fix in a pnpm 9 workspace's app folder with the config init wrote there, and the report's command proves it again from the root", async () => {
+  it("proves a fix in a pnpm 9 workspace's app folder whose root keeps its own older Playwright, with the config and the command init wrote there, and the report's command proves it again from the root", async () => {
     const site = await makeWorkspaceRepo(join(work, "site"));
     const docs = join(site.dir, "docs");
-    // At the workspace's root with -w, by the pinned pnpm through npx, as the README says.
-    await execa("npx", ["--yes", "pnpm@9.15.9", "add", "-D", "-w", tarball, "@playwright/test@1.65.1"], { cwd: site.dir, stdin: "ignore" });
+    // At the workspace's root with -w, by the pinned pnpm through npx, as the README says; the root's own suite is on
+    // Playwright 1.38, which pnpm links as scenario-prover's peer there, with a warning.
+    await execa("npx", ["--yes", "pnpm@9.15.9", "add", "-D", "-w", tarball, "@playwright/test@1.38.0"], { cwd: site.dir, stdin: "ignore" });
 
     const init = await npx(docs, "prove-scenario", "init");
     expect(init.exitCode, init.stderr).toBe(0);
+    const own = "npx --yes pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65";
+    expect(init.stderr).toContain(
+      "node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency): a Playwright outside that range can run your own tests, but not a proof. " +
+        `To leave your own suite on it, this package of the workspace takes its own beside it: run \`${own}\` before running the example; or put one in range in its place`,
+    );
     expect(init.stderr).toContain("detected: install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..\n");
     expect(init.stderr).toContain(
       "detected: start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@9.15.9",
@@ -310,6 +316,9 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     );
     expect(init.stderr).not.toContain("scenario-prover is not in package.json's dependencies");
     expect(init.stderr.split("\n").at(-1)).toBe("  npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts");
+    // The command as printed, with the tarball for scenario-prover, which is not on the registry yet; the root keeps 1.38.
+    await execa(own.replace(" scenario-prover ", ` ${tarball} `), { cwd: docs, shell: true, stdin: "ignore" });
+    expect((await execa("npx", ["playwright", "--version"], { cwd: site.dir })).stdout).toBe("Version 1.38.0");
     await writeFile(join(docs, "scenarios/cart-total.e2e.ts"), cartScenario);
 
     const run = await npx(docs, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
@@ -369,33 +378,57 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
     expect(await repositoryState(dash.dir)).toEqual(before);
   });
 
-  it("refuses, at init and before a proof, a repository whose own @playwright/test is below the peer range, naming the version, the range and the fix", async () => {
+  it("with a repository whose own @playwright/test is below the peer range, init writes the scenarios as a package of their own with the command that installs it, a proof from the repository's package is refused naming that way, and one from the scenarios' package proves", async () => {
     const old = await makeShopRepo(join(work, "old-playwright"));
     // A real install, as TESTING.md asks of every package install (over the shop's modules, so npm unpacks only
     // Playwright 1.38): npm refuses the peer conflict unless told to leave peers alone; pnpm links the repository's 1.38
-    // with a warning. Either way 1.38 is what runs.
+    // with a warning. Either way 1.38 is what the repository's package resolves.
     await withShopModules(old.dir);
     await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", "--legacy-peer-deps", tarball, "@playwright/test@1.38.0"], {
       cwd: old.dir,
     });
-    const says = [
-      `node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency)`,
-      "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65), then run again.",
-    ];
+    const found = `node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency)`;
+    const own = "cd proofs && npm install -D scenario-prover @playwright/test@1.65";
+    const upgrade = "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65)";
 
     const init = await npx(old.dir, "prove-scenario", "init");
-    expect(init.exitCode, init.stderr).toBe(2);
-    for (const text of says) expect(init.stderr).toContain(text);
+    expect(init.exitCode, init.stderr).toBe(0);
+    expect(init.stderr).toContain(found);
+    expect(init.stderr).toContain(
+      `To leave your own suite on it, the config and the example are in proofs/, a package of its own: run \`${own}\` before running the example, and run the prover from proofs/; or put one in range in its place: ${upgrade}.\n`,
+    );
+    expect(init.stderr).toContain(
+      "next: run the example against your app with `cd proofs && npx playwright test -c scenarios.config.ts`, make it reproduce your bug, then prove the fix:\n" +
+        "  cd proofs && npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+    );
     expect(existsSync(join(old.dir, "scenarios.config.ts"))).toBe(false);
 
+    // A config in the repository's own package, where its own Playwright is what a proof would run.
     await writeFile(join(old.dir, "scenarios.config.ts"), await readFile(join(shop.dir, "scenarios.config.ts"), "utf8"));
     await mkdir(join(old.dir, "scenarios"));
     await writeFile(join(old.dir, "scenarios/cart-total.e2e.ts"), cartScenario);
-    const run = await npx(old.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
-    expect(run.exitCode, run.stderr).toBe(2);
-    const report = JSON.parse(run.stdout) as ProofReport;
+    const refused = await npx(old.dir, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    const report = JSON.parse(refused.stdout) as ProofReport;
     expect([report.verdict, report.reasonCode]).toEqual(["could-not-run", "config-error"]);
-    for (const text of says) expect(report.reason).toContain(text);
+    expect(report.reason).toContain(found);
+    expect(report.reason).toContain(
+      "To leave your own suite on it, give the scenarios a package of their own: move scenarios.config.ts and its testDir into proofs/ beside it, " +
+        `run \`${own}\` in the config's folder, and run the prover from proofs/; or put one in range in its place: ${upgrade}. Then run again.`,
+    );
     expect(report.base.attempts).toEqual([]);
+
+    // The command as printed (over the shop's modules, with the tarball for scenario-prover, which is not on the registry yet).
+    const proofs = join(old.dir, "proofs");
+    await withShopModules(proofs);
+    await execa(own.replace(" scenario-prover ", ` ${tarball} `).replace("npm install", "npm install --no-audit --no-fund"), {
+      cwd: old.dir,
+      shell: true,
+    });
+    await writeFile(join(proofs, "scenarios/cart-total.e2e.ts"), cartScenario);
+    const run = await npx(proofs, "prove-scenario", "--base", "bug", "--head", "fix", "scenarios/cart-total.e2e.ts", "--json");
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect((JSON.parse(run.stdout) as ProofReport).verdict).toBe("proved");
+    expect((await execa("npx", ["playwright", "--version"], { cwd: old.dir })).stdout).toBe("Version 1.38.0");
   });
 });

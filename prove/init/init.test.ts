@@ -301,6 +301,7 @@ describe("prove-scenario init", () => {
       ],
       notes: [],
       proveCommand: "npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+      exampleCommand: "npx playwright test -c scenarios.config.ts",
     });
     const config = await read(dir, "scenarios.config.ts");
     expect(config.split("\n")).toEqual(
@@ -1471,6 +1472,77 @@ describe("prove-scenario init and the package manager the repository pins", () =
     ]);
     // Where it is found (this checkout's), nothing is said.
     expect(peerNote((await initScenarios(await folder(files), machine)).notes)).toEqual([]);
+  });
+
+  it("with the repository's own older Playwright, writes where the scenarios can have theirs and names the command: the app's package in a pnpm workspace, else proofs/", async () => {
+    const old = {
+      cli: "/repo/node_modules/@playwright/test/cli.js",
+      file: "/repo/node_modules/@playwright/test/package.json",
+      version: "1.38.0",
+    };
+    const found =
+      "The @playwright/test that runs the proof (/repo/node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency): " +
+      "a Playwright outside that range can run your own tests, but not a proof. To leave your own suite on it, ";
+    const upgrade = "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65)";
+    const workspace = await folder({
+      "package.json": json({
+        private: true,
+        packageManager: "pnpm@9.15.9",
+        devDependencies: { "@playwright/test": "1.38.0", "scenario-prover": "^0.1.0" },
+      }),
+      "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+      "pnpm-workspace.yaml": "packages:\n  - docs\n",
+      "docs/package.json": json({ name: "docs", scripts: { start: "node server.js" } }),
+      "docs/server.js": "listen(process.env.PORT);\n",
+    });
+    const inPackage = await initScenarios(join(workspace, "docs"), machine, () => old);
+    expect(inPackage.written).toEqual(["scenarios.config.ts", "scenarios/example.e2e.ts", "../.gitignore"]);
+    expect(inPackage.notes.filter((note) => note.startsWith("The @playwright/test"))).toEqual([
+      `${found}this package of the workspace takes its own beside it: run \`npx --yes pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65\` before running the example; ` +
+        `or put one in range in its place: ${upgrade}.`,
+    ]);
+    expect([inPackage.exampleCommand, inPackage.proveCommand]).toEqual([
+      "npx playwright test -c scenarios.config.ts",
+      "npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+    ]);
+
+    const single = await folder({
+      "package.json": json({
+        scripts: { start: "node server.js" },
+        dependencies: { "@ai-sdk/google": "^3.0.0" },
+        devDependencies: { "@playwright/test": "1.38.0", "scenario-prover": "^0.1.0" },
+      }),
+      "package-lock.json": "{}\n",
+      "server.js": "listen(process.env.PORT);\n",
+    });
+    const own = await initScenarios(single, machine, () => old);
+    expect(own.written).toEqual([
+      "proofs/package.json",
+      "proofs/scenarios.config.ts",
+      "proofs/scenarios/example.e2e.ts",
+      "proofs/scenarios/example.ndjson",
+      ".gitignore",
+    ]);
+    // The route's mockttp goes beside the scenario-prover that loads it, in the same command.
+    expect(own.notes.filter((note) => note.startsWith("The @playwright/test"))).toEqual([
+      `${found}the config and the example are in proofs/, a package of its own: run \`cd proofs && npm install -D scenario-prover @playwright/test@1.65 mockttp@4.6.3\` before running the example, ` +
+        `and run the prover from proofs/; or put one in range in its place: ${upgrade}.`,
+    ]);
+    expect(own.notes.filter((note) => note.startsWith("app.route needs the mockttp package"))).toEqual([]);
+    expect([own.exampleCommand, own.proveCommand]).toEqual([
+      "cd proofs && npx playwright test -c scenarios.config.ts",
+      "cd proofs && npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+    ]);
+    expect(await read(single, "proofs/package.json")).toBe('{\n  "private": true\n}\n');
+    const config = (await read(single, "proofs/scenarios.config.ts")).split("\n");
+    expect(config).toEqual(
+      expect.arrayContaining([
+        "// The app under test. Every field is described in node_modules/scenario-prover/docs/config.md.",
+        '  testDir: "scenarios",',
+        "    root: \".\", // the app's folder, relative to the repository's root",
+      ]),
+    );
+    await expect(initScenarios(single, machine, () => old)).rejects.toBeInstanceOf(InitRefused);
   });
 
   it("points the config's comment at the docs where the package is installed: the app's node_modules, or the workspace root's", async () => {

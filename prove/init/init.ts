@@ -3,13 +3,15 @@ import { realpath, writeFile } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import { planInstall } from "../install/detect.ts";
 import {
+  harnessOf,
   installedPlaywright,
   playwrightMismatch,
   playwrightPeerRange,
   suggested,
   type InstalledPlaywright,
 } from "../playwright/version.ts";
-import { InitFailed } from "./errors.ts";
+import { ownPlaywright } from "../playwright/own-playwright.ts";
+import { ownPlaywrightNote, ownWrites } from "./own-folder.ts";
 import { machineVersions, proverBin, proverBins, resolvePackageManager, upTo, type MachineVersions } from "../install/package-manager.ts";
 import { detectApp } from "./detect.ts";
 import { findAppModel, type AppModel } from "./app-model.ts";
@@ -42,6 +44,8 @@ export interface InitResult {
   readonly notes: ReadonlyArray<string>;
   /** The command that proves a fix with the example, for this package manager, e.g. "npx prove-scenario --base main --head HEAD …". */
   readonly proveCommand: string;
+  /** The command that runs the example with Playwright itself, e.g. "npx playwright test -c scenarios.config.ts". */
+  readonly exampleCommand: string;
 }
 
 /** What `install: "auto"` runs for the app in `dir`, by the prover's own rule, and a note when it cannot tell. */
@@ -91,22 +95,24 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
  * when the app lists a model provider's SDK, the config's lines that point it at the replay agent and
  * an example transcript; adds the prove-scenario script and the .gitignore lines. Writes nothing and
  * throws InitRefused when one of those files exists, or InitFailed for a missing or unusable
- * package.json or a @playwright/test outside the peer range. `machine` gives the package managers' versions on PATH, `findPlaywright`
- * the @playwright/test a proof would run (see installedPlaywright).
+ * package.json. With a @playwright/test outside the peer range, it writes where the scenarios can have
+ * their own (see ownPlaywright) and notes the command. `machine` gives the package managers' versions on
+ * PATH, `findPlaywright` the @playwright/test a proof would run (see installedPlaywright).
  */
 export async function initScenarios(
   cwd: string,
   machine: MachineVersions = machineVersions,
-  findPlaywright: () => InstalledPlaywright | undefined = installedPlaywright,
+  findPlaywright: () => InstalledPlaywright | undefined = () => installedPlaywright(harnessOf(join(cwd, configFile))),
 ): Promise<InitResult> {
   const packageJson = await readPackageJson(cwd);
   const sdks = findProviderSdks(packageJson.value, reader(cwd));
-  refuseExisting(cwd, sdks.length === 0 ? [configFile, exampleFile] : [configFile, exampleFile, transcriptFile]);
-  const playwright = findPlaywright();
-  const mismatch = playwright === undefined ? undefined : playwrightMismatch(playwright);
-  if (mismatch !== undefined) throw new InitFailed({ file: join(cwd, "package.json"), detail: mismatch.detail });
   const dir = await realpath(cwd);
   const top = await gitTopLevel(dir);
+  const playwright = findPlaywright();
+  const mismatch = playwright === undefined ? undefined : playwrightMismatch(playwright);
+  const own = mismatch === undefined ? undefined : ownPlaywright(dir, top ?? dir, machine);
+  const writes = ownWrites(dir, own);
+  refuseExisting(writes.dir, sdks.length === 0 ? [configFile, exampleFile] : [configFile, exampleFile, transcriptFile]);
   const run = resolvePackageManager(dir, top ?? dir, machine);
   const detected = detectApp(readAppFolder(dir, top ?? dir, packageJson.value));
   const detection = { ...detected, start: withPinnedStart(detected.start, run) };
@@ -137,7 +143,7 @@ export async function initScenarios(
   notes.push(...basePathNote(detection));
   if (provider !== undefined) notes.push(...providerNotes(provider, model));
   const scripts = packageJson.value.scripts as Readonly<Record<string, unknown>>;
-  const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined;
+  const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined && writes.dir === dir;
   const prover = proverBin(manager.manager, run);
   if (manager.manager === "pnpm") {
     const runs =
@@ -146,16 +152,20 @@ export async function initScenarios(
       `No "${scriptName}" script added to package.json: ${runs}, ` +
         'and a script of that name would make pnpm print "[ELIFECYCLE] Command failed with exit code 1." after every "not proved" verdict.',
     );
-  } else if (!addScript) {
+  } else if (scripts[scriptName] !== undefined) {
     notes.push(`package.json already has a "${scriptName}" script; it was left as it is.`);
   }
   const add = (spec: string) => addDevDependency(manager.manager, run, dir, packageJson.value, spec);
-  if (provider?.route !== undefined && !dependsOnUpTo(dir, top ?? dir, "mockttp")) {
+  // In a package of the scenarios' own, mockttp goes there with scenario-prover, in the command of the note below.
+  const ownRoute = provider?.route !== undefined && writes.dir !== dir;
+  if (provider?.route !== undefined && !ownRoute && !dependsOnUpTo(dir, top ?? dir, "mockttp")) {
     notes.push(
       `app.route needs the mockttp package, which scenario-prover loads only for the route: run \`${add("mockttp@4.6.3")}\` before running the example.`,
     );
   }
-  if (!dependsOnUpTo(dir, top ?? dir, "scenario-prover")) {
+  if (own !== undefined && mismatch !== undefined) {
+    notes.push(ownPlaywrightNote(ownRoute ? ownPlaywright(dir, top ?? dir, machine, ["mockttp@4.6.3"]) : own, mismatch));
+  } else if (!dependsOnUpTo(dir, top ?? dir, "scenario-prover")) {
     notes.push(
       `scenario-prover is not in package.json's dependencies: run \`${add("scenario-prover")}\` so ${configFile} can import scenario-prover/harness.`,
     );
@@ -171,7 +181,7 @@ export async function initScenarios(
     root,
     install: install.text,
     portUnknown,
-    docs: docsPath(dir, top ?? dir),
+    docs: docsPath(writes.dir, top ?? dir),
     ...configChoices(detection),
     provider: provider === undefined ? undefined : providerConfigLines(provider),
   });
@@ -182,16 +192,18 @@ export async function initScenarios(
   // Reports are written under the checkout's root, so that is where they are ignored.
   const gitignoreFile = join(top ?? dir, ".gitignore");
   const gitignore = withOutputsIgnored(await readIfExists(gitignoreFile), (top ?? dir) === dir);
-  await writeNewFile(join(dir, configFile), config);
+  const written = await writes.start();
+  await writeNewFile(join(writes.dir, configFile), config);
+  written.push(writes.shown(configFile));
   const example =
     provider === undefined || transcript === undefined
       ? undefined
       : { path: `./${basename(transcriptFile)}`, sdk: sdkLabel(provider.found), model: transcript.model, ...exampleTurn };
-  await writeNewFile(join(dir, exampleFile), renderExample(servedPath(detection), example));
-  const written = [configFile, exampleFile];
+  await writeNewFile(join(writes.dir, exampleFile), renderExample(servedPath(detection), example));
+  written.push(writes.shown(exampleFile));
   if (transcript !== undefined) {
-    await writeNewFile(join(dir, transcriptFile), transcript.text);
-    written.push(transcriptFile);
+    await writeNewFile(join(writes.dir, transcriptFile), transcript.text);
+    written.push(writes.shown(transcriptFile));
   }
   if (addScript) {
     await writeFile(join(dir, "package.json"), withProverScript(packageJson.text, packageJson.value));
@@ -214,6 +226,7 @@ export async function initScenarios(
       ...(provider === undefined ? [] : providerDetected(provider, model)),
     ],
     notes,
-    proveCommand: `${prover} --base main --head HEAD ${exampleFile}`,
+    proveCommand: `${writes.cd}${prover} --base main --head HEAD ${exampleFile}`,
+    exampleCommand: `${writes.cd}npx playwright test -c ${configFile}`,
   };
 }

@@ -1,10 +1,10 @@
 import { readFileSync, realpathSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inRange, installedPlaywright, playwrightMismatch, playwrightPeerRange } from "./version.ts";
+import { harnessOf, inRange, installedPlaywright, playwrightMismatch, playwrightPeerRange } from "./version.ts";
 
 let work: string;
 
@@ -69,10 +69,23 @@ describe("the Playwright version a proof runs", () => {
       file,
       detail:
         `the @playwright/test that runs the proof (${file}) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency): ` +
-        "a Playwright outside that range can run your own tests, but not a proof. Install one in that range in the checkout holding the config: " +
-        "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65), then run again.",
+        "a Playwright outside that range can run your own tests, but not a proof.",
     });
     expect(playwrightMismatch(installedPlaywright(pathToFileURL(await checkoutWith("new", "1.65.1")).href), ">=1.65.0 <2")).toBeUndefined();
+  });
+
+  it("finds the copy beside the scenario-prover the config imports, not beside the one that runs; this one where the config's folder has none", async () => {
+    const config = await checkoutWith("own", "1.65.1");
+    // scenario-prover as pnpm links it: its peer beside its real folder, not in the folder's own node_modules.
+    const store = join(work, "own/node_modules/.store/scenario-prover/node_modules");
+    await mkdir(join(store, "scenario-prover"), { recursive: true });
+    await writeFile(join(store, "scenario-prover/package.json"), '{ "name": "scenario-prover" }\n');
+    await checkoutWith("own/node_modules/.store/scenario-prover", "1.65.2");
+    await symlink(join(store, "scenario-prover"), join(work, "own/node_modules/scenario-prover"));
+    expect(installedPlaywright(harnessOf(config))?.file).toBe(
+      join(work, "own/node_modules/.store/scenario-prover/node_modules/@playwright/test/package.json"),
+    );
+    expect(harnessOf(join(work, "elsewhere", "scenarios.config.ts"))).toBe(pathToFileURL(join(import.meta.dirname, "version.ts")).href);
   });
 
   it("finds none where no @playwright/test is installed", async () => {

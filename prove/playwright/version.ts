@@ -11,7 +11,7 @@ export interface InstalledPlaywright {
   readonly version: string | undefined;
 }
 
-/** Why the installed @playwright/test cannot run a proof, and how to fix it. */
+/** Why the installed @playwright/test cannot run a proof. */
 export interface PlaywrightMismatch {
   readonly file: string;
   readonly detail: string;
@@ -104,8 +104,28 @@ export function suggested(range: string): string {
 }
 
 /**
- * Why `installed` cannot run a proof (outside the peer range, or no version), with the fix; undefined
- * when it can, or when none is installed (the caller reports that, as playwrightCli does).
+ * Where the config `configFile` finds scenario-prover (its package.json, a real path), so the runner is
+ * the @playwright/test the config's and the scenarios' `scenario-prover/harness` import; this module
+ * when the config's folder finds none.
+ */
+export function harnessOf(configFile: string): string {
+  try {
+    return createRequire(configFile).resolve("scenario-prover/package.json");
+  } catch {
+    return import.meta.url;
+  }
+}
+
+/** The command that puts a @playwright/test in `range` in place of the repository's, for each package manager. */
+export function upgradeCommand(range: string = playwrightPeerRange()): string {
+  const version = suggested(range);
+  return `npm i -D @playwright/test@${version} (or pnpm add -D @playwright/test@${version}, yarn add -D @playwright/test@${version})`;
+}
+
+/**
+ * Why `installed` cannot run a proof (outside the peer range, or no version), without the fix, which
+ * the caller gives for the repository; undefined when it can, or when none is installed (the caller
+ * reports that, as playwrightCli does).
  */
 export function playwrightMismatch(
   installed: InstalledPlaywright | undefined = installedPlaywright(),
@@ -113,12 +133,9 @@ export function playwrightMismatch(
 ): PlaywrightMismatch | undefined {
   if (installed === undefined) return undefined;
   if (installed.version !== undefined && inRange(installed.version, range)) return undefined;
-  const version = suggested(range);
   const which = installed.version === undefined ? "gives no version" : `is version ${installed.version}`;
   return {
     file: installed.file,
-    detail:
-      `the @playwright/test that runs the proof (${installed.file}) ${which}, and scenario-prover needs ${range} (its peer dependency): a Playwright outside that range can run your own tests, but not a proof. ` +
-      `Install one in that range in the checkout holding the config: npm i -D @playwright/test@${version} (or pnpm add -D @playwright/test@${version}, yarn add -D @playwright/test@${version}), then run again.`,
+    detail: `the @playwright/test that runs the proof (${installed.file}) ${which}, and scenario-prover needs ${range} (its peer dependency): a Playwright outside that range can run your own tests, but not a proof.`,
   };
 }
