@@ -263,7 +263,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(init.exitCode, init.stderr).toBe(0);
     const config = await readFile(join(store.dir, "scenarios.config.ts"), "utf8");
     expect(config).toContain(
-      '    start: "npx vite --host 127.0.0.1 --port {port} --strictPort", // the dev script `vite`, run by its bin, not through the package manager; Vite takes the port as a flag\n',
+      '    start: "npx vite --host 127.0.0.1 --port {port} --strictPort", // the dev script `vite`, its tool run by npx from node_modules/.bin; Vite takes the port as a flag\n',
     );
     expect(config).toContain('    ready: { path: "/store/" }, // base in vite.config.ts\n');
     expect(await readFile(join(store.dir, "scenarios/example.e2e.ts"), "utf8")).toContain('await app.open("/store/");');
@@ -350,6 +350,56 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
     expect(report.verdict).toBe("proved");
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
     expect(run.stderr).toContain("base  install   yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)  ");
+  });
+
+  it("proves a fix with the config init wrote and tried in a repository pinned to yarn 3 (Plug'n'Play) whose npm overrides stop any npx that fetches there", async () => {
+    const dash = await makeDashRepo(join(work, "dash-yarn3"), "3");
+    // How init used to run the pinned yarn: npx reads the repository's package.json first, and stops at its overrides.
+    const inside = await execa("npx", ["--yes", "--package=@yarnpkg/cli-dist@3.6.4", "yarn", "--version"], {
+      cwd: dash.dir,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(inside.exitCode).toBe(1);
+    expect(inside.stderr).toContain("npm error Override for next@file:./vendor/next conflicts with direct dependency");
+
+    // Plug'n'Play has no node_modules for scenario-prover: the shop's installed package runs, and its harness is imported by path.
+    const installed = join(shop.dir, "node_modules", "scenario-prover");
+    const prover = (...args: string[]) =>
+      execa("node", [join(installed, "bin", "prove-scenario.mjs"), ...args], { cwd: dash.dir, reject: false, stdin: "ignore" });
+    const init = await prover("init");
+    expect(init.exitCode, init.stderr).toBe(0);
+    const start = "npx --yes --prefix=/ --package=@yarnpkg/cli-dist@3.6.4 yarn next dev -p {port}";
+    const tried = init.stderr.split("\n").filter((line) => line.startsWith("tried: "));
+    expect(tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual([
+      "tried: install: yarn@3.6.4 install --immutable (packageManager in package.json) in .: worked in <time>",
+      `tried: start: \`${start}\`: GET / answered in <time>, then init stopped it`,
+    ]);
+    const config = await readFile(join(dash.dir, "scenarios.config.ts"), "utf8");
+    expect(config).toContain(
+      `    start: "${start}", // the dev script \`next dev\`, its tool run by \`yarn <bin>\`, which finds it under Plug'n'Play too; next dev takes the port as -p; ` +
+        "yarn there is yarn@3.6.4 (packageManager in package.json), fetched by npx from outside the repository (--prefix=/), so its npm overrides cannot stop it\n",
+    );
+    const harness = JSON.stringify(join(installed, "dist", "lib", "harness.js"));
+    await writeFile(join(dash.dir, "scenarios.config.ts"), config.replace('"scenario-prover/harness"', harness));
+    await writeFile(
+      join(dash.dir, "scenarios/total.e2e.ts"),
+      `import { expect, test } from ${harness};
+
+test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
+  await app.open("/");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByRole("status")).toHaveText("Total: 3");
+});
+`,
+    );
+
+    const run = await prover("--base", "bug", "--head", "fix", "scenarios/total.e2e.ts", "--json");
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ProofReport;
+    expect(report.verdict).toBe("proved");
+    expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
+    expect(run.stderr).toContain("base  install   yarn@3.6.4 install --immutable (packageManager in package.json)  ");
   });
 
   it("refuses, at init and before a proof, a repository whose own @playwright/test is below the peer range, naming the version, the range and the fix", async () => {
