@@ -23,7 +23,7 @@ export interface TryPlan {
   /** The app's folder, where the start runs. */
   readonly dir: string;
   readonly ready: { readonly path: string; readonly timeout?: number };
-  /** app.provider as written; `{replay}` points where nothing listens, as in a test without a transcript. */
+  /** app.provider as written. */
   readonly provider: Readonly<Record<string, string>>;
   /** A folder as messages name it, e.g. "." or "..". */
   readonly where: (dir: string) => string;
@@ -95,16 +95,11 @@ async function tryStart(plan: TryPlan, progress: (line: string) => void): Promis
       await writeFile(join(dirs.home, path), text);
     }
     await mkdir(dirs.appHome);
-    const none = { replayUrl: undefined, replayCommand: undefined, replayExecutable: undefined };
+    // No replay agent: `{replay}` points where nothing listens, as in a test without a transcript.
+    const noAgent = { replayCommand: undefined, replayExecutable: undefined };
     const launch = (port: number) => ({
-      command: substitute(plan.start, {
-        port,
-        home: dirs.appHome,
-        replay: undefined,
-        replayCommand: undefined,
-        replayExecutable: undefined,
-      }),
-      env: appEnvironment({ app: { start: plan.start, provider: plan.provider }, dirs, port, ...none }),
+      command: substitute(plan.start, { port, home: dirs.appHome, replay: undefined, ...noAgent }),
+      env: appEnvironment({ app: { start: plan.start, provider: plan.provider }, dirs, port, replayUrl: undefined, ...noAgent }),
     });
     const started = performance.now();
     const server = await startAppServer({ launch, cwd: plan.dir, ready: plan.ready, logFile: join(base, "server.log") });
