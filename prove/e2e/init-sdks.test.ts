@@ -138,7 +138,9 @@ describe("init in a chat app on each provider SDK", () => {
       if (app === undefined) throw new Error(`no app for ${name}`);
       const dir = await sdkRepository(name, app);
 
-      const init = await initScenarios(dir);
+      // Its packages are links into this checkout: init's own try of the install and the start (npm install) is left to
+      // init.test.ts, and the run below starts the app.
+      const init = await initScenarios(dir, { tryCommands: async () => ({ worked: [], failed: [] }) });
 
       expect(init.detected.filter((line) => app.reach.test(line))).toHaveLength(1);
       // The route loads mockttp, which the app's repository does not list: init says how to add it.

@@ -34,8 +34,10 @@ const npmInstall = (cwd: string, ...packages: string[]) =>
  * The shop's node_modules (the tarball and its dependencies, as npm installed them), copied into
  * the repository at `dir` before its own npm install: npm then unpacks only what that install adds
  * or changes, instead of every dependency again (12–15 CPU-s and 25–30 s less an install, measured here).
+ * With them its package-lock.json: from node_modules alone npm writes a lockfile without the
+ * packages of other platforms (sharp's), which `npm ci` then refuses as out of sync.
  */
-const withShopModules = (dir: string) => execa("cp", ["-R", join(shop.dir, "node_modules"), dir]);
+const withShopModules = (dir: string) => execa("cp", ["-R", join(shop.dir, "node_modules"), join(shop.dir, "package-lock.json"), dir]);
 
 /** Every file's text under `dir`, the entries of a zip (a trace) included. */
 async function textsUnder(dir: string): Promise<Array<readonly [string, string]>> {
@@ -273,7 +275,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     expect(init.exitCode, init.stderr).toBe(0);
     const config = await readFile(join(store.dir, "scenarios.config.ts"), "utf8");
     expect(config).toContain(
-      '    start: "npx vite --host 127.0.0.1 --port {port} --strictPort", // the dev script `vite`, run by its bin, not through the package manager; Vite takes the port as a flag\n',
+      '    start: "npx vite --host 127.0.0.1 --port {port} --strictPort", // the dev script `vite`, its tool run by npx from node_modules/.bin; Vite takes the port as a flag\n',
     );
     expect(config).toContain('    ready: { path: "/store/" }, // base in vite.config.ts\n');
     expect(await readFile(join(store.dir, "scenarios/example.e2e.ts"), "utf8")).toContain('await app.open("/store/");');
@@ -301,7 +303,7 @@ describe("scenario-prover as a package installed in a user's repository", () => 
 
     const init = await npx(docs, "prove-scenario", "init");
     expect(init.exitCode, init.stderr).toBe(0);
-    const own = "npx --yes pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65";
+    const own = "npx --yes --prefix=/ pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65";
     expect(init.stderr).toContain(
       "node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency): a Playwright outside that range can run your own tests, but not a proof. " +
         `To leave your own suite on it, this package of the workspace takes its own beside it: run \`${own}\` before running the example; or put one in range in its place`,
@@ -344,7 +346,14 @@ describe("scenario-prover as a package installed in a user's repository", () => 
     await execa("npx", ["--yes", "yarn@1", "add", "-D", `file:${tarball}`, "@playwright/test@1.65.1"], { cwd: dash.dir, stdin: "ignore" });
 
     const init = await npx(dash.dir, "prove-scenario", "init");
-    expect(init.exitCode, init.stderr).toBe(0);
+    // In the checkout, yarn 1 refuses its frozen lockfile beside a file: tarball dependency (the lockfile always "needs to
+    // be updated"): init says so and writes the config all the same. The sides install the commits, which have no tarball.
+    expect(init.exitCode, init.stderr).toBe(1);
+    expect(init.stderr).toContain(
+      "failed: the install init writes failed when init ran it: `yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)` in . exited with code 1:\n" +
+        "yarn install v1.22.22\n[1/4] Resolving packages...\nerror Your lockfile needs to be updated, but yarn was run with `--frozen-lockfile`.\n",
+    );
+    expect(init.stderr).toContain("failed: init did not try the start, as the install failed.\n");
     expect(init.stderr).toContain("detected: install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)\n");
     expect(init.stderr).toContain("detected: start: npx next dev ");
     const config = await readFile(join(dash.dir, "scenarios.config.ts"), "utf8");
@@ -376,6 +385,56 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
       "head  install   YARN_NODE_LINKER=node-modules yarn@4.9.2 install --immutable (packageManager in package.json)  ",
     );
     expect(await repositoryState(dash.dir)).toEqual(before);
+  });
+
+  it("proves a fix with the config init wrote and tried in a repository pinned to yarn 3 (Plug'n'Play) whose npm overrides stop any npx that fetches there", async () => {
+    const dash = await makeDashRepo(join(work, "dash-yarn3"), "3");
+    // How init used to run the pinned yarn: npx reads the repository's package.json first, and stops at its overrides.
+    const inside = await execa("npx", ["--yes", "--package=@yarnpkg/cli-dist@3.6.4", "yarn", "--version"], {
+      cwd: dash.dir,
+      reject: false,
+      stdin: "ignore",
+    });
+    expect(inside.exitCode).toBe(1);
+    expect(inside.stderr).toContain("npm error Override for next@file:./vendor/next conflicts with direct dependency");
+
+    // Plug'n'Play has no node_modules for scenario-prover: the shop's installed package runs, and its harness is imported by path.
+    const installed = join(shop.dir, "node_modules", "scenario-prover");
+    const prover = (...args: string[]) =>
+      execa("node", [join(installed, "bin", "prove-scenario.mjs"), ...args], { cwd: dash.dir, reject: false, stdin: "ignore" });
+    const init = await prover("init");
+    expect(init.exitCode, init.stderr).toBe(0);
+    const start = "npx --yes --prefix=/ --package=@yarnpkg/cli-dist@3.6.4 yarn next dev -p {port}";
+    const tried = init.stderr.split("\n").filter((line) => line.startsWith("tried: "));
+    expect(tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual([
+      "tried: install: yarn@3.6.4 install --immutable (packageManager in package.json) in .: worked in <time>",
+      `tried: start: \`${start}\`: GET / answered in <time>, then init stopped it`,
+    ]);
+    const config = await readFile(join(dash.dir, "scenarios.config.ts"), "utf8");
+    expect(config).toContain(
+      `    start: "${start}", // the dev script \`next dev\`, its tool run by \`yarn <bin>\`, which finds it under Plug'n'Play too; next dev takes the port as -p; ` +
+        "yarn there is yarn@3.6.4 (packageManager in package.json), fetched by npx from outside the repository (--prefix=/), so its npm overrides cannot stop it\n",
+    );
+    const harness = JSON.stringify(join(installed, "dist", "lib", "harness.js"));
+    await writeFile(join(dash.dir, "scenarios.config.ts"), config.replace('"scenario-prover/harness"', harness));
+    await writeFile(
+      join(dash.dir, "scenarios/total.e2e.ts"),
+      `import { expect, test } from ${harness};
+
+test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
+  await app.open("/");
+  await page.getByRole("button", { name: "Add" }).click();
+  await expect(page.getByRole("status")).toHaveText("Total: 3");
+});
+`,
+    );
+
+    const run = await prover("--base", "bug", "--head", "fix", "scenarios/total.e2e.ts", "--json");
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as ProofReport;
+    expect(report.verdict).toBe("proved");
+    expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
+    expect(run.stderr).toContain("base  install   yarn@3.6.4 install --immutable (packageManager in package.json)  ");
   });
 
   it("with a repository whose own @playwright/test is below the peer range, init writes the scenarios as a package of their own with the command that installs it, a proof from the repository's package is refused naming that way, and one from the scenarios' package proves", async () => {

@@ -11,6 +11,7 @@ import { basePathOf } from "./base-path.ts";
 import { detectApp } from "./detect.ts";
 import { InitFailed, InitRefused, initScenarios } from "./index.ts";
 import type { SdkProvider } from "./provider-sdks.ts";
+import { processesMentioning } from "../e2e/support/processes.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {
@@ -40,10 +41,14 @@ function syntaxErrors(text: string, fileName: string): string[] {
 }
 
 const read = (dir: string, file: string) => readFile(join(dir, file), "utf8");
+/** For the folders that are no real app: init writes its files without trying the install and the start (the last describe tries them). */
+const untried = { tryCommands: async () => ({ worked: [], failed: [] }) };
 const viteFlags = "--host 127.0.0.1 --port {port} --strictPort";
 
 describe("detecting how the app starts", () => {
-  const byBin = (script: string, why: string) => `the dev script \`${script}\`, run by its bin, not through the package manager; ${why}`;
+  const byBin = (script: string, why: string, runner = "npx from node_modules/.bin") =>
+    `the dev script \`${script}\`, its tool run by ${runner}; ${why}`;
+  const byYarn = "`yarn <bin>`, which finds it under Plug'n'Play too";
   it.each([
     [
       "a Vite dev server with npm and no lockfile",
@@ -143,7 +148,7 @@ describe("detecting how the app starts", () => {
       "bun (bun.lock)",
       `bunx remix vite:dev ${viteFlags}`,
       "flags",
-      byBin("remix vite:dev", "remix vite:dev takes the port as a flag"),
+      byBin("remix vite:dev", "remix vite:dev takes the port as a flag", "bunx from node_modules/.bin"),
     ],
     [
       "classic `remix dev`, whose app server reads PORT",
@@ -203,7 +208,7 @@ describe("detecting how the app starts", () => {
       'yarn (packageManager "yarn@4.1.0" in package.json)',
       `yarn vite ${viteFlags}`,
       "flags",
-      byBin("vite", "Vite takes the port as a flag"),
+      byBin("vite", "Vite takes the port as a flag", byYarn),
     ],
     [
       "a Yarn 2+ lockfile",
@@ -213,7 +218,7 @@ describe("detecting how the app starts", () => {
       "yarn (yarn.lock)",
       `yarn vite ${viteFlags}`,
       "flags",
-      byBin("vite", "Vite takes the port as a flag"),
+      byBin("vite", "Vite takes the port as a flag", byYarn),
     ],
     [
       "a yarn lockfile and a built server",
@@ -286,7 +291,7 @@ describe("prove-scenario init", () => {
       ".gitignore": "node_modules",
     });
 
-    const result = await initScenarios(dir);
+    const result = await initScenarios(dir, untried);
 
     expect(result).toEqual({
       written: ["scenarios.config.ts", "scenarios/example.e2e.ts", "package.json", ".gitignore"],
@@ -294,7 +299,7 @@ describe("prove-scenario init", () => {
         "package manager: npm (no lockfile)",
         "install: npm install (no lockfile)",
         'framework: Vite 6 (vite "^6.0.0" in package.json, vite.config.ts)',
-        `start: npx vite ${viteFlags} (the dev script \`vite\`, run by its bin, not through the package manager; Vite takes the port as a flag)`,
+        `start: npx vite ${viteFlags} (the dev script \`vite\`, its tool run by npx from node_modules/.bin; Vite takes the port as a flag)`,
         "base path: /sub/ (base in vite.config.ts)",
         "ready: GET /sub/ within the harness's default timeout (Vite has no long first compile)",
         "app root: . (the repository's root)",
@@ -302,6 +307,8 @@ describe("prove-scenario init", () => {
       notes: [],
       proveCommand: "npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
       exampleCommand: "npx playwright test -c scenarios.config.ts",
+      tried: [],
+      failed: [],
     });
     const config = await read(dir, "scenarios.config.ts");
     expect(config.split("\n")).toEqual(
@@ -310,7 +317,7 @@ describe("prove-scenario init", () => {
         "  expect: { timeout: 5_000 },",
         "    root: \".\", // the app's folder, relative to the repository's root",
         '    install: "auto", // here: npm install (no lockfile); false skips installing',
-        `    start: "npx vite ${viteFlags}", // the dev script \`vite\`, run by its bin, not through the package manager; Vite takes the port as a flag`,
+        `    start: "npx vite ${viteFlags}", // the dev script \`vite\`, its tool run by npx from node_modules/.bin; Vite takes the port as a flag`,
         '    ready: { path: "/sub/" }, // base in vite.config.ts',
       ]),
     );
@@ -397,7 +404,7 @@ describe("prove-scenario init", () => {
       app: ".",
       detected: [
         'framework: Next.js 16 (next "^16.0.1" in package.json, next.config.ts)',
-        "start: npx next dev -p {port} (the dev script `next dev`, run by its bin, not through the package manager; next dev takes the port as -p)",
+        "start: npx next dev -p {port} (the dev script `next dev`, its tool run by npx from node_modules/.bin; next dev takes the port as -p)",
         "host: localhost (Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates)",
         "base path: /dash (basePath in next.config.ts)",
         "ready: GET /dash within 90s, each test within 120s (next dev compiles each page on its first request)",
@@ -406,7 +413,7 @@ describe("prove-scenario init", () => {
       ],
       config: [
         ...compiles("next dev compiles each page on its first request"),
-        '    start: "npx next dev -p {port}", // the dev script `next dev`, run by its bin, not through the package manager; next dev takes the port as -p',
+        '    start: "npx next dev -p {port}", // the dev script `next dev`, its tool run by npx from node_modules/.bin; next dev takes the port as -p',
         '    host: "localhost", // Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates',
         `    // warm: app/api/chat/route.ts, app/api/(tools)/search/route.ts; ${routesWhy}`,
         '    ready: { path: "/dash", timeout: 90_000, warm: ["/dash/api/chat", "/dash/api/search"] }, // basePath in next.config.ts; next dev compiles each page on its first request',
@@ -430,7 +437,7 @@ describe("prove-scenario init", () => {
       app: ".",
       detected: [
         'framework: Next.js 13 (next "13.5.6" in package.json)',
-        "start: npx next dev -p {port} (the dev script `next dev -p 3001`, run by its bin, not through the package manager; next dev takes the port as -p)",
+        "start: npx next dev -p {port} (the dev script `next dev -p 3001`, its tool run by npx from node_modules/.bin; next dev takes the port as -p)",
         "host: localhost (Next.js dev serves its dev resources (HMR, chunks) to localhost only: from 127.0.0.1 the page never hydrates)",
         "base path: none (no basePath in the Next.js config)",
         "ready: GET / within 90s, each test within 120s (next dev compiles each page on its first request)",
@@ -464,7 +471,7 @@ describe("prove-scenario init", () => {
       app: "docs",
       detected: [
         'framework: Astro 5 (astro "^5.4.0" in package.json, astro.config.mjs)',
-        "start: npx astro dev --host 127.0.0.1 --port {port} (the dev script `astro dev`, run by its bin, not through the package manager; Astro takes the port as a flag)",
+        "start: npx astro dev --host 127.0.0.1 --port {port} (the dev script `astro dev`, its tool run by npx from node_modules/.bin; Astro takes the port as a flag)",
         "base path: /docs (base in astro.config.mjs)",
         "ready: GET /docs within 90s, each test within 120s (astro dev syncs content at boot and compiles each page on its first request)",
         "app root: docs (relative to the repository's root)",
@@ -472,7 +479,7 @@ describe("prove-scenario init", () => {
       config: [
         ...compiles("astro dev syncs content at boot and compiles each page on its first request"),
         "    root: \"docs\", // the app's folder, relative to the repository's root",
-        '    start: "npx astro dev --host 127.0.0.1 --port {port}", // the dev script `astro dev`, run by its bin, not through the package manager; Astro takes the port as a flag',
+        '    start: "npx astro dev --host 127.0.0.1 --port {port}", // the dev script `astro dev`, its tool run by npx from node_modules/.bin; Astro takes the port as a flag',
         '    ready: { path: "/docs", timeout: 90_000 }, // base in astro.config.mjs; astro dev syncs content at boot and compiles each page on its first request',
       ],
       open: '"/docs"',
@@ -494,7 +501,7 @@ describe("prove-scenario init", () => {
       app: ".",
       detected: [
         'framework: SvelteKit 2 (@sveltejs/kit "^2.5.0" in package.json, svelte.config.js)',
-        `start: npx vite dev ${viteFlags} (the dev script \`vite dev\`, run by its bin, not through the package manager; Vite takes the port as a flag)`,
+        `start: npx vite dev ${viteFlags} (the dev script \`vite dev\`, its tool run by npx from node_modules/.bin; Vite takes the port as a flag)`,
         "base path: unknown (paths.base in svelte.config.js is `process.argv.includes('dev') ? '' : process.env.BASE_PATH`, which init cannot read; ready.path / assumes none)",
         "ready: GET / within the harness's default timeout (SvelteKit has no long first compile)",
         "app root: . (the repository's root)",
@@ -522,14 +529,14 @@ describe("prove-scenario init", () => {
       app: ".",
       detected: [
         'framework: Nuxt 3 (nuxt "^3.13.0" in package.json, nuxt.config.ts)',
-        "start: npx nuxt dev --host 127.0.0.1 --port {port} (the dev script `nuxt dev`, run by its bin, not through the package manager; nuxt dev takes the port as a flag)",
+        "start: npx nuxt dev --host 127.0.0.1 --port {port} (the dev script `nuxt dev`, its tool run by npx from node_modules/.bin; nuxt dev takes the port as a flag)",
         "base path: /portal/ (app.baseURL in nuxt.config.ts)",
         "ready: GET /portal/ within 90s, each test within 120s (nuxt dev builds the app and each page on first request)",
         "app root: . (the repository's root)",
       ],
       config: [
         ...compiles("nuxt dev builds the app and each page on first request"),
-        '    start: "npx nuxt dev --host 127.0.0.1 --port {port}", // the dev script `nuxt dev`, run by its bin, not through the package manager; nuxt dev takes the port as a flag',
+        '    start: "npx nuxt dev --host 127.0.0.1 --port {port}", // the dev script `nuxt dev`, its tool run by npx from node_modules/.bin; nuxt dev takes the port as a flag',
         '    ready: { path: "/portal/", timeout: 90_000 }, // app.baseURL in nuxt.config.ts; nuxt dev builds the app and each page on first request',
       ],
       open: '"/portal/"',
@@ -550,13 +557,13 @@ describe("prove-scenario init", () => {
       app: ".",
       detected: [
         'framework: React Router 7 (@react-router/dev "^7.1.0" in package.json, react-router.config.ts)',
-        `start: npx react-router dev ${viteFlags} (the dev script \`react-router dev\`, run by its bin, not through the package manager; react-router dev takes the port as a flag)`,
+        `start: npx react-router dev ${viteFlags} (the dev script \`react-router dev\`, its tool run by npx from node_modules/.bin; react-router dev takes the port as a flag)`,
         "base path: /rr (basename in react-router.config.ts)",
         "ready: GET /rr within the harness's default timeout (React Router has no long first compile)",
         "app root: . (the repository's root)",
       ],
       config: [
-        `    start: "npx react-router dev ${viteFlags}", // the dev script \`react-router dev\`, run by its bin, not through the package manager; react-router dev takes the port as a flag`,
+        `    start: "npx react-router dev ${viteFlags}", // the dev script \`react-router dev\`, its tool run by npx from node_modules/.bin; react-router dev takes the port as a flag`,
         '    ready: { path: "/rr" }, // basename in react-router.config.ts',
       ],
       open: '"/rr"',
@@ -577,7 +584,7 @@ describe("prove-scenario init", () => {
       app: ".",
       detected: [
         'framework: Remix 2 (@remix-run/dev "^2.15.0" in package.json)',
-        `start: npx remix vite:dev ${viteFlags} (the dev script \`remix vite:dev\`, run by its bin, not through the package manager; remix vite:dev takes the port as a flag)`,
+        `start: npx remix vite:dev ${viteFlags} (the dev script \`remix vite:dev\`, its tool run by npx from node_modules/.bin; remix vite:dev takes the port as a flag)`,
         "base path: /shop/ (basename in vite.config.ts)",
         "ready: GET /shop/ within the harness's default timeout (Remix has no long first compile)",
         "app root: . (the repository's root)",
@@ -1112,7 +1119,7 @@ describe("prove-scenario init", () => {
     const repo = await folder(files);
     const dir = join(repo, app);
 
-    const result = await initScenarios(dir);
+    const result = await initScenarios(dir, untried);
 
     expect(choices(result.detected)).toEqual(detected);
     const text = await read(dir, "scenarios.config.ts");
@@ -1159,7 +1166,7 @@ describe("prove-scenario init", () => {
     });
     const one = await folder(files('"claude-haiku-4-5"'));
 
-    const found = await initScenarios(one);
+    const found = await initScenarios(one, untried);
 
     expect(found.detected.at(-1)).toBe("model: claude-haiku-4-5 (named in server.js)");
     expect((await Effect.runPromise(readTranscript(join(one, "scenarios/example.ndjson")))).meta.model).toBe("claude-haiku-4-5");
@@ -1172,7 +1179,7 @@ describe("prove-scenario init", () => {
 
     const two = await folder(files('(fast ? "claude-haiku-4-5" : `claude-opus-4-1`)'));
 
-    const several = await initScenarios(two);
+    const several = await initScenarios(two, untried);
 
     expect(several.detected.at(-1)).toBe(
       "model: the default of replay-agent new (the app's source names claude-haiku-4-5, claude-opus-4-1)",
@@ -1190,7 +1197,7 @@ describe("prove-scenario init", () => {
     });
     const dir = join(repo, "apps/web");
 
-    const result = await initScenarios(dir);
+    const result = await initScenarios(dir, untried);
 
     // Reports go under the repository's root, so they are ignored there.
     expect(result.written).toEqual(["scenarios.config.ts", "scenarios/example.e2e.ts", "package.json", "../../.gitignore"]);
@@ -1228,7 +1235,7 @@ describe("prove-scenario init", () => {
     await writeFile(join(dir, "server.js"), "app.listen(3000);\n");
     await writeFile(join(dir, ".gitignore"), "dist/\n");
 
-    const result = await initScenarios(dir);
+    const result = await initScenarios(dir, untried);
 
     expect(result.detected[0]).toBe("package manager: npm (no lockfile)");
     expect(result.notes).toEqual([
@@ -1248,7 +1255,7 @@ describe("prove-scenario init", () => {
     const packageJson = '{\n    "scripts": { "dev": "vite" }\n}\n';
     const dir = await folder({ "package.json": packageJson, "scenarios.config.ts": "// mine\n" });
 
-    const error = await initScenarios(dir).catch((caught: unknown) => caught);
+    const error = await initScenarios(dir, untried).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(InitRefused);
     expect(error).toMatchObject({
@@ -1262,7 +1269,7 @@ describe("prove-scenario init", () => {
 
     await mkdir(join(dir, "scenarios"));
     await writeFile(join(dir, "scenarios/example.e2e.ts"), "");
-    await expect(initScenarios(dir)).rejects.toMatchObject({
+    await expect(initScenarios(dir, untried)).rejects.toMatchObject({
       files: ["scenarios.config.ts", "scenarios/example.e2e.ts"],
       message:
         "scenarios.config.ts and scenarios/example.e2e.ts already exist, so init wrote nothing. Move or remove them and run init again, or edit them by hand.",
@@ -1271,7 +1278,7 @@ describe("prove-scenario init", () => {
     // For an app on a model provider's SDK, init would write the example transcript too: it is not written over either.
     await writeFile(join(dir, "package.json"), JSON.stringify({ scripts: { dev: "vite" }, dependencies: { openai: "^4.52.0" } }));
     await writeFile(join(dir, "scenarios/example.ndjson"), "");
-    await expect(initScenarios(dir)).rejects.toMatchObject({
+    await expect(initScenarios(dir, untried)).rejects.toMatchObject({
       files: ["scenarios.config.ts", "scenarios/example.e2e.ts", "scenarios/example.ndjson"],
       message:
         "scenarios.config.ts, scenarios/example.e2e.ts and scenarios/example.ndjson already exist, so init wrote nothing. Move or remove them and run init again, or edit them by hand.",
@@ -1286,7 +1293,7 @@ describe("prove-scenario init", () => {
       ".gitignore": "node_modules\n/reports\n/test-results\n",
     });
 
-    const result = await initScenarios(dir);
+    const result = await initScenarios(dir, untried);
 
     expect(result.written).toEqual(["scenarios.config.ts", "scenarios/example.e2e.ts"]);
     expect(await read(dir, "package.json")).toBe(packageJson);
@@ -1294,7 +1301,7 @@ describe("prove-scenario init", () => {
     expect(result.detected.slice(0, 3)).toEqual([
       "package manager: pnpm (pnpm-lock.yaml)",
       "install: pnpm install --frozen-lockfile",
-      `start: npx vite ${viteFlags} (the dev script \`vite\`, run by its bin, not through the package manager; Vite takes the port as a flag)`,
+      `start: npx vite ${viteFlags} (the dev script \`vite\`, its tool run by npx from node_modules/.bin; Vite takes the port as a flag)`,
     ]);
     expect(result.notes).toEqual([
       'No "prove-scenario" script added to package.json: pnpm runs the installed bin for `pnpm prove-scenario` itself, ' +
@@ -1306,7 +1313,7 @@ describe("prove-scenario init", () => {
   it("fails, writing nothing, when package.json has no dev or start script", async () => {
     const dir = await folder({ "package.json": '{ "scripts": { "build": "tsc" } }\n' });
 
-    const error = await initScenarios(dir).catch((caught: unknown) => caught);
+    const error = await initScenarios(dir, untried).catch((caught: unknown) => caught);
 
     expect(error).toBeInstanceOf(InitFailed);
     expect(error).toMatchObject({
@@ -1321,12 +1328,12 @@ describe("prove-scenario init", () => {
 
   it("fails naming the folder without a package.json, and the parse problem of a broken one", async () => {
     const dir = await folder({});
-    await expect(initScenarios(dir)).rejects.toMatchObject({
+    await expect(initScenarios(dir, untried)).rejects.toMatchObject({
       _tag: "InitFailed",
       message: `${join(dir, "package.json")}: there is no package.json in ${dir}. Run prove-scenario init in the app's folder, the one holding its package.json.`,
     });
     await writeFile(join(dir, "package.json"), '{ "scripts": { "dev": "vite", } }');
-    await expect(initScenarios(dir)).rejects.toMatchObject({
+    await expect(initScenarios(dir, untried)).rejects.toMatchObject({
       _tag: "InitFailed",
       message: expect.stringMatching(/package\.json: it is not valid JSON \(.+\)\. Fix it/),
     });
@@ -1364,9 +1371,9 @@ describe("prove-scenario init and the package manager the repository pins", () =
       detected: [
         "package manager: pnpm@9.15.9 through npx (packageManager in package.json; this machine's pnpm is 12.4.2)",
         "install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..",
-        `start: npx --yes pnpm@9.15.9 dev ${viteFlags} (Vite takes the port as a flag; run by pnpm@9.15.9 through npx: packageManager in package.json)`,
+        `start: npx --yes --prefix=/ pnpm@9.15.9 dev ${viteFlags} (Vite takes the port as a flag; pnpm there is pnpm@9.15.9 (packageManager in package.json), fetched by npx from outside the repository (--prefix=/), so its npm overrides cannot stop it)`,
       ],
-      add: "npx --yes pnpm@9.15.9 add -D scenario-prover",
+      add: "npx --yes --prefix=/ pnpm@9.15.9 add -D scenario-prover",
       prove: "npx prove-scenario",
     },
     {
@@ -1398,7 +1405,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "install: pnpm@7 install --frozen-lockfile (lockfileVersion 5.4 in pnpm-lock.yaml)",
         "start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@7 (lockfileVersion 5.4 in pnpm-lock.yaml), which would need npx)",
       ],
-      add: "npx --yes pnpm@7 add -D scenario-prover",
+      add: "npx --yes --prefix=/ pnpm@7 add -D scenario-prover",
       prove: "npx prove-scenario",
     },
     {
@@ -1414,7 +1421,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)",
         "start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through yarn@1 (yarn lockfile v1 in yarn.lock), which would need npx)",
       ],
-      add: "npx --yes yarn@1 add -D -W scenario-prover",
+      add: "npx --yes --prefix=/ yarn@1 add -D -W scenario-prover",
       prove: "npx prove-scenario",
     },
     {
@@ -1437,7 +1444,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
     },
   ])("runs the pinned version for $shape, and says how to add scenario-prover", async ({ files, app, detected, add, prove }) => {
     const repo = await folder(files);
-    const result = await initScenarios(join(repo, app), machine);
+    const result = await initScenarios(join(repo, app), { ...untried, machine });
     expect(managerLines(result.detected)).toEqual(detected);
     expect(result.notes.filter((note) => note.startsWith("scenario-prover is not in"))).toEqual(
       add === undefined
@@ -1465,13 +1472,13 @@ describe("prove-scenario init and the package manager the repository pins", () =
       "server.js": "listen(process.env.PORT);\n",
     };
     const peerNote = (notes: ReadonlyArray<string>) => notes.filter((note) => note.startsWith("@playwright/test"));
-    const missing = await initScenarios(await folder(files), machine, () => undefined);
+    const missing = await initScenarios(await folder(files), { ...untried, machine, findPlaywright: () => undefined });
     expect(peerNote(missing.notes)).toEqual([
       "@playwright/test cannot be found beside scenario-prover: it is a peer dependency, which yarn (and npm or pnpm set not to) does not install with it. " +
-        "Run `npx --yes yarn@1 add -D -W @playwright/test@1.65` before running the example.",
+        "Run `npx --yes --prefix=/ yarn@1 add -D -W @playwright/test@1.65` before running the example.",
     ]);
     // Where it is found (this checkout's), nothing is said.
-    expect(peerNote((await initScenarios(await folder(files), machine)).notes)).toEqual([]);
+    expect(peerNote((await initScenarios(await folder(files), { ...untried, machine })).notes)).toEqual([]);
   });
 
   it("with the repository's own older Playwright, writes where the scenarios can have theirs and names the command: the app's package in a pnpm workspace, else proofs/", async () => {
@@ -1495,10 +1502,10 @@ describe("prove-scenario init and the package manager the repository pins", () =
       "docs/package.json": json({ name: "docs", scripts: { start: "node server.js" } }),
       "docs/server.js": "listen(process.env.PORT);\n",
     });
-    const inPackage = await initScenarios(join(workspace, "docs"), machine, () => old);
+    const inPackage = await initScenarios(join(workspace, "docs"), { ...untried, machine, findPlaywright: () => old });
     expect(inPackage.written).toEqual(["scenarios.config.ts", "scenarios/example.e2e.ts", "../.gitignore"]);
     expect(inPackage.notes.filter((note) => note.startsWith("The @playwright/test"))).toEqual([
-      `${found}this package of the workspace takes its own beside it: run \`npx --yes pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65\` before running the example; ` +
+      `${found}this package of the workspace takes its own beside it: run \`npx --yes --prefix=/ pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65\` before running the example; ` +
         `or put one in range in its place: ${upgrade}.`,
     ]);
     expect([inPackage.exampleCommand, inPackage.proveCommand]).toEqual([
@@ -1515,7 +1522,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
       "package-lock.json": "{}\n",
       "server.js": "listen(process.env.PORT);\n",
     });
-    const own = await initScenarios(single, machine, () => old);
+    const own = await initScenarios(single, { ...untried, machine, findPlaywright: () => old });
     expect(own.written).toEqual([
       "proofs/package.json",
       "proofs/scenarios.config.ts",
@@ -1542,7 +1549,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "    root: \".\", // the app's folder, relative to the repository's root",
       ]),
     );
-    await expect(initScenarios(single, machine, () => old)).rejects.toBeInstanceOf(InitRefused);
+    await expect(initScenarios(single, { ...untried, machine, findPlaywright: () => old })).rejects.toBeInstanceOf(InitRefused);
   });
 
   it("points the config's comment at the docs where the package is installed: the app's node_modules, or the workspace root's", async () => {
@@ -1560,7 +1567,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
       "node_modules/scenario-prover/package.json": "{}",
     });
     const comment = async (repo: string) => {
-      await initScenarios(join(repo, "docs"), machine);
+      await initScenarios(join(repo, "docs"), { ...untried, machine });
       return (await readFile(join(repo, "docs", "scenarios.config.ts"), "utf8"))
         .split("\n")
         .find((line) => line.startsWith("// The app under test."));
@@ -1576,11 +1583,71 @@ describe("prove-scenario init and the package manager the repository pins", () =
       "package.json": json({ scripts: { start: "node server.js" } }),
       "yarn.lock": "__metadata:\n  version: 7\n",
     });
-    const result = await initScenarios(repo, machine);
+    const result = await initScenarios(repo, { ...untried, machine });
     expect(result.detected).toContain("install: cannot tell which package manager version installs it");
     expect(result.notes).toContain(
       'install: "auto" cannot tell which package manager version installs the app: yarn.lock is a yarn berry lockfile (__metadata version 7), and no package.json names the yarn version in packageManager: ' +
         'add "packageManager": "yarn@<version>" to package.json, or set app.install to the command that installs the app (e.g. "yarn install --immutable") in scenarios.config.ts.',
     );
+  });
+});
+
+describe("prove-scenario init tries the install and the start it writes", () => {
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const shop = (server: string, lock: Readonly<Record<string, string>> = {}) =>
+    folder({
+      "package.json": json({
+        name: "shop",
+        private: true,
+        scripts: { start: "node server.js" },
+        dependencies: { prices: "file:./prices" },
+      }),
+      "prices/package.json": json({ name: "prices", version: "1.0.0" }),
+      "server.js": server,
+      ...lock,
+    });
+  const listens =
+    'require("node:http").createServer((_, response) => response.end("shop")).listen(Number(process.env.PORT), "127.0.0.1");\n';
+
+  it("writes what worked, and gives the install's or the start's failure with its output and the fix, having stopped what it started", async () => {
+    const works = await shop(listens);
+    const progress: string[] = [];
+    const worked = await initScenarios(works, { progress: (line) => progress.push(line) });
+    expect(progress).toEqual(["trying the install: npm install in . …", "trying the start: `npm start` until GET / answers …"]);
+    expect(worked.tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual([
+      "install: npm install in .: worked in <time>",
+      "start: `npm start`: GET / answered in <time>, then init stopped it",
+    ]);
+    expect(worked.failed).toEqual([]);
+    expect(await read(works, "node_modules/prices/package.json")).toContain('"version": "1.0.0"');
+    expect(await processesMentioning(works)).toEqual([]);
+
+    // package.json names a dependency its lockfile lacks: npm ci refuses before it changes anything.
+    const outOfSync = await shop(listens, {
+      "package-lock.json": json({ name: "shop", lockfileVersion: 3, requires: true, packages: { "": { name: "shop" } } }),
+    });
+    const install = await initScenarios(outOfSync);
+    expect(install.tried).toEqual([]);
+    expect(install.failed).toHaveLength(2);
+    expect(install.failed[0]).toMatch(
+      /^the install init writes failed when init ran it: `npm ci --prefer-offline --no-audit --no-fund` in \. exited with code 1:\nnpm error code EUSAGE\n/,
+    );
+    expect(install.failed[0]).toContain("npm error Missing: prices@1.0.0 from lock file\n");
+    expect(install.failed[0]).toMatch(/ lines left out\]\n/);
+    expect(install.failed[0]?.split("\n").at(-1)).toBe(
+      "A proof runs this install in each side's worktree: make it succeed here, or set app.install in scenarios.config.ts to the command that installs the app.",
+    );
+    expect(install.failed[1]).toBe("init did not try the start, as the install failed.");
+    expect(install.written).toContain("scenarios.config.ts");
+
+    const throws = await shop('throw new Error("DATABASE_URL is not set");\n');
+    const start = await initScenarios(throws);
+    expect(start.tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual(["install: npm install in .: worked in <time>"]);
+    expect(start.failed).toHaveLength(1);
+    expect(start.failed[0]?.split("\n")[0]).toBe(
+      'the start init writes failed when init ran it: The app exited with code 1 before it was ready, having thrown "Error: DATABASE_URL is not set". ' +
+        "Check app.start (`npm start`) in the scenario config and the app's output:",
+    );
+    expect(start.failed[0]?.split("\n").at(-1)).toBe("Fix app.start or app.ready in scenarios.config.ts.");
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { realpath, writeFile } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
-import { planInstall } from "../install/detect.ts";
+import { planInstall, type InstallPlan } from "../install/detect.ts";
 import {
   harnessOf,
   installedPlaywright,
@@ -24,6 +24,7 @@ import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts
 import { basePathNote, choiceLines, configChoices, servedPath } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
 import { renderConfig, renderExample } from "./templates.ts";
+import { tryCommands, type TryCommands } from "./try-commands.ts";
 import {
   configFile,
   exampleFile,
@@ -46,19 +47,40 @@ export interface InitResult {
   readonly proveCommand: string;
   /** The command that runs the example with Playwright itself, e.g. "npx playwright test -c scenarios.config.ts". */
   readonly exampleCommand: string;
+  /** The install and the start init tried before writing them, one line each that worked. */
+  readonly tried: ReadonlyArray<string>;
+  /** For each of them that failed: what failed, its output and the fix. Empty when both worked. */
+  readonly failed: ReadonlyArray<string>;
+}
+
+/** What initScenarios reads of the machine, and how it tries the commands it writes. */
+export interface InitOptions {
+  /** The package managers' versions on PATH. */
+  readonly machine?: MachineVersions;
+  /** The @playwright/test a proof would run (see installedPlaywright). */
+  readonly findPlaywright?: () => InstalledPlaywright | undefined;
+  /** Runs the install and the start before they are written (see tryCommands). */
+  readonly tryCommands?: TryCommands;
+  /** Prints a line as a long step begins. */
+  readonly progress?: (line: string) => void;
 }
 
 /** What `install: "auto"` runs for the app in `dir`, by the prover's own rule, and a note when it cannot tell. */
-function autoInstall(dir: string, top: string, machine: MachineVersions): { readonly text: string; readonly note: string | undefined } {
+function autoInstall(
+  dir: string,
+  top: string,
+  machine: MachineVersions,
+): { readonly plan: InstallPlan; readonly text: string; readonly note: string | undefined } {
   const plan = planInstall("auto", dir, top, machine);
-  if (plan.kind === "skip") return { text: `nothing (${plan.reason})`, note: undefined };
+  if (plan.kind === "skip") return { plan, text: `nothing (${plan.reason})`, note: undefined };
   if (plan.kind === "unknown")
     return {
+      plan,
       text: "cannot tell which package manager version installs it",
       note: `install: "auto" cannot tell which package manager version installs the app: ${plan.detail} in ${configFile}.`,
     };
-  if (plan.label === "npm install") return { text: "npm install (no lockfile)", note: undefined };
-  return { text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
+  if (plan.label === "npm install") return { plan, text: "npm install (no lockfile)", note: undefined };
+  return { plan, text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
 }
 
 /** Where scenario-prover's docs/config.md is from `dir`: in the nearest node_modules up to `top` that holds the package. */
@@ -93,17 +115,19 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
 /**
  * Writes a starter config and example scenario for the app in `cwd` (holding its package.json), and
  * when the app lists a model provider's SDK, the config's lines that point it at the replay agent and
- * an example transcript; adds the prove-scenario script and the .gitignore lines. Writes nothing and
- * throws InitRefused when one of those files exists, or InitFailed for a missing or unusable
- * package.json. With a @playwright/test outside the peer range, it writes where the scenarios can have
- * their own (see ownPlaywright) and notes the command. `machine` gives the package managers' versions on
- * PATH, `findPlaywright` the @playwright/test a proof would run (see installedPlaywright).
+ * an example transcript; adds the prove-scenario script and the .gitignore lines. Before writing,
+ * runs the install and the start it writes in the app's folder (`options.tryCommands`), and gives
+ * what failed with its output and fix. Writes nothing and throws InitRefused when one of those
+ * files exists, or InitFailed for a missing or unusable package.json. With a @playwright/test
+ * outside the peer range, it writes where the scenarios can have their own (see ownPlaywright) and
+ * notes the command.
  */
-export async function initScenarios(
-  cwd: string,
-  machine: MachineVersions = machineVersions,
-  findPlaywright: () => InstalledPlaywright | undefined = () => installedPlaywright(harnessOf(join(cwd, configFile))),
-): Promise<InitResult> {
+export async function initScenarios(cwd: string, options: InitOptions = {}): Promise<InitResult> {
+  const {
+    machine = machineVersions,
+    findPlaywright = () => installedPlaywright(harnessOf(join(cwd, configFile))),
+    progress = () => {},
+  } = options;
   const packageJson = await readPackageJson(cwd);
   const sdks = findProviderSdks(packageJson.value, reader(cwd));
   const dir = await realpath(cwd);
@@ -177,13 +201,26 @@ export async function initScenarios(
     );
   }
 
+  const providerLines = provider === undefined ? undefined : providerConfigLines(provider);
+  const tried = await (options.tryCommands ?? tryCommands)(
+    {
+      install: install.plan,
+      start: start.command,
+      dir,
+      ready: { path: servedPath(detection) ?? "/", ...(detection.timeouts === undefined ? {} : { timeout: detection.timeouts.ready }) },
+      provider: providerLines?.variables ?? {},
+      where: (folder) => relative(dir, folder).split(sep).join("/") || ".",
+    },
+    progress,
+  );
+
   const config = renderConfig({
     root,
     install: install.text,
     portUnknown,
     docs: docsPath(writes.dir, top ?? dir),
     ...configChoices(detection),
-    provider: provider === undefined ? undefined : providerConfigLines(provider),
+    provider: providerLines,
   });
   const transcript =
     provider === undefined
@@ -228,5 +265,7 @@ export async function initScenarios(
     notes,
     proveCommand: `${writes.cd}${prover} --base main --head HEAD ${exampleFile}`,
     exampleCommand: `${writes.cd}npx playwright test -c ${configFile}`,
+    tried: tried.worked,
+    failed: tried.failed,
   };
 }

@@ -92,9 +92,13 @@ export function withPinnedStart<Start extends { readonly command: string; readon
       why: `${start.why}; the script's own command, not run through ${run.shown} (${run.why}), which would need ${run.via ?? "npx"}`,
     };
   }
+  const fetched =
+    run.via === "corepack"
+      ? "run by corepack"
+      : "fetched by npx from outside the repository (--prefix=/), so its npm overrides cannot stop it";
   return {
     ...start,
     command: [...run.prefix, ...rest].join(" "),
-    why: `${start.why}; run by ${run.shown} through ${run.via ?? "npx"}: ${run.why}`,
+    why: `${start.why}; ${run.manager} there is ${run.shown} (${run.why}), ${fetched}`,
   };
 }

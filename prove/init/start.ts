@@ -160,6 +160,13 @@ function withoutFlags(args: ReadonlyArray<string>, drop: Readonly<Record<string,
 /** The command that runs a package's bin from node_modules/.bin without a package manager script. */
 export type BinRunner = "npx" | "yarn" | "bunx";
 
+/** What a bin command does, by its runner, for the config's comment. */
+const binRunBy: { readonly [R in BinRunner]: string } = {
+  npx: "its tool run by npx from node_modules/.bin",
+  yarn: "its tool run by `yarn <bin>`, which finds it under Plug'n'Play too",
+  bunx: "its tool run by bunx from node_modules/.bin",
+};
+
 /**
  * A flag server's plain script run by its bin with init's port flags: `next dev -p 3000` becomes
  * `npx next dev -p {port}`. Undefined for anything else, which runs through the package manager.
@@ -207,13 +214,7 @@ export function planStart(
   const text = String(scripts[script]).replace(/\s+/g, " ").trim();
   const port = portWay(text, read);
   const bin = binCommand(text, scripts, script, runner);
-  if (bin !== undefined)
-    return {
-      script,
-      command: bin,
-      port,
-      why: `the ${script} script \`${text}\`, run by its bin, not through the package manager; ${port.why}`,
-    };
+  if (bin !== undefined) return { script, command: bin, port, why: `the ${script} script \`${text}\`, ${binRunBy[runner]}; ${port.why}` };
   const command = runScript(manager, script, port.kind === "flags" ? port.flags : undefined);
   const asWritten = port.kind === "flags" ? undefined : withoutManager(text, scripts, script, runner);
   return { script, command, port, why: port.why, ...(asWritten === undefined ? {} : { asWritten }) };

@@ -77,7 +77,7 @@ describe("a pinned version where corepack is enabled", () => {
     };
     expect([run(true), run(false)]).toEqual([
       ["corepack", "corepack pnpm@9.15.9", "pnpm@9.15.9"],
-      ["npx", "npx --yes pnpm@9.15.9", "pnpm@9.15.9"],
+      ["npx", "npx --yes --prefix=/ pnpm@9.15.9", "pnpm@9.15.9"],
     ]);
   });
 });

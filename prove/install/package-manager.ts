@@ -31,7 +31,7 @@ export interface ManagerRun {
   readonly why: string;
   /** True when the machine's own binary runs. */
   readonly machine: boolean;
-  /** The command and first arguments: ["pnpm"], ["corepack", "pnpm@9.15.9"], or ["npx", "--yes", "pnpm@9.15.9"]. */
+  /** The command and first arguments: ["pnpm"], ["corepack", "pnpm@9.15.9"], or ["npx", "--yes", "--prefix=/", "pnpm@9.15.9"]. */
   readonly prefix: readonly [string, ...string[]];
   /** What runs a pinned version that is not the machine's (corepack when the binary is its shim, else npx); undefined for the machine's own. */
   readonly via?: "corepack" | "npx";
@@ -172,11 +172,17 @@ export function corepackShimOnPath(manager: PackageManager, path = process.env.P
   return false;
 }
 
-/** npx's arguments that run `manager` at `version`: yarn 2 and later are published as @yarnpkg/cli-dist, whose bin is `yarn`. */
+/**
+ * npx's arguments that run `manager` at `version` in the current folder: yarn 2 and later are
+ * published as @yarnpkg/cli-dist, whose bin is `yarn`. `--prefix=/` makes npx fetch it as from
+ * outside the repository: npx otherwise reads the repository's package.json first, and its npm
+ * `overrides` stop it (`EOVERRIDE … conflicts with direct dependency`) before the package manager runs.
+ */
 function npxPrefix(manager: PackageManager, version: string): readonly [string, ...string[]] {
   const major = majorOf(version);
-  if (manager === "yarn" && (major === undefined || major >= 2)) return ["npx", "--yes", `--package=@yarnpkg/cli-dist@${version}`, "yarn"];
-  return ["npx", "--yes", `${manager}@${version}`];
+  if (manager === "yarn" && (major === undefined || major >= 2))
+    return ["npx", "--yes", "--prefix=/", `--package=@yarnpkg/cli-dist@${version}`, "yarn"];
+  return ["npx", "--yes", "--prefix=/", `${manager}@${version}`];
 }
 
 /**

@@ -40,10 +40,12 @@ const prove = defineCommand({
 
 const init = defineCommand({
   name: "init",
-  does: "Write scenarios.config.ts and scenarios/example.e2e.ts for the app in cwd.",
+  does: "Write scenarios.config.ts and scenarios/example.e2e.ts for the app in cwd, having tried the install and the start it writes.",
   positionals: noArguments,
   options: [],
-  exitCodes: "0 written; 2 when it could not write them, saying why.",
+  exitCodes:
+    "0 written, the install and the start having worked; 1 written, but the install or the start failed when init tried it (it prints the output and the fix); " +
+    "2 when it could not write them, saying why.",
   build: () => ({ kind: "init" }),
 });
 

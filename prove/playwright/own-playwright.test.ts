@@ -38,7 +38,7 @@ describe("the way a repository on an older Playwright keeps it and still runs a 
         "docs/package.json": json({ name: "docs", scripts: { dev: "node server.js" } }),
       },
       app: "docs",
-      own: { folder: ".", command: "npx --yes pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65" },
+      own: { folder: ".", command: "npx --yes --prefix=/ pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65" },
     },
     {
       shape: "an npm workspace whose root has the older one: the app's package takes its own",
@@ -58,7 +58,7 @@ describe("the way a repository on an older Playwright keeps it and still runs a 
         "web/package.json": json({ name: "web", version: "1.0.0", scripts: { start: "node server.js" } }),
       },
       app: "web",
-      own: { folder: "proofs", command: "cd proofs && npx --yes yarn@1 add -D scenario-prover @playwright/test@1.65" },
+      own: { folder: "proofs", command: "cd proofs && npx --yes --prefix=/ yarn@1 add -D scenario-prover @playwright/test@1.65" },
     },
     {
       shape: "a yarn 4 repository, whose yarn refuses a folder that is not a workspace: a package of their own, installed by npm",

@@ -209,27 +209,45 @@ button.addEventListener("click", () => {
 button.disabled = false;
 `;
 
+/** The dash's package.json: yarn 1's, or a yarn 3 pin with npm `overrides` that conflict with a direct dependency, as LangChain's template has. */
+const dashManifest = (yarn: "1" | "3") => ({
+  name: "dash",
+  private: true,
+  ...(yarn === "3" ? { packageManager: "yarn@3.6.4" } : {}),
+  scripts: { dev: "next dev" },
+  dependencies: { next: "file:./vendor/next" },
+  ...(yarn === "3" ? { overrides: { next: "16.0.0" } } : {}),
+});
+
 /**
  * A dashboard on the next dev stand-in above: a button, disabled until the client code hydrates
- * the page, adds two fields. Tag `bug`: 1 and 2 make 12, with the yarn v1 lockfile yarn 1 wrote
- * when the fixture was built and no packageManager (no yarn is installed). Tag `fix`: 3, and the
- * repository moved to yarn berry with no .yarnrc.yml: packageManager "yarn@4.9.2" and the
- * lockfile yarn 4 converted from yarn 1's, no linker named (so berry would use Plug'n'Play).
- * The checkout is left at `bug`, the user's main branch.
+ * the page, adds two fields. Tag `bug`: 1 and 2 make 12; `fix`: 3. `yarn` 1: the yarn v1 lockfile
+ * yarn 1 wrote when the fixture was built and no packageManager (no yarn is installed); `fix` also
+ * moves the repository to yarn berry with no .yarnrc.yml: packageManager "yarn@4.9.2" and the
+ * lockfile yarn 4 converted from yarn 1's, no linker named (so berry would use Plug'n'Play), and
+ * the checkout is left at `bug`, the user's main branch. `yarn` 3: packageManager "yarn@3.6.4",
+ * the lockfile it wrote and Plug'n'Play (no .yarnrc.yml), and npm `overrides` on which any npx
+ * that must fetch a package in the repository stops with EOVERRIDE.
  */
-export async function makeDashRepo(dir: string): Promise<UserRepo> {
+export async function makeDashRepo(dir: string, yarn: "1" | "3" = "1"): Promise<UserRepo> {
   const repo = await repository(dir, {
-    ".gitignore": "node_modules/\n",
-    "package.json": `${JSON.stringify({ name: "dash", private: true, scripts: { dev: "next dev" }, dependencies: { next: "file:./vendor/next" } }, null, 2)}\n`,
+    ".gitignore": yarn === "1" ? "node_modules/\n" : "node_modules/\n.yarn/\n.pnp.*\n",
+    "package.json": `${JSON.stringify(dashManifest(yarn), null, 2)}\n`,
     "vendor/next/package.json": `${JSON.stringify({ name: "next", version: "16.0.0-standin", bin: { next: "cli.js" } }, null, 2)}\n`,
     "vendor/next/cli.js": nextStandIn,
     "app/page.html":
       '<!doctype html><title>Dash</title><input aria-label="a" value="1"><input aria-label="b" value="2"><button disabled>Add</button><p role="status">Total: 0</p>',
     "app/client.js": dashClient("a.value + b.value"),
   });
-  await execa("npx", ["--yes", "yarn@1", "install"], { cwd: dir, stdin: "ignore" });
+  // Fetched from outside the repository: in it, npx stops at the overrides.
+  const install = yarn === "1" ? ["yarn@1"] : ["--prefix=/", "--package=@yarnpkg/cli-dist@3.6.4", "yarn"];
+  await execa("npx", ["--yes", ...install, "install"], { cwd: dir, stdin: "ignore" });
   await commit(repo, "bug", "Add the fields");
   await writeFile(join(dir, "app/client.js"), dashClient("Number(a.value) + Number(b.value)"));
+  if (yarn === "3") {
+    await commit(repo, "fix", "Add the fields as numbers");
+    return repo;
+  }
   const packageJson = JSON.parse(await readFile(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
   await writeFile(join(dir, "package.json"), `${JSON.stringify({ ...packageJson, packageManager: "yarn@4.9.2" }, null, 2)}\n`);
   // The lockfile alone, converted from yarn 1's, nothing installed. Not committed: berry's install state (.yarn/), and the
