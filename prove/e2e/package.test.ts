@@ -440,12 +440,12 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
   it("with a repository whose own @playwright/test is below the peer range, init writes the scenarios as a package of their own with the command that installs it, a proof from the repository's package is refused naming that way, and one from the scenarios' package proves", async () => {
     const old = await makeShopRepo(join(work, "old-playwright"));
     // A real install, as TESTING.md asks of every package install (over the shop's modules, so npm unpacks only
-    // Playwright 1.38): npm refuses the peer conflict unless told to leave peers alone; pnpm links the repository's 1.38
-    // with a warning. Either way 1.38 is what the repository's package resolves.
+    // Playwright 1.38): npm refuses the peer conflict unless told to leave peers alone, which a repository that keeps
+    // it says in its .npmrc, so that its npm ci (the install init tries) agrees; pnpm links the repository's 1.38 with a
+    // warning. Either way 1.38 is what the repository's package resolves.
     await withShopModules(old.dir);
-    await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", "--legacy-peer-deps", tarball, "@playwright/test@1.38.0"], {
-      cwd: old.dir,
-    });
+    await writeFile(join(old.dir, ".npmrc"), "legacy-peer-deps=true\n");
+    await execa("npm", ["install", "--save-dev", "--no-audit", "--no-fund", tarball, "@playwright/test@1.38.0"], { cwd: old.dir });
     const found = `node_modules/@playwright/test/package.json) is version 1.38.0, and scenario-prover needs >=1.65.0 <2 (its peer dependency)`;
     const own = "cd proofs && npm install -D scenario-prover @playwright/test@1.65";
     const upgrade = "npm i -D @playwright/test@1.65 (or pnpm add -D @playwright/test@1.65, yarn add -D @playwright/test@1.65)";

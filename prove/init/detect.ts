@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { namedBerryLinker } from "../install/berry-linker.ts";
 import { readBasePath, type BasePath } from "./base-path.ts";
 import { InitFailed } from "./errors.ts";
 import { findFramework, type FrameworkFound } from "./frameworks.ts";
@@ -75,9 +76,12 @@ function binRunner(app: AppFiles, manager: ManagerChoice): BinRunner {
   if (manager.manager === "bun") return "bunx";
   if (manager.manager !== "yarn") return "npx";
   const field = app.packageJson.packageManager;
-  if (typeof field === "string" && field.startsWith("yarn@")) return field.startsWith("yarn@1.") ? "npx" : "yarn";
   const lockfile = app.lockfile === undefined ? undefined : app.read(app.lockfile);
-  return lockfile?.includes("__metadata:") === true ? "yarn" : "npx";
+  const berry =
+    typeof field === "string" && field.startsWith("yarn@") ? !field.startsWith("yarn@1.") : lockfile?.includes("__metadata:") === true;
+  // Berry installs node_modules, where npx finds the bin, unless the repository asks for Plug'n'Play: a proof's install
+  // sets the node-modules linker when nothing names one (prove/install/berry-linker.ts).
+  return berry && namedBerryLinker(app.dir) === "pnp" ? "yarn" : "npx";
 }
 
 /** What init writes into the config, from the app's package.json and files. Throws InitFailed when nothing starts a server. */

@@ -201,14 +201,14 @@ describe("detecting how the app starts", () => {
       "Vite takes the port as a flag",
     ],
     [
-      "the packageManager field of Yarn 4, whose Plug'n'Play has no node_modules/.bin",
+      "the packageManager field of Yarn 4, naming no linker: a proof's install gives it node_modules/.bin",
       { packageManager: "yarn@4.1.0", scripts: { dev: "vite" } },
       undefined,
       {},
       'yarn (packageManager "yarn@4.1.0" in package.json)',
-      `yarn vite ${viteFlags}`,
+      `npx vite ${viteFlags}`,
       "flags",
-      byBin("vite", "Vite takes the port as a flag", byYarn),
+      byBin("vite", "Vite takes the port as a flag"),
     ],
     [
       "a Yarn 2+ lockfile",
@@ -216,9 +216,9 @@ describe("detecting how the app starts", () => {
       "yarn.lock",
       { "yarn.lock": "__metadata:\n  version: 8\n" },
       "yarn (yarn.lock)",
-      `yarn vite ${viteFlags}`,
+      `npx vite ${viteFlags}`,
       "flags",
-      byBin("vite", "Vite takes the port as a flag", byYarn),
+      byBin("vite", "Vite takes the port as a flag"),
     ],
     [
       "a yarn lockfile and a built server",
@@ -262,6 +262,18 @@ describe("detecting how the app starts", () => {
       port: detection.start.port.kind,
       why: detection.start.port.kind === "unknown" ? detection.start.port.why : detection.start.why,
     }).toEqual({ manager, start, port, why });
+  });
+
+  it("runs a tool by `yarn <bin>` in a Yarn 4 repository whose .yarnrc.yml asks for Plug'n'Play, which has no node_modules/.bin", async () => {
+    const dir = await folder({ ".yarnrc.yml": "nodeLinker: pnp\n" });
+    const packageJson = { packageManager: "yarn@4.1.0", scripts: { dev: "vite" } };
+
+    const detection = detectApp({ dir, packageJson, lockfile: undefined, read: () => undefined, list: () => [] });
+
+    expect([detection.start.command, detection.start.port.kind === "unknown" ? "" : detection.start.why]).toEqual([
+      `yarn vite ${viteFlags}`,
+      byBin("vite", "Vite takes the port as a flag", byYarn),
+    ]);
   });
 
   it.each([

@@ -37,3 +37,19 @@ export function berryLinkerSource(
   }
   return undefined;
 }
+
+/**
+ * The nodeLinker berry would use in `dir` as the repository or the environment sets it (`pnp`,
+ * `node-modules`, `pnpm`); undefined when none sets it, where the prover's install sets node-modules.
+ */
+export function namedBerryLinker(
+  dir: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  home: string = homedir(),
+): string | undefined {
+  const source = berryLinkerSource(dir, env, home);
+  if (source === undefined) return undefined;
+  const fromEnv = variable(env, "yarn_node_linker");
+  if (fromEnv !== undefined) return fromEnv;
+  return /^["']?nodeLinker["']?\s*:\s*["']?([\w-]+)/m.exec(readFileSync(source, "utf8"))?.[1];
+}

@@ -226,13 +226,15 @@ const dashManifest = (yarn: "1" | "3") => ({
  * moves the repository to yarn berry with no .yarnrc.yml: packageManager "yarn@4.9.2" and the
  * lockfile yarn 4 converted from yarn 1's, no linker named (so berry would use Plug'n'Play), and
  * the checkout is left at `bug`, the user's main branch. `yarn` 3: packageManager "yarn@3.6.4",
- * the lockfile it wrote and Plug'n'Play (no .yarnrc.yml), and npm `overrides` on which any npx
- * that must fetch a package in the repository stops with EOVERRIDE.
+ * the lockfile it wrote and Plug'n'Play (nodeLinker: pnp in .yarnrc.yml), and npm `overrides` on
+ * which any npx that must fetch a package in the repository stops with EOVERRIDE.
  */
 export async function makeDashRepo(dir: string, yarn: "1" | "3" = "1"): Promise<UserRepo> {
   const repo = await repository(dir, {
     ".gitignore": yarn === "1" ? "node_modules/\n" : "node_modules/\n.yarn/\n.pnp.*\n",
     "package.json": `${JSON.stringify(dashManifest(yarn), null, 2)}\n`,
+    // yarn 3 asks for Plug'n'Play in its .yarnrc.yml, so the prover keeps it (with no linker named, it installs node_modules).
+    ...(yarn === "3" ? { ".yarnrc.yml": "nodeLinker: pnp\n" } : {}),
     "vendor/next/package.json": `${JSON.stringify({ name: "next", version: "16.0.0-standin", bin: { next: "cli.js" } }, null, 2)}\n`,
     "vendor/next/cli.js": nextStandIn,
     "app/page.html":
