@@ -26,10 +26,17 @@ const screenshotOptions = { animations: "disabled", caret: "hide", style: screen
 /** How long a failed test's page may take to give its screenshot: it may be hung. */
 const failureShotTimeoutMs = 5_000;
 
-/** A PNG of the viewport, or of `element`, once painted, without animations, caret or dev tool launchers. */
+/**
+ * A PNG of the viewport, or of `element`, once painted, without animations, caret or dev tool launchers.
+ * Waiting for `element` is bounded as the test's actions are (a proof's action timeout); the capture
+ * itself is the harness's work, not the app's, and on a loaded machine can take longer than that
+ * timeout, so only the test's timeout bounds it.
+ */
 export async function screenshotPng(page: Page, element?: Locator): Promise<Buffer> {
   await painted(page);
-  return element === undefined ? page.screenshot(screenshotOptions) : element.screenshot(screenshotOptions);
+  if (element === undefined) return page.screenshot({ ...screenshotOptions, timeout: 0 });
+  await element.waitFor({ state: "visible" });
+  return element.screenshot({ ...screenshotOptions, timeout: 0 });
 }
 
 /** A failed test's page, shot like the others; undefined when the page cannot give one in time. */
