@@ -435,6 +435,25 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
     expect(report.verdict).toBe("proved");
     expect(report.base.attempts[0]?.error?.message).toContain('Received: "Total: 12"');
     expect(run.stderr).toContain("base  install   yarn@3.6.4 install --immutable (packageManager in package.json)  ");
+
+    // LangChain's shape: no linker named, so berry would use Plug'n'Play. init tries the install as a side runs it, into
+    // node_modules, where `npx next dev` finds next; installed with Plug'n'Play, that npx fetches and stops at the overrides.
+    await Promise.all(
+      [".yarnrc.yml", ".pnp.cjs", ".pnp.loader.mjs", ".yarn", "scenarios.config.ts", "scenarios/example.e2e.ts"].map((file) =>
+        rm(join(dash.dir, file), { recursive: true, force: true }),
+      ),
+    );
+    const unnamed = await prover("init");
+    expect(unnamed.exitCode, unnamed.stderr).toBe(0);
+    expect(
+      unnamed.stderr
+        .split("\n")
+        .filter((line) => line.startsWith("tried: "))
+        .map((line) => line.replace(/[\d.]+s\b/, "<time>")),
+    ).toEqual([
+      "tried: install: YARN_NODE_LINKER=node-modules yarn@3.6.4 install --immutable (packageManager in package.json) in .: worked in <time>",
+      "tried: start: `npx next dev -p {port}`: GET / answered in <time>, then init stopped it",
+    ]);
   });
 
   it("with a repository whose own @playwright/test is below the peer range, init writes the scenarios as a package of their own with the command that installs it, a proof from the repository's package is refused naming that way, and one from the scenarios' package proves", async () => {

@@ -10,7 +10,7 @@ import { startAppServer } from "../../harness/app-server.ts";
 // eslint-disable-next-line no-restricted-imports -- see above
 import { appEnvironment, homeFiles, substitute } from "../../harness/environment.ts";
 import type { InstallPlan } from "../install/detect.ts";
-import { installEnvironment } from "../install/run-step.ts";
+import { stepEnvironment } from "../install/run-step.ts";
 import { stripAnsi } from "../outcome/error-text.ts";
 import { configFile } from "./write.ts";
 
@@ -70,7 +70,8 @@ async function tryInstall(plan: TryPlan, progress: (line: string) => void): Prom
   const where = plan.where(install.cwd);
   progress(`trying the install: ${install.label} in ${where} …`);
   const started = performance.now();
-  const env = installEnvironment(process.env);
+  // With the plan's own variables, as a side's install has them (berry's linker, where the repository names none).
+  const env = stepEnvironment(install);
   const options = { cwd: install.cwd, env, extendEnv: false, all: true, reject: false, stdin: "ignore" } as const;
   const run = await (install.args === undefined
     ? execa(install.command, { ...options, shell: true })

@@ -20,6 +20,11 @@ export function installEnvironment(developer: Readonly<Record<string, string | u
   return env;
 }
 
+/** The environment one install or build command runs with: the install environment, with the command's own variables over it. */
+export function stepEnvironment(command: Pick<StepCommand, "env">): Record<string, string> {
+  return { ...installEnvironment(process.env), ...command.env };
+}
+
 export interface StepCommand {
   readonly label: string;
   readonly command: string;
@@ -43,7 +48,7 @@ export const runStep = Effect.fn("Side.runStep")(function* (
     command: command.command,
     args: command.args,
     cwd: command.cwd,
-    env: { ...installEnvironment(process.env), ...command.env },
+    env: stepEnvironment(command),
     logFile,
     stopSignal: "SIGTERM",
     stopGrace: "5 seconds",
