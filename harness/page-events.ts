@@ -43,7 +43,7 @@ export interface PageEvents {
 }
 
 /** Events kept once each (the same, numbers aside, counted), the first `maxEvents` different ones; later ones counted as left out. */
-function tally() {
+export function tally() {
   const seen = new Map<string, { event: PageEventMetadata; count: number }>();
   let omitted = 0;
   return {
