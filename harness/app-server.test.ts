@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAppServer } from "./app-server.ts";
-import { appHost, interactiveExpression, readyTimeoutMs } from "./app-settings.ts";
+import { appHost, interactiveExpression, readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import type { ReadyCheck } from "./config.ts";
 import { HarnessError } from "./errors.ts";
@@ -117,6 +117,14 @@ describe("an app that does not become ready", () => {
       ],
     ],
     [
+      "is ready, but a path of app.ready.warm never answers",
+      `console.log("starting"); require("node:http").createServer((request, response) => { if (request.url === "/health") response.end("ok"); }).listen(Number(process.env.PORT), "127.0.0.1");`,
+      [
+        "The app was ready, but GET /api/chat (app.ready.warm) had not answered within 0.5s of its start, at http://127.0.0.1:",
+        "Check app.start (`node app.cjs`) and app.ready in the scenario config, or raise app.ready.timeout.\nIts output:\nstarting",
+      ],
+    ],
+    [
       "says why early, then prints many ordinary lines",
       `console.log("starting"); console.log('⚠ Blocked cross-origin request to dev resource /_dev/hmr from "127.0.0.1"'); for (let i = 0; i < 100; i++) console.log("GET /page-" + String.fromCharCode(97 + Math.floor(i / 10), 97 + (i % 10))); process.exit(1);`,
       [
@@ -130,6 +138,7 @@ describe("an app that does not become ready", () => {
       const { dir, started } = await launch(`require("node:fs").writeFileSync("pid", String(process.pid));\n${script}`, {
         path: "/health",
         timeout: 500,
+        warm: ["/api/chat"],
       });
       const error = await started.then(
         () => undefined,
@@ -312,6 +321,14 @@ describe("the app's settings", () => {
     [
       () => readyTimeoutMs({ path: "/", timeout: -1 }),
       "app.ready.timeout is -1: set it to a whole number of milliseconds, e.g. 120000, or leave it out for 60000.",
+    ],
+    [
+      () => warmPaths({ path: "/", warm: "/api/chat" as unknown as ReadonlyArray<string> }),
+      'app.ready.warm is "/api/chat"; set it to a list of paths the harness asks for once the app is ready, each starting with "/", e.g. ["/api/chat"], or leave it out.',
+    ],
+    [
+      () => warmPaths({ path: "/", warm: ["/", "api/chat"] }),
+      'app.ready.warm holds "api/chat", which is not a path; set it to a list of paths',
     ],
     [
       () => interactiveExpression({ start: "x", interactive: true as unknown as string }),
