@@ -110,18 +110,20 @@ export function detectApp(app: AppFiles): Detection {
         "(see node_modules/scenario-prover/docs/config.md).",
     });
   }
+  const processes = planProcesses(app, start, manager.manager, runner);
   const found = findFramework(app.packageJson, app.read);
   const framework = found?.framework;
   const base = framework?.base === undefined ? undefined : readBasePath(framework.base, app.read);
   return {
     manager,
-    start,
+    // The server of a `concurrently` script init split into processes.
+    start: processes.server === undefined ? start : { script: start.script, ...processes.server },
     framework: found,
     base,
     warm: warmRoutes(found, base, app),
     host: framework?.host,
     timeouts: framework?.compiles === undefined ? undefined : { ...compileTimeouts, why: framework.compiles },
     services: planServices(app, manager.manager, runner),
-    processes: planProcesses(app, start, manager.manager),
+    processes,
   };
 }

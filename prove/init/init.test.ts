@@ -243,13 +243,13 @@ describe("detecting how the app starts", () => {
     ],
     [
       "a tool init does not know",
-      { scripts: { dev: "concurrently 'vite' 'tsc -w'" } },
+      { scripts: { dev: "turbo run dev --parallel" } },
       undefined,
       {},
       "npm (no lockfile)",
       "npm run dev",
       "unknown",
-      "`concurrently 'vite' 'tsc -w'` is not a server init knows",
+      "`turbo run dev --parallel` is not a server init knows",
     ],
   ])("reads %s", (_case, packageJson, lockfile, files: Readonly<Record<string, string>>, manager, start, port, why) => {
     const list = (folder: string) =>
@@ -1400,25 +1400,46 @@ describe("prove-scenario init", () => {
       notes: [],
     },
     {
-      shape: "a dev script that runs the server and a worker through concurrently, and a DATABASE_URL with no value",
+      shape: "a dev script that starts the server and a worker through concurrently, named by its -n",
       files: {
         "package.json": json({
-          scripts: { dev: 'concurrently "node server.js" "node worker.js"' },
+          scripts: { dev: 'concurrently -k -n api,jobs "npm:dev:api" "tsx watch src/jobs.ts"', "dev:api": "node server.js" },
           devDependencies: { "scenario-prover": "^0.1.0" },
         }),
         "server.js": "app.listen(process.env.PORT);\n",
+        "src/jobs.ts": 'logger.info("jobs started");\n',
+      },
+      detected: [
+        "start.jobs: npx tsx watch src/jobs.ts (started by the dev script through concurrently: `tsx watch src/jobs.ts`; ready when it logs /jobs started/, in src/jobs.ts)",
+      ],
+      config: [
+        "    // The browser opens the first; each process has its own port, readiness and log.",
+        "    start: {",
+        '      api: "npm run dev:api", // the server the dev script starts through concurrently: the dev:api script `node server.js`; server.js reads the PORT environment variable',
+        '      jobs: { command: "npx tsx watch src/jobs.ts", ready: { log: /jobs started/ } }, // started by the dev script through concurrently: `tsx watch src/jobs.ts`; src/jobs.ts logs it once ready',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "a dev script that runs every dev:* script through concurrently, and a DATABASE_URL with no value",
+      files: {
+        "package.json": json({
+          scripts: { dev: 'concurrently "npm:dev:*"', "dev:web": "node server.js", "dev:worker": "node worker.js" },
+          devDependencies: { "scenario-prover": "^0.1.0" },
+        }),
         ".env.example": "DATABASE_URL=\n",
       },
       detected: [],
       config: [
-        '    // the dev script `concurrently "node server.js" "node worker.js"` runs several commands at once through concurrently, which app.start runs as one process; to give each its own readiness and its own log, write them as named processes, the web server first: start: { web: "…", worker: "…" } (docs/config.md)',
-        '    // Could not tell how the server gets its port (`concurrently "node server.js" "node worker.js"` is not a server init knows):',
+        '    // the dev script `concurrently "npm:dev:*"` runs several commands at once through concurrently, and init cannot tell which is the server or how each runs, so app.start runs them as one process; to give each its own readiness and its own log, write them as named processes, the server first: start: { web: "…", worker: "…" } (docs/config.md)',
+        '    // Could not tell how the server gets its port (`concurrently "npm:dev:*"` is not a server init knows):',
         "    // it must listen on the PORT environment variable, or put {port} into this command.",
         '    start: "npm run dev",',
       ],
       notes: [
         'DATABASE_URL in .env.example: init cannot tell its database from its value or the app\'s ORM; add the service to app.services and DATABASE_URL: "{<service>.url}" to app.env (docs/config.md).',
-        'In scenarios.config.ts, the dev script `concurrently "node server.js" "node worker.js"` runs several commands at once through concurrently, which app.start runs as one process; to give each its own readiness and its own log, write them as named processes, the web server first: start: { web: "…", worker: "…" } (docs/config.md).',
+        'In scenarios.config.ts, the dev script `concurrently "npm:dev:*"` runs several commands at once through concurrently, and init cannot tell which is the server or how each runs, so app.start runs them as one process; to give each its own readiness and its own log, write them as named processes, the server first: start: { web: "…", worker: "…" } (docs/config.md).',
       ],
     },
   ])("writes the services, prepare, env and processes of $shape", async ({ files, detected, config, notes }) => {

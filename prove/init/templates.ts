@@ -153,7 +153,7 @@ function startLines(values: ConfigValues): string[] {
     "    // The browser opens the first; each process has its own port, readiness and log.",
     "    start: {",
     ...unknown("      "),
-    `      web: ${JSON.stringify(values.start)},${why}`,
+    `      ${values.processes.web}: ${JSON.stringify(values.start)},${why}`,
     ...values.processes.processes.flatMap(processLines),
     "    },",
   ];
