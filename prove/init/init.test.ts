@@ -1905,7 +1905,8 @@ describe("prove-scenario init tries the install and the start it writes", () => 
       "package.json": json({
         name: "shop",
         private: true,
-        scripts: { start: "node server.js" },
+        // The worker is written beside the server; init tries the server alone.
+        scripts: { start: "node server.js", worker: "node worker.js" },
         dependencies: { prices: "file:./prices" },
       }),
       "prices/package.json": json({ name: "prices", version: "1.0.0" }),
@@ -1922,7 +1923,7 @@ describe("prove-scenario init tries the install and the start it writes", () => 
     expect(progress).toEqual(["trying the install: npm install in . …", "trying the start: `npm start` until GET / answers …"]);
     expect(worked.tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual([
       "install: npm install in .: worked in <time>",
-      "start: `npm start`: GET / answered in <time>, then init stopped it",
+      "start: `npm start`: GET / answered in <time>, then init stopped it (the server alone: init did not try worker)",
     ]);
     expect(worked.failed).toEqual([]);
     expect(await read(works, "node_modules/prices/package.json")).toContain('"version": "1.0.0"');
