@@ -1232,7 +1232,7 @@ describe("prove-scenario init", () => {
       },
       detected: [
         'services.mysql: mysql (provider = "mysql" in db/schema.prisma)',
-        "prepare: npx prisma db push --skip-generate (no migrations in db/migrations, so db push makes the tables from db/schema.prisma (--skip-generate: the install generates the client))",
+        "prepare: npx prisma db push --skip-generate (no migrations in db/migrations, so db push makes the tables from db/schema.prisma (--skip-generate: generating the client is the install's work, not each test's))",
         'env: DATABASE_URL: {mysql.url} (url = env("DATABASE_URL") in db/schema.prisma)',
       ],
       config: [
@@ -1240,7 +1240,7 @@ describe("prove-scenario init", () => {
         "    services: {",
         '      mysql: { kind: "mysql" }, // provider = "mysql" in db/schema.prisma',
         "    },",
-        `    prepare: "npx prisma db push --skip-generate", // no migrations in db/migrations, so db push makes the tables from db/schema.prisma (--skip-generate: the install generates the client); ${prepared}`,
+        `    prepare: "npx prisma db push --skip-generate", // no migrations in db/migrations, so db push makes the tables from db/schema.prisma (--skip-generate: generating the client is the install's work, not each test's); ${prepared}`,
         nextStart,
         "    env: {",
         '      DATABASE_URL: "{mysql.url}", // url = env("DATABASE_URL") in db/schema.prisma',

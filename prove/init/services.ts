@@ -92,7 +92,7 @@ function prepareFor(
       command: `${runner} prisma db push${skip ? " --skip-generate" : ""}`,
       why:
         `no migrations in ${orm.migrations.folder}, so db push makes the tables from ${orm.file}` +
-        (skip ? " (--skip-generate: the install generates the client)" : ""),
+        (skip ? " (--skip-generate: generating the client is the install's work, not each test's)" : ""),
     };
   }
   const scripts = scriptsOf(app);
