@@ -16,7 +16,10 @@ function unreadableBase(detection: Detection): string | undefined {
 /** The config values init chose from what it detected, with their reasons. */
 export function configChoices(
   detection: Detection,
-): Pick<ConfigValues, "start" | "startWhy" | "host" | "readyPath" | "readyPathWhy" | "basePathUnknown" | "timeouts" | "warm"> {
+): Pick<
+  ConfigValues,
+  "start" | "startWhy" | "host" | "readyPath" | "readyPathWhy" | "basePathUnknown" | "timeouts" | "warm" | "services" | "processes"
+> {
   const base = detection.base;
   return {
     start: detection.start.command,
@@ -30,7 +33,26 @@ export function configChoices(
         : `${unreadableBase(detection)}: set ready.path and the example's app.open() to the path the app is served under.`,
     timeouts: detection.timeouts,
     warm: detection.warm,
+    services: detection.services,
+    processes: detection.processes,
   };
+}
+
+/** What init wrote for the app's databases and other processes, one line a choice with its reason, for the CLI to print. */
+export function serviceChoiceLines(detection: Detection): string[] {
+  const { services, processes } = detection;
+  return [
+    ...services.services.map(
+      (service) =>
+        `services.${service.name}: ${service.kind}${service.database === undefined ? "" : `, database ${service.database}`} (${service.why})`,
+    ),
+    ...services.prepare.map((line) => `prepare: ${line.command} (${line.why})`),
+    ...services.env.map((line) => `env: ${line.name}: ${line.value} (${line.why})`),
+    ...processes.processes.map(
+      (line) =>
+        `start.${line.name}: ${line.command} (${line.why}; ${line.ready === undefined ? "init found no line it logs once ready" : `ready when it logs /${line.ready.log}/, in ${line.ready.file}`})`,
+    ),
+  ];
 }
 
 /** Where the warmed routes come from and why, for the config's comment and init's output. */

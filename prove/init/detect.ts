@@ -4,6 +4,8 @@ import { readBasePath, type BasePath } from "./base-path.ts";
 import { InitFailed } from "./errors.ts";
 import { findFramework, type FrameworkFound } from "./frameworks.ts";
 import { chooseManager, type ManagerChoice } from "./manager.ts";
+import { planProcesses, type ProcessesPlan } from "./processes.ts";
+import { planServices, type ServicesPlan } from "./services.ts";
 import { planStart, type BinRunner, type StartPlan } from "./start.ts";
 
 /** An app folder as detection sees it: read by `readAppFolder`, or written out in a test. */
@@ -38,6 +40,10 @@ export interface Detection {
   readonly timeouts: Timeouts | undefined;
   /** The framework's API routes to ask for before each test (app.ready.warm), and why; undefined when it has none. */
   readonly warm: Warm | undefined;
+  /** The databases the app's files name: app.services, app.env and app.prepare, and what init could not set up. */
+  readonly services: ServicesPlan;
+  /** The app's other processes (a worker) beside the server. */
+  readonly processes: ProcessesPlan;
 }
 
 /** The routes init writes in app.ready.warm, the files they come from, and why. */
@@ -88,10 +94,11 @@ function binRunner(app: AppFiles, manager: ManagerChoice): BinRunner {
 export function detectApp(app: AppFiles): Detection {
   const manager = chooseManager(app.lockfile, app.packageJson.packageManager);
   const scripts = app.packageJson.scripts;
+  const runner = binRunner(app, manager);
   const start = planStart(
     typeof scripts === "object" && scripts !== null ? (scripts as Record<string, unknown>) : {},
     manager.manager,
-    binRunner(app, manager),
+    runner,
     app.read,
   );
   if (start === undefined) {
@@ -103,16 +110,20 @@ export function detectApp(app: AppFiles): Detection {
         "(see node_modules/scenario-prover/docs/config.md).",
     });
   }
+  const processes = planProcesses(app, start, manager.manager, runner);
   const found = findFramework(app.packageJson, app.read);
   const framework = found?.framework;
   const base = framework?.base === undefined ? undefined : readBasePath(framework.base, app.read);
   return {
     manager,
-    start,
+    // The server of a `concurrently` script init split into processes.
+    start: processes.server === undefined ? start : { script: start.script, ...processes.server },
     framework: found,
     base,
     warm: warmRoutes(found, base, app),
     host: framework?.host,
     timeouts: framework?.compiles === undefined ? undefined : { ...compileTimeouts, why: framework.compiles },
+    services: planServices(app, manager.manager, runner),
+    processes,
   };
 }

@@ -11,6 +11,7 @@ import { basePathOf } from "./base-path.ts";
 import { detectApp } from "./detect.ts";
 import { InitFailed, InitRefused, initScenarios } from "./index.ts";
 import type { SdkProvider } from "./provider-sdks.ts";
+import { tryCommands } from "./try-commands.ts";
 import { processesMentioning } from "../e2e/support/processes.ts";
 
 const scratch: string[] = [];
@@ -242,13 +243,13 @@ describe("detecting how the app starts", () => {
     ],
     [
       "a tool init does not know",
-      { scripts: { dev: "concurrently 'vite' 'tsc -w'" } },
+      { scripts: { dev: "turbo run dev --parallel" } },
       undefined,
       {},
       "npm (no lockfile)",
       "npm run dev",
       "unknown",
-      "`concurrently 'vite' 'tsc -w'` is not a server init knows",
+      "`turbo run dev --parallel` is not a server init knows",
     ],
   ])("reads %s", (_case, packageJson, lockfile, files: Readonly<Record<string, string>>, manager, start, port, why) => {
     const list = (folder: string) =>
@@ -1169,6 +1170,299 @@ describe("prove-scenario init", () => {
     expect(example).toContain('    await expect(page.getByText("Hello! This reply is replayed by the replay agent.")).toBeVisible();\n');
   });
 
+  interface ServiceRow {
+    readonly shape: string;
+    readonly files: Readonly<Record<string, string>>;
+    /** The lines init prints of the services, the prepare, the env and the processes beside the server. */
+    readonly detected: ReadonlyArray<string>;
+    /** The config's lines from after `install` to `host` or `ready`, then its env block. */
+    readonly config: ReadonlyArray<string>;
+    /** What init says it could not set up. */
+    readonly notes: ReadonlyArray<string>;
+  }
+  /** A Next.js app's package.json with `more` in it, and scenario-prover among its dev dependencies. */
+  const nextApp = (more: Readonly<Record<string, unknown>> = {}, dependencies: Readonly<Record<string, string>> = {}) =>
+    json({
+      scripts: { dev: "next dev", ...((more.scripts as object | undefined) ?? {}) },
+      dependencies: { next: "^15.0.0", ...dependencies },
+      devDependencies: { "scenario-prover": "^0.1.0" },
+      ...Object.fromEntries(Object.entries(more).filter(([key]) => key !== "scripts")),
+    });
+  const nextStart =
+    '    start: "npx next dev -p {port}", // the dev script `next dev`, its tool run by npx from node_modules/.bin; next dev takes the port as -p';
+  const servicesComment =
+    "    // Started fresh for each test, each with its own data folder and a free port; stopped and removed with the app.";
+  const prismaSchema = (provider: string, more = "") =>
+    `generator client {\n  provider = "prisma-client-js"\n}\n\ndatasource db {\n  provider = "${provider}"\n  url      = env("DATABASE_URL")${more}\n}\n\nmodel Chat {\n  id String @id\n}\n`;
+  const prepared = "run in the app's folder once the services are ready";
+  it.each<ServiceRow>([
+    {
+      shape: "a Prisma schema on PostgreSQL with its migrations",
+      files: {
+        "package.json": nextApp({}, { "@prisma/client": "^6.2.0" }),
+        "prisma/schema.prisma": prismaSchema("postgresql", '\n  directUrl = env("DIRECT_URL")'),
+        "prisma/migrations/20250101000000_init/migration.sql": 'CREATE TABLE "Chat" ("id" TEXT PRIMARY KEY);\n',
+        "prisma/migrations/migration_lock.toml": 'provider = "postgresql"\n',
+      },
+      detected: [
+        'services.postgres: postgres (provider = "postgresql" in prisma/schema.prisma)',
+        "prepare: npx prisma migrate deploy (prisma/migrations holds the app's migrations, so each side's database gets that side's schema)",
+        'env: DATABASE_URL: {postgres.url} (url = env("DATABASE_URL") in prisma/schema.prisma)',
+        'env: DIRECT_URL: {postgres.url} (directUrl = env("DIRECT_URL") in prisma/schema.prisma)',
+      ],
+      config: [
+        servicesComment,
+        "    services: {",
+        '      postgres: { kind: "postgres" }, // provider = "postgresql" in prisma/schema.prisma',
+        "    },",
+        `    prepare: "npx prisma migrate deploy", // prisma/migrations holds the app's migrations, so each side's database gets that side's schema; ${prepared}`,
+        nextStart,
+        "    env: {",
+        '      DATABASE_URL: "{postgres.url}", // url = env("DATABASE_URL") in prisma/schema.prisma',
+        '      DIRECT_URL: "{postgres.url}", // directUrl = env("DIRECT_URL") in prisma/schema.prisma',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "a Prisma schema on MySQL at the path package.json names, without migrations",
+      files: {
+        "package.json": nextApp({ prisma: { schema: "db/schema.prisma" } }, { prisma: "^5.22.0" }),
+        "db/schema.prisma": prismaSchema("mysql"),
+      },
+      detected: [
+        'services.mysql: mysql (provider = "mysql" in db/schema.prisma)',
+        "prepare: npx prisma db push --skip-generate (no migrations in db/migrations, so db push makes the tables from db/schema.prisma (--skip-generate: generating the client is the install's work, not each test's))",
+        'env: DATABASE_URL: {mysql.url} (url = env("DATABASE_URL") in db/schema.prisma)',
+      ],
+      config: [
+        servicesComment,
+        "    services: {",
+        '      mysql: { kind: "mysql" }, // provider = "mysql" in db/schema.prisma',
+        "    },",
+        `    prepare: "npx prisma db push --skip-generate", // no migrations in db/migrations, so db push makes the tables from db/schema.prisma (--skip-generate: generating the client is the install's work, not each test's); ${prepared}`,
+        nextStart,
+        "    env: {",
+        '      DATABASE_URL: "{mysql.url}", // url = env("DATABASE_URL") in db/schema.prisma',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "a Prisma 7 schema on SQLite, its URL in prisma.config.ts",
+      files: {
+        "package.json": nextApp({}, { prisma: "^7.0.0" }),
+        "prisma/schema.prisma": 'datasource db {\n  provider = "sqlite"\n}\n',
+        "prisma.config.ts":
+          'import { defineConfig, env } from "prisma/config";\n\nexport default defineConfig({\n  schema: "prisma/schema.prisma",\n  datasource: { url: env("DATABASE_URL") },\n});\n',
+      },
+      detected: [
+        "prepare: npx prisma db push (no migrations in prisma/migrations, so db push makes the tables from prisma/schema.prisma)",
+        'env: DATABASE_URL: file:{home}/app.db (url: env("DATABASE_URL") in prisma.config.ts; SQLite needs no service: its file goes under {home}, the app\'s own folder, fresh for each test)',
+      ],
+      config: [
+        `    prepare: "npx prisma db push", // no migrations in prisma/migrations, so db push makes the tables from prisma/schema.prisma; ${prepared}`,
+        nextStart,
+        "    env: {",
+        '      DATABASE_URL: "file:{home}/app.db", // url: env("DATABASE_URL") in prisma.config.ts; SQLite needs no service: its file goes under {home}, the app\'s own folder, fresh for each test',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "the Vercel AI chatbot template: Drizzle on PostgreSQL, its db:migrate script, and Redis in .env.example, with pnpm",
+      files: {
+        "package.json": nextApp(
+          { scripts: { "db:migrate": "npx tsx lib/db/migrate.ts", "db:generate": "drizzle-kit generate" } },
+          { "drizzle-orm": "^0.34.0", redis: "^5.0.0" },
+        ),
+        "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+        "drizzle.config.ts":
+          "import { config } from 'dotenv';\nimport { defineConfig } from 'drizzle-kit';\n\nconfig({ path: '.env.local' });\n\nexport default defineConfig({\n  schema: './lib/db/schema.ts',\n  out: './lib/db/migrations',\n  dialect: 'postgresql',\n  dbCredentials: {\n    // biome-ignore lint: Forbidden non-null assertion.\n    url: process.env.POSTGRES_URL!,\n  },\n});\n",
+        "lib/db/migrations/0000_init.sql": 'CREATE TABLE "Chat" ("id" uuid PRIMARY KEY);\n',
+        ".env.example":
+          "# Generate a random secret: https://generate-secret.vercel.app/32\nAUTH_SECRET=****\n\nPOSTGRES_URL=****\n\nREDIS_URL=****\n",
+      },
+      detected: [
+        'services.postgres: postgres (dialect: "postgresql" in drizzle.config.ts; POSTGRES_URL in .env.example)',
+        "services.redis: redis (REDIS_URL in .env.example)",
+        "prepare: pnpm db:migrate (the db:migrate script `npx tsx lib/db/migrate.ts` runs the app's migrations)",
+        "env: POSTGRES_URL: {postgres.url} (dbCredentials reads POSTGRES_URL in drizzle.config.ts)",
+        "env: REDIS_URL: {redis.url} (REDIS_URL in .env.example)",
+      ],
+      config: [
+        servicesComment,
+        "    services: {",
+        '      postgres: { kind: "postgres" }, // dialect: "postgresql" in drizzle.config.ts; POSTGRES_URL in .env.example',
+        '      redis: { kind: "redis" }, // REDIS_URL in .env.example',
+        "    },",
+        `    prepare: "pnpm db:migrate", // the db:migrate script \`npx tsx lib/db/migrate.ts\` runs the app's migrations; ${prepared}`,
+        nextStart,
+        "    env: {",
+        '      POSTGRES_URL: "{postgres.url}", // dbCredentials reads POSTGRES_URL in drizzle.config.ts',
+        '      REDIS_URL: "{redis.url}", // REDIS_URL in .env.example',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "Drizzle on MySQL with the migrations drizzle-kit wrote and a validated env",
+      files: {
+        "package.json": nextApp(),
+        "drizzle.config.js":
+          'import { env } from "./src/env.js";\n\nexport default {\n  schema: "./src/db/schema.js",\n  dialect: "mysql",\n  dbCredentials: { url: env.DATABASE_URL },\n};\n',
+        "drizzle/0000_init.sql": "CREATE TABLE chat (id int PRIMARY KEY);\n",
+        "drizzle/meta/_journal.json": "{}\n",
+      },
+      detected: [
+        'services.mysql: mysql (dialect: "mysql" in drizzle.config.js)',
+        "prepare: npx drizzle-kit migrate (drizzle (out in drizzle.config.js) holds the app's migrations, so each side's database gets that side's schema)",
+        "env: DATABASE_URL: {mysql.url} (dbCredentials reads DATABASE_URL in drizzle.config.js)",
+      ],
+      config: [
+        servicesComment,
+        "    services: {",
+        '      mysql: { kind: "mysql" }, // dialect: "mysql" in drizzle.config.js',
+        "    },",
+        `    prepare: "npx drizzle-kit migrate", // drizzle (out in drizzle.config.js) holds the app's migrations, so each side's database gets that side's schema; ${prepared}`,
+        nextStart,
+        "    env: {",
+        '      DATABASE_URL: "{mysql.url}", // dbCredentials reads DATABASE_URL in drizzle.config.js',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "a docker-compose.yml with PostgreSQL and Redis, DATABASE_URL in .env.example, and migrations init does not know",
+      files: {
+        "package.json": nextApp({}, { kysely: "^0.27.0", pg: "^8.0.0" }),
+        "docker-compose.yml":
+          'services:\n  db:\n    image: "postgres:16-alpine"\n    environment:\n      - POSTGRES_USER=app\n      - POSTGRES_DB=chats # the app\'s database\n    ports:\n      - "5432:5432"\n  cache:\n    image: redis:7\n  web:\n    build: .\nvolumes:\n  data:\n',
+        ".env.example": "DATABASE_URL=postgresql://app:app@localhost:5432/chats\nCACHE_URL=redis://localhost:6379\n",
+      },
+      detected: [
+        "services.db: postgres, database chats (service db (image postgres:16-alpine) in docker-compose.yml; DATABASE_URL in .env.example is a postgresql: URL; database: POSTGRES_DB in docker-compose.yml)",
+        "services.cache: redis (service cache (image redis:7) in docker-compose.yml; CACHE_URL in .env.example is a redis: URL)",
+        "env: DATABASE_URL: {db.url} (DATABASE_URL in .env.example is a postgresql: URL)",
+        "env: CACHE_URL: {cache.url} (CACHE_URL in .env.example is a redis: URL)",
+      ],
+      config: [
+        servicesComment,
+        "    services: {",
+        '      db: { kind: "postgres", database: "chats" }, // service db (image postgres:16-alpine) in docker-compose.yml; DATABASE_URL in .env.example is a postgresql: URL; database: POSTGRES_DB in docker-compose.yml',
+        '      cache: { kind: "redis" }, // service cache (image redis:7) in docker-compose.yml; CACHE_URL in .env.example is a redis: URL',
+        "    },",
+        nextStart,
+        "    env: {",
+        '      DATABASE_URL: "{db.url}", // DATABASE_URL in .env.example is a postgresql: URL',
+        '      CACHE_URL: "{cache.url}", // CACHE_URL in .env.example is a redis: URL',
+        "    },",
+      ],
+      notes: [
+        "init found no migration tool it knows (the app uses kysely), so it wrote no app.prepare: add the command that makes the app's tables at a side's commit (its migrations, or a SQL file) to app.prepare in scenarios.config.ts.",
+      ],
+    },
+    {
+      shape: "MongoDB through mongoose, which has no built-in kind, and a SQL Server schema",
+      files: {
+        "package.json": nextApp({}, { mongoose: "^8.0.0" }),
+        ".env.local.example": "MONGODB_URI=mongodb://127.0.0.1:27017/chat\n",
+        "prisma/schema.prisma": prismaSchema("sqlserver"),
+      },
+      detected: [],
+      config: [
+        "    // MongoDB (MONGODB_URI in .env.local.example is a mongodb: URL; mongoose in package.json) has no built-in service kind; where mongod is installed, a command service starts it, in services:",
+        '    // mongo: { kind: "command", command: "mkdir -p {home}/mongo && mongod --dbpath {home}/mongo --bind_ip 127.0.0.1 --port {port}", ready: { log: /Waiting for connections/ }, url: "mongodb://127.0.0.1:{port}/app" },',
+        '    // and in env: MONGODB_URI: "{mongo.url}"',
+        nextStart,
+      ],
+      notes: [
+        "MongoDB (MONGODB_URI in .env.local.example is a mongodb: URL; mongoose in package.json) has no built-in service kind, so init wrote no service for it: scenarios.config.ts holds a commented command service that starts mongod; install MongoDB's server and add it to app.services (docs/config.md).",
+        'provider = "sqlserver" in prisma/schema.prisma: init has no service for sqlserver; add a command service that starts it to app.services, and its migrations to app.prepare (docs/config.md).',
+      ],
+    },
+    {
+      shape: "a worker script beside the dev server, which logs when it is ready",
+      files: {
+        "package.json": nextApp({ scripts: { "dev:worker": "tsx watch src/worker.ts" } }),
+        "src/worker.ts": 'const queue = "chats";\nconsole.log(`worker ready: ${queue}`);\n',
+      },
+      detected: [
+        "start.worker: npm run dev:worker (the dev:worker script `tsx watch src/worker.ts`; ready when it logs /worker ready:/, in src/worker.ts)",
+      ],
+      config: [
+        "    // The browser opens the first; each process has its own port, readiness and log.",
+        "    start: {",
+        '      web: "npx next dev -p {port}", // the dev script `next dev`, its tool run by npx from node_modules/.bin; next dev takes the port as -p',
+        '      worker: { command: "npm run dev:worker", ready: { log: /worker ready:/ } }, // the dev:worker script `tsx watch src/worker.ts`; src/worker.ts logs it once ready',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "a dev script that starts the server and a worker through concurrently, named by its -n",
+      files: {
+        "package.json": json({
+          scripts: { dev: 'concurrently -k -n api,jobs "npm:dev:api" "tsx watch src/jobs.ts"', "dev:api": "node server.js" },
+          devDependencies: { "scenario-prover": "^0.1.0" },
+        }),
+        "server.js": "app.listen(process.env.PORT);\n",
+        "src/jobs.ts": 'logger.info("jobs started");\n',
+      },
+      detected: [
+        "start.jobs: npx tsx watch src/jobs.ts (started by the dev script through concurrently: `tsx watch src/jobs.ts`; ready when it logs /jobs started/, in src/jobs.ts)",
+      ],
+      config: [
+        "    // The browser opens the first; each process has its own port, readiness and log.",
+        "    start: {",
+        '      api: "npm run dev:api", // the server the dev script starts through concurrently: the dev:api script `node server.js`; server.js reads the PORT environment variable',
+        '      jobs: { command: "npx tsx watch src/jobs.ts", ready: { log: /jobs started/ } }, // started by the dev script through concurrently: `tsx watch src/jobs.ts`; src/jobs.ts logs it once ready',
+        "    },",
+      ],
+      notes: [],
+    },
+    {
+      shape: "a dev script that runs every dev:* script through concurrently, and a DATABASE_URL with no value",
+      files: {
+        "package.json": json({
+          scripts: { dev: 'concurrently "npm:dev:*"', "dev:web": "node server.js", "dev:worker": "node worker.js" },
+          devDependencies: { "scenario-prover": "^0.1.0" },
+        }),
+        ".env.example": "DATABASE_URL=\n",
+      },
+      detected: [],
+      config: [
+        '    // the dev script `concurrently "npm:dev:*"` runs several commands at once through concurrently, and init cannot tell which is the server or how each runs, so app.start runs them as one process; to give each its own readiness and its own log, write them as named processes, the server first: start: { web: "…", worker: "…" } (docs/config.md)',
+        '    // Could not tell how the server gets its port (`concurrently "npm:dev:*"` is not a server init knows):',
+        "    // it must listen on the PORT environment variable, or put {port} into this command.",
+        '    start: "npm run dev",',
+      ],
+      notes: [
+        'DATABASE_URL in .env.example: init cannot tell its database from its value or the app\'s ORM; add the service to app.services and DATABASE_URL: "{<service>.url}" to app.env (docs/config.md).',
+        'In scenarios.config.ts, the dev script `concurrently "npm:dev:*"` runs several commands at once through concurrently, and init cannot tell which is the server or how each runs, so app.start runs them as one process; to give each its own readiness and its own log, write them as named processes, the server first: start: { web: "…", worker: "…" } (docs/config.md).',
+      ],
+    },
+  ])("writes the services, prepare, env and processes of $shape", async ({ files, detected, config, notes }) => {
+    const dir = await folder(files);
+
+    const result = await initScenarios(dir, untried);
+
+    expect(result.detected.filter((line) => /^(services\.|prepare: |env: |start\.)/.test(line))).toEqual(detected);
+    const text = await read(dir, "scenarios.config.ts");
+    const lines = text.split("\n");
+    const env = lines.indexOf("    env: {");
+    expect([
+      ...lines.slice(
+        lines.findIndex((line) => line.startsWith("    install: ")) + 1,
+        lines.findIndex((line) => /^ {4}(host|ready): /.test(line)),
+      ),
+      ...(env === -1 ? [] : lines.slice(env, lines.indexOf("    },", env) + 1)),
+    ]).toEqual(config);
+    expect(syntaxErrors(text, "scenarios.config.ts")).toEqual([]);
+    const usual = /^(Could not tell how the server gets its port|No "prove-scenario" script)/;
+    expect(result.notes.filter((note) => !usual.test(note))).toEqual(notes);
+  });
+
   it("asks, in the example transcript, for the model the app's source names, and says which it found when it names several", async () => {
     const files = (model: string) => ({
       "package.json": json({ scripts: { start: "node server.js" }, dependencies: { "@anthropic-ai/sdk": "^0.60.0" } }),
@@ -1611,7 +1905,8 @@ describe("prove-scenario init tries the install and the start it writes", () => 
       "package.json": json({
         name: "shop",
         private: true,
-        scripts: { start: "node server.js" },
+        // The worker is written beside the server; init tries the server alone.
+        scripts: { start: "node server.js", worker: "node worker.js" },
         dependencies: { prices: "file:./prices" },
       }),
       "prices/package.json": json({ name: "prices", version: "1.0.0" }),
@@ -1628,7 +1923,7 @@ describe("prove-scenario init tries the install and the start it writes", () => 
     expect(progress).toEqual(["trying the install: npm install in . …", "trying the start: `npm start` until GET / answers …"]);
     expect(worked.tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual([
       "install: npm install in .: worked in <time>",
-      "start: `npm start`: GET / answered in <time>, then init stopped it",
+      "start: `npm start`: GET / answered in <time>, then init stopped it (the server alone: init did not try worker)",
     ]);
     expect(worked.failed).toEqual([]);
     expect(await read(works, "node_modules/prices/package.json")).toContain('"version": "1.0.0"');
@@ -1661,5 +1956,34 @@ describe("prove-scenario init tries the install and the start it writes", () => 
         "Check app.start (`npm start`) in the scenario config and the app's output:",
     );
     expect(start.failed[0]?.split("\n").at(-1)).toBe("Fix app.start or app.ready in scenarios.config.ts.");
+  });
+
+  it("does not try a start that needs the services or the prepare it writes, and says so", async () => {
+    const progress: string[] = [];
+    const dir = await folder({ "server.js": 'throw new Error("DATABASE_URL is not set");\n' });
+
+    const tried = await tryCommands(
+      {
+        install: { kind: "skip", reason: "app.install is false" },
+        start: "node server.js",
+        dir,
+        ready: { path: "/" },
+        provider: {},
+        needs: ["the services postgres, redis", "app.prepare (npx prisma migrate deploy)"],
+        others: [],
+        where: () => ".",
+      },
+      (line) => progress.push(line),
+    );
+
+    expect(tried).toEqual({
+      worked: [
+        "install: nothing to install (app.install is false)",
+        "start: not tried, as the app needs the services postgres, redis and app.prepare (npx prisma migrate deploy), which init does not run: " +
+          "run the example (npx playwright test -c scenarios.config.ts) to run them with the app",
+      ],
+      failed: [],
+    });
+    expect(progress).toEqual([]);
   });
 });

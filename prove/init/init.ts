@@ -21,8 +21,9 @@ import { findProviderSdks } from "./manifests.ts";
 import { chooseProvider, sdkLabel } from "./provider-choice.ts";
 import { providerConfigLines, providerDetected, providerNotes } from "./provider-lines.ts";
 import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts";
-import { basePathNote, choiceLines, configChoices, servedPath } from "./choices.ts";
+import { basePathNote, choiceLines, configChoices, servedPath, serviceChoiceLines } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
+import type { ServicesPlan } from "./services.ts";
 import { renderConfig, renderExample } from "./templates.ts";
 import { tryCommands, type TryCommands } from "./try-commands.ts";
 import {
@@ -83,6 +84,15 @@ function autoInstall(
   return { plan, text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
 }
 
+/** What the start needs that init writes but does not run: the services, the prepare (see TryPlan.needs). */
+function startNeeds(plan: ServicesPlan): string[] {
+  const names = plan.services.map((service) => service.name);
+  return [
+    ...(names.length === 0 ? [] : [`the service${names.length === 1 ? "" : "s"} ${names.join(", ")}`]),
+    ...(plan.prepare.length === 0 ? [] : [`app.prepare (${plan.prepare.map((line) => line.command).join("; ")})`]),
+  ];
+}
+
 /** Where scenario-prover's docs/config.md is from `dir`: in the nearest node_modules up to `top` that holds the package. */
 function docsPath(dir: string, top: string): string {
   const installed = upTo(dir, top).find((folder) => existsSync(join(folder, "node_modules", "scenario-prover", "package.json")));
@@ -139,7 +149,15 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
   refuseExisting(writes.dir, sdks.length === 0 ? [configFile, exampleFile] : [configFile, exampleFile, transcriptFile]);
   const run = resolvePackageManager(dir, top ?? dir, machine);
   const detected = detectApp(readAppFolder(dir, top ?? dir, packageJson.value));
-  const detection = { ...detected, start: withPinnedStart(detected.start, run) };
+  const detection = {
+    ...detected,
+    start: withPinnedStart(detected.start, run),
+    services: { ...detected.services, prepare: detected.services.prepare.map((line) => withPinnedStart(line, run)) },
+    processes: {
+      ...detected.processes,
+      processes: detected.processes.processes.map((line) => withPinnedStart(line, run)),
+    },
+  };
   const { manager, start } = detection;
   const root = top === undefined ? "." : relative(top, dir).split(sep).join("/") || ".";
   const install = autoInstall(dir, top ?? dir, machine);
@@ -165,6 +183,8 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
   }
   if (install.note !== undefined) notes.push(install.note);
   notes.push(...basePathNote(detection));
+  notes.push(...detection.services.notes);
+  if (detection.processes.together !== undefined) notes.push(`In ${configFile}, ${detection.processes.together}.`);
   if (provider !== undefined) notes.push(...providerNotes(provider, model));
   const scripts = packageJson.value.scripts as Readonly<Record<string, unknown>>;
   const addScript = manager.manager !== "pnpm" && scripts[scriptName] === undefined && writes.dir === dir;
@@ -209,6 +229,8 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
       dir,
       ready: { path: servedPath(detection) ?? "/", ...(detection.timeouts === undefined ? {} : { timeout: detection.timeouts.ready }) },
       provider: providerLines?.variables ?? {},
+      needs: startNeeds(detection.services),
+      others: detection.processes.processes.map((line) => line.name),
       where: (folder) => relative(dir, folder).split(sep).join("/") || ".",
     },
     progress,
@@ -259,6 +281,7 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
       `package manager: ${describeManager(manager, run, machine(manager.manager))}`,
       `install: ${install.text}`,
       ...choiceLines(detection),
+      ...serviceChoiceLines(detection),
       `app root: ${root} (${rootWhy})`,
       ...(provider === undefined ? [] : providerDetected(provider, model)),
     ],

@@ -22,7 +22,7 @@ export function chooseManager(lockfile: string | undefined, packageManagerField:
 }
 
 /** The command that runs package.json script `name`, with `args` passed on to it when given. */
-export function runScript(manager: PackageManager, name: "dev" | "start", args: string | undefined): string {
+export function runScript(manager: PackageManager, name: string, args: string | undefined): string {
   const commands: { readonly [M in PackageManager]: string } = {
     npm: name === "start" ? "npm start" : `npm run ${name}`,
     pnpm: `pnpm ${name}`,

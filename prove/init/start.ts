@@ -202,6 +202,24 @@ function withoutManager(script: string, scripts: Readonly<Record<string, unknown
   return [...plain.assignments, ...run, ...plain.args].join(" ");
 }
 
+/**
+ * A command as app.start runs it outside a package.json script (a part of a `concurrently` script): a
+ * flag server by its bin with init's port flags, another plain command as written or by its bin.
+ * Undefined when it is not one plain command.
+ */
+export function planCommand(
+  text: string,
+  runner: BinRunner,
+  read: (file: string) => string | undefined,
+): Pick<StartPlan, "command" | "port" | "why"> | undefined {
+  const port = portWay(text, read);
+  const bin = binCommand(text, {}, "", runner);
+  if (bin !== undefined) return { command: bin, port, why: `\`${text}\`, ${binRunBy[runner]}; ${port.why}` };
+  const command = withoutManager(text, {}, "", runner);
+  if (command === undefined) return undefined;
+  return { command, port, why: port.kind === "unknown" ? `\`${text}\`` : `\`${text}\`; ${port.why}` };
+}
+
 /** app.start from package.json's scripts (`dev`, else `start`); undefined when it has neither. */
 export function planStart(
   scripts: Readonly<Record<string, unknown>>,

@@ -1,5 +1,7 @@
 import { warmWhy } from "./choices.ts";
 import type { Warm } from "./detect.ts";
+import type { ProcessesPlan, ProcessLine } from "./processes.ts";
+import type { ServicesPlan } from "./services.ts";
 
 /** The config's lines that point the app's model provider at the replay agent, each with its reason. */
 export interface ProviderLines {
@@ -39,6 +41,10 @@ export interface ConfigValues {
   readonly warm: Warm | undefined;
   /** The model provider's lines; undefined when the app lists no provider SDK init knows. */
   readonly provider: ProviderLines | undefined;
+  /** app.services, app.prepare and app.env for the app's databases, each with its reason. */
+  readonly services: ServicesPlan;
+  /** The processes beside the server, written in app.start with it. */
+  readonly processes: ProcessesPlan;
 }
 
 /** One line for a comment: no line breaks. */
@@ -65,16 +71,97 @@ function providerLines(provider: ProviderLines | undefined): string[] {
   ];
 }
 
+/** Lines of `key: value, // why`, indented by `indent`. */
+const reasoned = (indent: string, lines: ReadonlyArray<{ readonly key: string; readonly value: string; readonly why: string }>) =>
+  lines.map((line) => `${indent}${line.key}: ${line.value}, // ${oneLine(line.why)}`);
+
+/** app.services and app.prepare, before app.start: what is started and made before the app. */
+function serviceLines(plan: ServicesPlan): string[] {
+  const commented = plan.commented.map((line) => `${plan.services.length === 0 ? "    " : "      "}${line}`);
+  const services =
+    plan.services.length === 0
+      ? commented
+      : [
+          "    // Started fresh for each test, each with its own data folder and a free port; stopped and removed with the app.",
+          "    services: {",
+          ...reasoned(
+            "      ",
+            plan.services.map((service) => ({
+              key: service.name,
+              value: `{ kind: ${JSON.stringify(service.kind)}${service.database === undefined ? "" : `, database: ${JSON.stringify(service.database)}`} }`,
+              why: service.why,
+            })),
+          ),
+          ...commented,
+          "    },",
+        ];
+  const [only, ...more] = plan.prepare;
+  const prepare =
+    only === undefined
+      ? []
+      : more.length === 0
+        ? [`    prepare: ${JSON.stringify(only.command)}, // ${oneLine(only.why)}; run in the app's folder once the services are ready`]
+        : [
+            "    // Run in order in the app's folder once the services are ready.",
+            "    prepare: [",
+            ...plan.prepare.map((line) => `      ${JSON.stringify(line.command)}, // ${oneLine(line.why)}`),
+            "    ],",
+          ];
+  return [...services, ...prepare];
+}
+
+/** app.env: the variables that hand the app its services' addresses. */
+function envLines(plan: ServicesPlan): string[] {
+  if (plan.env.length === 0) return [];
+  return [
+    "    env: {",
+    ...reasoned(
+      "      ",
+      plan.env.map((line) => ({ key: line.name, value: JSON.stringify(line.value), why: line.why })),
+    ),
+    "    },",
+  ];
+}
+
+/** A process beside the server, as app.start names it: its command, and the line it logs once ready. */
+function processLines(line: ProcessLine): string[] {
+  if (line.ready === undefined) {
+    return [
+      `      // init found no line ${line.name} logs once it is ready: give it ready: { log: /<that line>/ }, or a path it serves.`,
+      `      ${line.name}: ${JSON.stringify(line.command)}, // ${oneLine(line.why)}`,
+    ];
+  }
+  return [
+    `      ${line.name}: { command: ${JSON.stringify(line.command)}, ready: { log: /${line.ready.log}/ } }, // ${oneLine(line.why)}; ${line.ready.file} logs it once ready`,
+  ];
+}
+
+/** app.start: one command, or the server and the processes beside it. */
+function startLines(values: ConfigValues): string[] {
+  const together = values.processes.together === undefined ? [] : [`    // ${oneLine(values.processes.together)}`];
+  const unknown = (indent: string) =>
+    values.portUnknown === undefined
+      ? []
+      : [
+          `${indent}// Could not tell how the server gets its port (${oneLine(values.portUnknown)}):`,
+          `${indent}// it must listen on the PORT environment variable, or put {port} into this command.`,
+        ];
+  const why = values.portUnknown === undefined ? ` // ${oneLine(values.startWhy)}` : "";
+  if (values.processes.processes.length === 0)
+    return [...together, ...unknown("    "), `    start: ${JSON.stringify(values.start)},${why}`];
+  return [
+    "    // The browser opens the first; each process has its own port, readiness and log.",
+    "    start: {",
+    ...unknown("      "),
+    `      ${values.processes.web}: ${JSON.stringify(values.start)},${why}`,
+    ...values.processes.processes.flatMap(processLines),
+    "    },",
+  ];
+}
+
 /** The text of scenarios.config.ts. */
 export function renderConfig(values: ConfigValues): string {
-  const start =
-    values.portUnknown === undefined
-      ? [`    start: ${JSON.stringify(values.start)}, // ${oneLine(values.startWhy)}`]
-      : [
-          `    // Could not tell how the server gets its port (${oneLine(values.portUnknown)}):`,
-          "    // it must listen on the PORT environment variable, or put {port} into this command.",
-          `    start: ${JSON.stringify(values.start)},`,
-        ];
+  const start = [...serviceLines(values.services), ...startLines(values)];
   const host = values.host === undefined ? [] : [`    host: ${JSON.stringify(values.host.host)}, // ${oneLine(values.host.why)}`];
   const timeouts = values.timeouts;
   const readyWhy = [values.readyPathWhy, timeouts?.why]
@@ -104,6 +191,7 @@ export function renderConfig(values: ConfigValues): string {
     ...host,
     ...ready,
     ...providerLines(values.provider),
+    ...envLines(values.services),
     "  },",
     "});",
     "",

@@ -25,6 +25,10 @@ export interface TryPlan {
   readonly ready: { readonly path: string; readonly timeout?: number };
   /** app.provider as written. */
   readonly provider: Readonly<Record<string, string>>;
+  /** What the start needs that init does not run (its services, its prepare), e.g. "the services postgres, redis": then init does not try it. */
+  readonly needs: ReadonlyArray<string>;
+  /** The names of the processes init writes beside the server: it tries the server alone. */
+  readonly others: ReadonlyArray<string>;
   /** A folder as messages name it, e.g. "." or "..". */
   readonly where: (dir: string) => string;
 }
@@ -106,7 +110,8 @@ async function tryStart(plan: TryPlan, progress: (line: string) => void): Promis
     const server = await startAppServer({ launch, cwd: plan.dir, ready: plan.ready, logFile: join(base, "server.log") });
     const answered = performance.now() - started;
     await server.stop();
-    return { worked: `start: \`${plan.start}\`: GET ${plan.ready.path} answered in ${seconds(answered)}, then init stopped it` };
+    const alone = plan.others.length === 0 ? "" : ` (the server alone: init did not try ${plan.others.join(", ")})`;
+    return { worked: `start: \`${plan.start}\`: GET ${plan.ready.path} answered in ${seconds(answered)}, then init stopped it${alone}` };
   } catch (error) {
     // The harness's tag says which step failed to the prover; here the sentence says it.
     const message = (error instanceof Error ? error.message : String(error)).replace(/^\[scenario-harness:\w+\] /, "");
@@ -120,6 +125,16 @@ async function tryStart(plan: TryPlan, progress: (line: string) => void): Promis
 export const tryCommands: TryCommands = async (plan, progress) => {
   const install = await tryInstall(plan, progress);
   if ("failed" in install) return { worked: [], failed: [install.failed, "init did not try the start, as the install failed."] };
+  if (plan.needs.length > 0) {
+    return {
+      worked: [
+        install.worked,
+        `start: not tried, as the app needs ${plan.needs.join(" and ")}, which init does not run: ` +
+          `run the example (npx playwright test -c ${configFile}) to run them with the app`,
+      ],
+      failed: [],
+    };
+  }
   const start = await tryStart(plan, progress);
   return "failed" in start ? { worked: [install.worked], failed: [start.failed] } : { worked: [install.worked, start.worked], failed: [] };
 };
