@@ -36,16 +36,6 @@ export async function findProgram(names: ReadonlyArray<string>, folders: Readonl
 export const pathFolders = (path: string | undefined): ReadonlyArray<string> =>
   (path ?? "").split(delimiter).filter((folder) => folder !== "");
 
-/** Checks that a service's config has only the fields its kind takes; a config error naming the first other one otherwise. */
-export function checkFields(config: object, context: ServiceContext, kind: string, fields: ReadonlyArray<string>): void {
-  const unknown = Object.keys(config).find((field) => !fields.includes(field));
-  if (unknown === undefined) return;
-  throw new HarnessError(
-    "config",
-    `app.services.${context.name} has a field "${unknown}" that a ${kind} service does not take: it takes ${fields.join(", ")}.`,
-  );
-}
-
 /** `args` of a service's config: a list of strings, or none. */
 export function argsField(args: unknown, context: ServiceContext, what: string): ReadonlyArray<string> {
   if (args === undefined) return [];

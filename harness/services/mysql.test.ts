@@ -55,7 +55,7 @@ describe("a mysql service", () => {
     // Both made it, neither saw the other's: one was renamed into place, the other removed, with their setup files.
     expect(one.log()).toMatch(makingTemplate);
     expect(two.log()).toMatch(makingTemplate);
-    expect(await readdir(templates)).toEqual([expect.stringMatching(/^[0-9a-f]{16}$/)]);
+    expect(await readdir(templates)).toEqual([expect.stringMatching(/^mysql-[0-9a-f]{16}$/)]);
 
     await sql(first, "CREATE TABLE chats (title TEXT); INSERT INTO chats VALUES ('first')");
     await sql(second, "CREATE TABLE chats (title TEXT); INSERT INTO chats VALUES ('second')");

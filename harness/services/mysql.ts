@@ -1,12 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
 import { cp, mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { ownedName, ownerAlive, ownerInName } from "../../common/ownership.ts";
 import { HarnessError } from "../errors.ts";
 import { logExcerpt } from "../log-excerpt.ts";
-import { argsField, checkFields, findProgram, pathFolders, startForeground } from "./foreground-server.ts";
+import { argsField, findProgram, pathFolders, startForeground } from "./foreground-server.ts";
+import { serviceCache } from "./postgres-template.ts";
 import type { RunningService, ServiceContext, ServiceKind } from "./kind.ts";
 
 /** A MariaDB server of its own: Debian's mariadb-server, or the one in the folder `bin` or SCENARIO_MYSQL_BIN names (docs/config.md). */
@@ -27,7 +27,6 @@ export interface MysqlServiceConfig {
 /** The variable naming the folder that holds mariadbd when the config's `bin` does not. */
 export const mysqlBinEnv = "SCENARIO_MYSQL_BIN";
 
-const fields = ["kind", "database", "user", "password", "bin", "args"];
 const defaults = { database: "app", user: "app", password: "app" };
 
 /**
@@ -75,7 +74,6 @@ interface Settings {
 const install = "(Debian, Ubuntu: apt-get install mariadb-server)";
 
 function settingsOf(config: MysqlServiceConfig, context: ServiceContext): Settings {
-  checkFields(config, context, "mysql", fields);
   const text = (field: "database" | "user" | "password", pattern: RegExp, what: string): string => {
     const value: unknown = config[field] ?? defaults[field];
     if (typeof value === "string" && pattern.test(value)) return value;
@@ -137,11 +135,8 @@ async function programsOf(config: MysqlServiceConfig, context: ServiceContext): 
   };
 }
 
-/** Where template data folders are kept between runs: the user's cache folder. */
-export const defaultTemplates = (): string => join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "scenario-prover", "mysql");
-
 /** The start of the name of a template being made, with its maker's owner token, so one a dead maker left is removed. */
-const buildingPrefix = ".building-";
+const buildingPrefix = ".mysql-building-";
 
 /** SQL that makes the app's database and its user, with every privilege (an ORM may make a shadow database). */
 function setupSql(settings: Settings): string {
@@ -174,7 +169,7 @@ async function template(programs: Programs, settings: Settings, templates: strin
     .update(JSON.stringify({ ...programs, ...settings, mysqlTestSettings }))
     .digest("hex")
     .slice(0, 16);
-  const made = join(templates, key);
+  const made = join(templates, `mysql-${key}`);
   if (
     await stat(made).then(
       () => true,
@@ -294,8 +289,8 @@ export const mysqlKindAt = (templates: string): ServiceKind<MysqlServiceConfig> 
   start: (config, context) => startMysql(config, context, templates),
 });
 
-/** The `mysql` service kind, its template data folders kept in the user's cache folder. */
+/** The `mysql` service kind, its template data folders kept in the service cache (SCENARIO_SERVICE_CACHE, else the user's cache folder). */
 export const mysqlKind: ServiceKind<MysqlServiceConfig> = {
   kind: "mysql",
-  start: (config, context) => startMysql(config, context, defaultTemplates()),
+  start: (config, context) => startMysql(config, context, serviceCache()),
 };

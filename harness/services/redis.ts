@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import { execa } from "execa";
 import { HarnessError } from "../errors.ts";
-import { argsField, checkFields, findProgram, isExecutable, pathFolders, startForeground } from "./foreground-server.ts";
+import { argsField, findProgram, isExecutable, pathFolders, startForeground } from "./foreground-server.ts";
 import type { RunningService, ServiceContext, ServiceKind } from "./kind.ts";
 
 /** A Redis server of its own: Debian's redis-server, or the one `bin` or SCENARIO_REDIS_SERVER names (docs/config.md). */
@@ -15,8 +15,6 @@ export interface RedisServiceConfig {
 
 /** The variable naming redis-server's path when the config's `bin` does not. */
 export const redisServerEnv = "SCENARIO_REDIS_SERVER";
-
-const fields = ["kind", "bin", "args"];
 
 /** Where redis-server is: the config's `bin`, else SCENARIO_REDIS_SERVER, else the PATH; a config error naming all three otherwise. */
 async function redisServer(config: RedisServiceConfig, context: ServiceContext): Promise<string> {
@@ -58,7 +56,6 @@ async function ping(cli: string, port: number, context: ServiceContext): Promise
  * folder, persisting nothing unless its args ask; resolves once it answers PING.
  */
 async function startRedis(config: RedisServiceConfig, context: ServiceContext): Promise<RunningService> {
-  checkFields(config, context, "redis", fields);
   const args = argsField(config.args, context, "redis-server");
   const server = await redisServer(config, context);
   const cli = join(dirname(server), "redis-cli");
