@@ -77,16 +77,18 @@ export async function startForeground(options: ForegroundOptions): Promise<Foreg
     all: true,
     reject: false,
     buffer: false,
+    // kill() sends SIGTERM, then SIGKILL if it has not exited by then.
+    forceKillAfterDelay: stopGraceMs,
   });
-  const exit = child.then((result) => result);
   let exited = false;
-  void exit.then(() => (exited = true));
+  const exit = child.then((result) => {
+    exited = true;
+    return result;
+  });
   const stop = async () => {
     if (exited) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), stopGraceMs);
+    child.kill();
     await exit;
-    clearTimeout(timer);
   };
 
   const command = [options.program, ...options.args].join(" ");
