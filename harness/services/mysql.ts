@@ -109,7 +109,7 @@ async function programsOf(config: MysqlServiceConfig, context: ServiceContext): 
       "config",
       `app.services.${context.name}.bin is ${JSON.stringify(bin)}: set it to the folder holding mariadbd, or leave it out.`,
     );
-  const folder = bin ?? process.env[mysqlBinEnv];
+  const folder = bin ?? (process.env[mysqlBinEnv] || undefined);
   const folders = folder !== undefined ? [folder] : [...pathFolders(context.env.PATH), "/usr/sbin"];
   const where =
     bin !== undefined ? `in ${bin} (its bin)` : folder !== undefined ? `in ${folder} (${mysqlBinEnv})` : "on the PATH or in /usr/sbin";

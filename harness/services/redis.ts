@@ -24,7 +24,7 @@ async function redisServer(config: RedisServiceConfig, context: ServiceContext):
       "config",
       `app.services.${context.name}.bin is ${JSON.stringify(bin)}: set it to the path of redis-server, or leave it out.`,
     );
-  const named = bin ?? process.env[redisServerEnv];
+  const named = bin ?? (process.env[redisServerEnv] || undefined);
   const where = bin !== undefined ? `at ${bin} (its bin)` : named !== undefined ? `at ${named} (${redisServerEnv})` : "on the PATH";
   const found =
     named !== undefined
