@@ -22,6 +22,8 @@ export interface AppEnvironmentInput {
   readonly replayExecutable: string | undefined;
   /** The base URL of each of the test's HTTP replay agents by its transcript's name, for `{replay.<name>}`. */
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
+  /** Where each of several processes of `app.start` is reached, by its name, for `{<name>.url}` and `{<name>.port}`. */
+  readonly processes?: Readonly<Record<string, { readonly url: string; readonly port: number }>> | undefined;
   /** The route's variables (`app.route`): over the config's, its NODE_OPTIONS before theirs. */
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
   readonly developer?: NodeJS.ProcessEnv;
@@ -38,20 +40,26 @@ export interface Substitutions {
   readonly replayExecutable: string | undefined;
   /** The base URL of each of the test's HTTP replay agents by its transcript's name (`{replay.<name>}`). */
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
+  /** Where each of several processes of `app.start` is reached, by its name (`{<name>.url}`, `{<name>.port}`). */
+  readonly processes?: Readonly<Record<string, { readonly url: string; readonly port: number }>> | undefined;
 }
 
 /** Where a placeholder for a replay agent the test does not have points: nothing listens there, so a call fails at once. */
 const noReplay = "http://127.0.0.1:9";
 
 /**
- * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}` and `{replayExecutable}` into a config
- * value. A `{replay.<name>}` that names none of the test's transcripts points where `{replay}` does without one, so a
- * config can name a transcript only some of its tests have.
+ * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}`, `{replayExecutable}` and each process's
+ * `{<name>.url}` and `{<name>.port}` into a config value. A `{replay.<name>}` that names none of the test's transcripts
+ * points where `{replay}` does without one, so a config can name a transcript only some of its tests have.
  */
 export function substitute(text: string, values: Substitutions): string {
   const named = values.replayNamed ?? {};
+  const processes = values.processes ?? {};
   return text
     .replaceAll(/\{replay\.([^{}]+)\}/g, (_, name: string) => named[name] ?? noReplay)
+    .replaceAll(/\{([^{}.]+)\.(url|port)\}/g, (whole, name: string, field: "url" | "port") =>
+      Object.hasOwn(processes, name) ? String(processes[name]?.[field]) : whole,
+    )
     .replaceAll("{port}", String(values.port))
     .replaceAll("{home}", values.home)
     .replaceAll("{replayCommand}", values.replayCommand ?? "false")
@@ -97,6 +105,7 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     replayCommand: input.replayCommand,
     replayExecutable: input.replayExecutable,
     replayNamed: input.replayNamed,
+    processes: input.processes,
   };
   for (const [name, value] of Object.entries({ ...input.app.provider, ...input.app.env })) {
     env[name] = substitute(value, values);
