@@ -26,6 +26,8 @@ if (failAfter !== -1) {
 } else {
   createServer((request, response) => {
     console.log(`api: GET ${request.url}`);
+    // A line that says something is amiss, as a real API's would: the prover shows it beside a failed test's error.
+    if (request.url === "/data") console.log("api: warning: no cache configured; /data answered from memory");
     response.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
     response.end(JSON.stringify(request.url === "/data" ? { message: `data from the api on port ${process.env.PORT}` } : { ok: true }));
   }).listen(Number(process.env.PORT), "127.0.0.1", () => {
