@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { appProcesses, groupedLogs, startProcesses } from "./app-processes.ts";
-import type { ScenarioAppConfig } from "./config.ts";
+import type { ReadyCheck, ScenarioAppConfig } from "./config.ts";
 import { substitute } from "./environment.ts";
 
 const scratch: string[] = [];
@@ -125,12 +125,14 @@ async function alive(pid: number): Promise<boolean> {
 const web = `require("node:http").createServer((q, s) => s.end(process.env.WORKER_URL)).listen(Number(process.env.PORT), "127.0.0.1");`;
 const quietWorker = `require("node:fs").writeFileSync("worker.pid", String(process.pid)); setInterval(() => {}, 1000);`;
 
-/** Starts `start` (name: node script) in a fresh folder, each with WORKER_URL set to {worker.url}. */
-async function start(scripts: Readonly<Record<string, string>>) {
+/** Starts each node script by its name in a fresh folder, each with WORKER_URL set to {worker.url}, and `ready` the checks of some. */
+async function start(scripts: Readonly<Record<string, string>>, ready: Readonly<Record<string, ReadyCheck>> = {}) {
   const dir = await mkdtemp(join(tmpdir(), "harness-processes-"));
   scratch.push(dir);
   await Promise.all(Object.entries(scripts).map(([name, script]) => writeFile(join(dir, `${name}.cjs`), script)));
-  const processes = appProcesses({ start: Object.fromEntries(Object.keys(scripts).map((name) => [name, `node ${name}.cjs`])) });
+  const processes = appProcesses({
+    start: Object.fromEntries(Object.keys(scripts).map((name) => [name, { command: `node ${name}.cjs`, ready: ready[name] }])),
+  });
   const started = startProcesses({
     processes,
     launch: (one, port, addresses) => ({
@@ -171,6 +173,29 @@ describe("several processes", () => {
     const { started } = await start({ web: "setInterval(() => {}, 1000);", worker: `console.error("worker: no queue"); process.exit(2);` });
     await expect(started).rejects.toThrow(
       'The app\'s process "worker" exited with code 2 before it was ready, its last line being "worker: no queue". Check app.start.worker (`node worker.cjs`) in the scenario config and its output:\nworker: no queue',
+    );
+  });
+
+  it("start all again, each on a new port, when one's port was taken before it bound it, as the others were given that port", async () => {
+    // The worker's first start takes its own port before it listens on it, as another program could once the port was chosen.
+    const worker = `
+      const { existsSync, writeFileSync } = require("node:fs");
+      const serve = () => require("node:http").createServer((q, s) => s.end("worker")).listen(Number(process.env.PORT), "127.0.0.1");
+      if (existsSync("started-once")) serve();
+      else {
+        writeFileSync("started-once", process.env.PORT);
+        require("node:net").createServer().listen(Number(process.env.PORT), "127.0.0.1", serve);
+      }`;
+    const { dir, started } = await start({ web, worker }, { worker: { path: "/" } });
+    const { started: up, addresses } = await started;
+    const first = Number(await readFile(join(dir, "started-once"), "utf8"));
+    const port = addresses.worker?.port;
+    expect(port).not.toBe(first);
+    // The web process was started again too: it was given the worker's new address.
+    expect(await (await fetch(addresses.web?.url ?? "")).text()).toBe(`http://127.0.0.1:${port}`);
+    await Promise.all(up.map((one) => one.server.stop()));
+    expect(await readFile(join(dir, "server-worker.log"), "utf8")).toContain(
+      `[scenario-harness: port ${first} was in use; starting the app again on port ${port}]\n`,
     );
   });
 });

@@ -37,11 +37,12 @@ export interface AppServerOptions {
 
 /** A process of several could not listen on the port it was given: every process starts again, each on a new port. */
 export class PortInUseError extends HarnessError {
-  constructor(
-    readonly port: number,
-    message: string,
-  ) {
+  /** The port that was taken. */
+  readonly port: number;
+
+  constructor(port: number, message: string) {
     super("boot", message);
+    this.port = port;
   }
 }
 
@@ -312,7 +313,7 @@ async function waitUntilReady(
   };
   const readyWith = options.process?.readyWith;
   // Stopped when another process failed: that one's error is the one shown.
-  const stopped = () => finish(new HarnessError("boot", `Stopped before it was ready: another process of app.start failed.`));
+  const stopped = () => finish(new HarnessError("boot", "Stopped before it was ready: another process of app.start failed."));
   options.process?.stop.addEventListener("abort", stopped);
   if (options.process?.stop.aborted === true) stopped();
   if (readyWith !== undefined) {
