@@ -102,8 +102,10 @@ export async function startApp(input: {
   const processes = appProcesses(config);
   // A bad host, ready timeout, warm list or interactive expression is refused before anything starts.
   const host = appHost(config);
-  const readyMs = readyTimeoutMs(config.ready);
+  readyTimeoutMs(config.ready);
   warmPaths(config.ready);
+  // app.open() has the budget of the check of the process the browser opens: app.ready's, or its own.
+  const readyMs = readyTimeoutMs(processes[0]?.ready, processes[0]?.readyField);
   const interactive = interactiveExpression(config);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
   const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
