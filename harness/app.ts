@@ -115,9 +115,6 @@ export async function startApp(input: {
     await writeFile(join(dirs.home, path), text);
   }
   const { replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv } = input;
-  // Each of several processes' address by its name; none for a single command.
-  const named = (addresses: Readonly<Record<string, ProcessAddress>>) =>
-    processes.length === 1 && processes[0]?.name === "" ? {} : addresses;
   const substitutions = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) => ({
     port,
     home: dirs.appHome,
@@ -125,9 +122,9 @@ export async function startApp(input: {
     replayCommand,
     replayExecutable,
     replayNamed,
-    processes: named(addresses),
+    processes: addresses,
   });
-  // Per process and port: each process has its own port (PORT, {port}), and every process's address.
+  // Per process and port: each process has its own port (PORT, {port}), and every process's address (none for a single command).
   const environment = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) =>
     appEnvironment({
       app: config,
@@ -138,7 +135,7 @@ export async function startApp(input: {
       replayExecutable,
       replayNamed,
       routeEnv,
-      processes: named(addresses),
+      processes: addresses,
     });
   // The server was reached at 127.0.0.1 to see it ready; the browser opens it at the config's host.
   const firstUrl = (port: number) => `http://${host}:${port}`;
