@@ -8,7 +8,8 @@ import { appRootEnv, bootMsAnnotation, keepEnv, readyAtAnnotation, screenshotAtt
 import type { ScenarioAppConfig } from "./config.ts";
 import { appEnvironment, homeFiles, substitute, type Substitutions } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
-import { startAppServer, type AppServer } from "./app-server.ts";
+import type { AppServer } from "./app-server.ts";
+import { appProcesses, groupedLogs, startProcesses, type ProcessAddress, type ProcessOutput } from "./app-processes.ts";
 import { appHost, interactiveExpression, readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { waitInteractive, type InteractiveSignal } from "./interactive.ts";
 import { screenshotPng } from "./screenshot.ts";
@@ -47,8 +48,12 @@ export interface ScenarioApp {
   cli(...args: string[]): Promise<CliResult>;
   /** Writes `files` into a fresh folder and adds it as project `name` through the app's CLI. */
   project(name: string, files: Readonly<Record<string, string>>): Promise<string>;
-  /** Everything the server has printed so far, after what the services and `app.prepare` printed (each line prefixed with its name). */
-  logs(): string;
+  /**
+   * Everything the server has printed so far; with several processes (`app.start` by name), each one's output under a line
+   * `=== <name> ===`, or, given a process's name, its output alone. What the services and `app.prepare` printed comes
+   * first, under `=== services and prepare ===`, each line prefixed with who printed it.
+   */
+  logs(name?: string): string;
   /** Each service of `app.services` by name: `url`, `host`, `port`, and for SQL ones `user`, `password`, `database`. */
   readonly services: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
@@ -77,7 +82,10 @@ function shellQuote(arg: string): string {
 
 export interface RunningApp {
   readonly app: ScenarioApp;
+  /** The server of the process the browser opens (the first of several). */
   readonly server: AppServer;
+  /** What each process has printed so far, in the config's order. */
+  outputs(): ReadonlyArray<ProcessOutput>;
   dispose(): Promise<void>;
 }
 
@@ -96,13 +104,13 @@ export async function startApp(input: {
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
-  if (typeof config.start !== "string" || config.start === "") {
-    throw new HarnessError("config", 'app.start is not set: set it to the shell command that starts the app\'s server, e.g. "pnpm start".');
-  }
+  const processes = appProcesses(config, Object.keys(config.services ?? {}));
   // A bad host, ready timeout, warm list or interactive expression is refused before anything starts.
   const host = appHost(config);
-  const readyMs = readyTimeoutMs(config.ready);
+  readyTimeoutMs(config.ready);
   warmPaths(config.ready);
+  // app.open() has the budget of the check of the process the browser opens: app.ready's, or its own.
+  const readyMs = readyTimeoutMs(processes[0]?.ready, processes[0]?.readyField);
   const interactive = interactiveExpression(config);
   const serviceSetup = appServices(config, root);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
@@ -112,13 +120,13 @@ export async function startApp(input: {
     await mkdir(dirname(join(dirs.home, path)), { recursive: true });
     await writeFile(join(dirs.home, path), text);
   }
-  const start = config.start;
   const { replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv } = input;
   const bootStarted = performance.now();
-  // Services start first, then app.prepare: the app's environment (PORT aside) holds their values.
-  const environment = (port: number, services: Substitutions["services"]) =>
-    appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv, services });
-  const substitutionsWith = (port: number, values: Substitutions["services"]): Substitutions => ({
+  const substitutionsWith = (
+    port: number,
+    values: Substitutions["services"],
+    addresses: Readonly<Record<string, ProcessAddress>>,
+  ): Substitutions => ({
     port,
     home: dirs.appHome,
     replay: replayUrl,
@@ -126,42 +134,84 @@ export async function startApp(input: {
     replayExecutable,
     replayNamed,
     services: values,
+    processes: addresses,
   });
+  // Services start first, then app.prepare: its environment (PORT aside) holds their values, and no process's address yet.
+  const environmentWith = (port: number, values: Substitutions["services"], addresses: Readonly<Record<string, ProcessAddress>>) =>
+    appEnvironment({
+      app: config,
+      dirs,
+      port,
+      replayUrl,
+      replayCommand,
+      replayExecutable,
+      replayNamed,
+      routeEnv,
+      services: values,
+      processes: addresses,
+    });
   const withoutPort = ({ PORT: _port, ...env }: Record<string, string>) => env;
   let services: StartedServices;
   try {
     services = await serviceSetup.start({
       base,
       serviceEnv: withoutPort(
-        appEnvironment({ app: { start, passEnv: config.passEnv }, dirs, port: 0, replayUrl, replayCommand, replayExecutable }),
+        appEnvironment({
+          app: { start: config.start, passEnv: config.passEnv },
+          dirs,
+          port: 0,
+          replayUrl,
+          replayCommand,
+          replayExecutable,
+        }),
       ),
-      appEnv: (values) => withoutPort(environment(0, values)),
-      fill: (text, values) => substitute(text, substitutionsWith(0, values)),
+      appEnv: (values) => withoutPort(environmentWith(0, values, {})),
+      fill: (text, values) => substitute(text, substitutionsWith(0, values, {})),
     });
   } catch (error) {
     await rm(base, { recursive: true, force: true });
     throw error;
   }
-  const substitutions = (port: number) => substitutionsWith(port, services.values);
-  // Per port: the app server picks the port, and may pick another when it was taken.
-  const launch = (port: number) => ({
-    command: substitute(start, substitutions(port)),
-    env: environment(port, services.values),
-  });
+  const substitutions = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) =>
+    substitutionsWith(port, services.values, addresses);
+  // Per process and port: each process has its own port (PORT, {port}), and every process's address (none for a single command).
+  const environment = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) =>
+    environmentWith(port, services.values, addresses);
+  // The server was reached at 127.0.0.1 to see it ready; the browser opens it at the config's host.
+  const firstUrl = (port: number) => `http://${host}:${port}`;
 
-  let server: AppServer;
+  let boot: Awaited<ReturnType<typeof startProcesses>>;
   try {
-    server = await startAppServer({ launch, cwd: root, ready: config.ready, logFile: join(base, "server.log") });
+    boot = await startProcesses({
+      processes,
+      launch: (one, port, addresses) => ({
+        command: substitute(one.command, substitutions(port, addresses)),
+        env: environment(port, addresses),
+      }),
+      cwd: root,
+      logDir: base,
+      firstUrl,
+    });
   } catch (error) {
     await services.stop();
     await rm(base, { recursive: true, force: true });
     throw error;
   }
   const readyAt = performance.now();
-  // The server was reached at 127.0.0.1 to see it ready; the browser opens it at the config's host.
-  const url = `http://${host}:${server.port}`;
-  const { env } = launch(server.port);
-  const values = substitutions(server.port);
+  const { started, addresses } = boot;
+  const [first] = started;
+  if (first === undefined) throw new Error("startProcesses gave no process");
+  const server = first.server;
+  const url = firstUrl(server.port);
+  const env = environment(server.port, addresses);
+  const values = substitutions(server.port, addresses);
+  // Each process's output; what the services and prepare printed first, when they printed anything (a single command is then "app").
+  const outputs = (): ReadonlyArray<ProcessOutput> => {
+    const own = started.map(({ name, server: one }) => ({ name, text: one.logs() }));
+    const prepared = services.logs();
+    if (prepared === "") return own;
+    return [{ name: "services and prepare", text: prepared }, ...own.map((one) => (one.name === "" ? { ...one, name: "app" } : one))];
+  };
   // How long the app took to become ready; the prover prints it as the side's "boot" step.
   testInfo.annotations.push({ type: bootMsAnnotation, description: String(Math.round(readyAt - bootStarted)) });
   // When the harness saw the app ready, in epoch ms, for the readiness benchmark.
@@ -205,15 +255,27 @@ export async function startApp(input: {
       await cli("project", "add", name, dir);
       return dir;
     },
-    logs: () => `${services.logs()}${server.logs()}`,
+    logs: (name) => {
+      if (name === undefined) return groupedLogs(outputs());
+      const one = started.find((process) => process.name === name && name !== "");
+      if (one === undefined) {
+        const names = started.map((process) => process.name).filter((known) => known !== "");
+        throw new Error(
+          `app.logs(${JSON.stringify(name)}) names no process of app.start: ` +
+            (names.length === 0 ? "app.start is one command; call app.logs() for its output." : `its processes are ${names.join(", ")}.`),
+        );
+      }
+      return one.server.logs();
+    },
     services: services.values,
   };
 
   return {
     app,
     server,
+    outputs,
     dispose: async () => {
-      await server.stop();
+      await Promise.all(started.map((one) => one.server.stop()));
       await services.stop();
       if (process.env[keepEnv] === "1") {
         await testInfo.attach("kept-home", { body: base, contentType: "text/plain" });

@@ -23,6 +23,8 @@ export interface AppEnvironmentInput {
   readonly replayExecutable: string | undefined;
   /** The base URL of each of the test's HTTP replay agents by its transcript's name, for `{replay.<name>}`. */
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
+  /** Where each of several processes of `app.start` is reached, by its name, for `{<name>.url}` and `{<name>.port}`. */
+  readonly processes?: Readonly<Record<string, { readonly url: string; readonly port: number }>> | undefined;
   /** The route's variables (`app.route`): over the config's, its NODE_OPTIONS before theirs. */
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
   /** The values of each service of `app.services` by its name, for `{<name>.<field>}`. */
@@ -43,29 +45,34 @@ export interface Substitutions {
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
   /** The values of each service of `app.services` by its name (`{<name>.url}`, `{<name>.port}`, …). */
   readonly services?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+  /** Where each of several processes of `app.start` is reached, by its name (`{<name>.url}`, `{<name>.port}`). */
+  readonly processes?: Readonly<Record<string, { readonly url: string; readonly port: number }>> | undefined;
 }
 
 /** Where a placeholder for a replay agent the test does not have points: nothing listens there, so a call fails at once. */
 const noReplay = "http://127.0.0.1:9";
 
 /**
- * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}`, `{replayExecutable}` and a service's
- * `{<name>.<field>}` into a config value. A `{replay.<name>}` that names none of the test's transcripts points where
- * `{replay}` does without one, so a config can name a transcript only some of its tests have.
+ * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}`, `{replayExecutable}`, each process's
+ * `{<name>.url}` and `{<name>.port}` and each service's `{<name>.<field>}` into a config value. A `{replay.<name>}` that
+ * names none of the test's transcripts points where `{replay}` does without one, so a config can name a transcript only
+ * some of its tests have.
  */
 export function substitute(text: string, values: Substitutions): string {
   const named = values.replayNamed ?? {};
   const services = values.services ?? {};
+  const processes = values.processes ?? {};
   return text
     .replaceAll(/\{replay\.([^{}]+)\}/g, (_, name: string) => named[name] ?? noReplay)
     .replaceAll(/\{([A-Za-z][\w-]*)\.([A-Za-z]+)\}/g, (placeholder, name: string, field: string) => {
-      const service = services[name];
-      if (service === undefined) return placeholder;
-      const value = service[field];
+      const process = Object.hasOwn(processes, name) ? processes[name] : undefined;
+      const own = process === undefined ? services[name] : { url: process.url, port: String(process.port) };
+      if (own === undefined) return placeholder;
+      const value = own[field];
       if (value !== undefined) return value;
       throw new HarnessError(
         "config",
-        `${placeholder} names no value of service "${name}": use one of ${Object.keys(service)
+        `${placeholder} names no value of ${process === undefined ? "service" : "process"} "${name}": use one of ${Object.keys(own)
           .map((known) => `{${name}.${known}}`)
           .join(", ")}.`,
       );
@@ -116,6 +123,7 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     replayExecutable: input.replayExecutable,
     replayNamed: input.replayNamed,
     services: input.services,
+    processes: input.processes,
   };
   for (const [name, value] of Object.entries({ ...input.app.provider, ...input.app.env })) {
     env[name] = substitute(value, values);
