@@ -60,7 +60,7 @@ export async function postgresTemplate(input: TemplateInput): Promise<string> {
     await execa(join(input.bin, "postgres"), ["--version"], { env: input.env, extendEnv: false, stdin: "ignore" })
   ).stdout.trim();
   const key = createHash("sha256")
-    .update(JSON.stringify([1, version, input.bin, input.user, input.password, input.database, input.runAs?.uid ?? process.getuid?.()]))
+    .update(JSON.stringify([2, version, input.bin, input.user, input.password, input.database, input.runAs?.uid ?? process.getuid?.()]))
     .digest("hex")
     .slice(0, 16);
   const cache = serviceCache();
@@ -75,7 +75,17 @@ export async function postgresTemplate(input: TemplateInput): Promise<string> {
   await mkdir(making, { recursive: true });
   if (input.runAs !== undefined) await chown(making, input.runAs.uid, input.runAs.gid);
   try {
-    await runBinary(input, "initdb", ["-D", making, "-U", input.user, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"]);
+    await runBinary(input, "initdb", [
+      "-D",
+      making,
+      "-U",
+      input.user,
+      "--auth=trust",
+      "--encoding=UTF8",
+      "--locale=C",
+      "--no-sync",
+      "--wal-segsize=1",
+    ]);
     const sql = [
       `ALTER USER ${sqlName(input.user)} PASSWORD ${sqlText(input.password)};`,
       ...(input.database === "postgres" ? [] : [`CREATE DATABASE ${sqlName(input.database)};`]),
