@@ -72,7 +72,7 @@ export async function servicesFigures(turns = 5): Promise<Figure[]> {
       process.env[serviceCacheEnv] = join(work, `cache-${turn}`);
       let template = "";
       const initdb = await timed(async () => {
-        template = await postgresTemplate({ bin: bin.dir, user: "postgres", password: "postgres", database: "app", runAs, env });
+        template = await postgresTemplate({ bin: bin.dir, user: "postgres", password: "postgres", database: "app", runAs, env, cwd: work });
       });
       const copy = await timed(() => execa("cp", ["-a", template, join(work, `copy-${turn}`)]));
       clusters.push({ initdb, copy });

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { access, chown, mkdir, rename, rm } from "node:fs/promises";
+import { access, chown, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -26,6 +26,8 @@ export interface TemplateInput {
   readonly database: string;
   readonly runAs: ServiceUser | undefined;
   readonly env: Readonly<Record<string, string>>;
+  /** The folder initdb runs in: the test's own, so a run killed meanwhile has it stopped with the test's processes. */
+  readonly cwd: string;
 }
 
 const sqlName = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -37,6 +39,7 @@ async function runBinary(input: TemplateInput, binary: string, args: ReadonlyArr
   const result = await execa(command, commandArgs, {
     env: input.env,
     extendEnv: false,
+    cwd: input.cwd,
     reject: false,
     all: true,
     ...(stdin === undefined ? { stdin: "ignore" as const } : { input: stdin }),
@@ -48,6 +51,20 @@ async function runBinary(input: TemplateInput, binary: string, args: ReadonlyArr
         logExcerpt(result.all ?? ""),
     );
   }
+}
+
+/** How old a template being made must be to count as abandoned (its maker was killed): initdb takes seconds. */
+const abandonedMs = 10 * 60_000;
+
+/** Removes the folders of templates whose making was abandoned (their worker was killed) long enough ago. */
+async function removeAbandoned(cache: string): Promise<void> {
+  const names = (await readdir(cache).catch(() => [])).filter((name) => name.includes(".making-"));
+  await Promise.all(
+    names.map(async (name) => {
+      const changed = (await stat(join(cache, name)).catch(() => undefined))?.mtimeMs;
+      if (changed !== undefined && changed < Date.now() - abandonedMs) await rm(join(cache, name), { recursive: true, force: true });
+    }),
+  );
 }
 
 /**
@@ -71,6 +88,7 @@ export async function postgresTemplate(input: TemplateInput): Promise<string> {
   );
   if (ready) return template;
 
+  await removeAbandoned(cache);
   const making = join(cache, `postgres-${key}.making-${randomUUID()}`);
   await mkdir(making, { recursive: true });
   if (input.runAs !== undefined) await chown(making, input.runAs.uid, input.runAs.gid);

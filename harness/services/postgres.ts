@@ -48,7 +48,7 @@ async function startPostgres(root: string, config: PostgresServiceConfig, contex
   const database = config.database ?? "app";
   const bin = await postgresBinaries({ name: context.name, bin: config.bin, root, env: context.env });
   const runAs = await serviceUser();
-  const template = await postgresTemplate({ bin: bin.dir, user, password, database, runAs, env: context.env });
+  const template = await postgresTemplate({ bin: bin.dir, user, password, database, runAs, env: context.env, cwd: context.dataDir });
   const data = join(context.dataDir, "data");
   // A copy of the template is far cheaper than initdb (docs/config.md); -a keeps its owner and its 0700 mode, and a
   // file system that can share the blocks (btrfs, xfs) copies none.
