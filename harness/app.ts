@@ -213,8 +213,11 @@ export async function startApp(input: {
     app,
     server,
     dispose: async () => {
-      await server.stop();
-      await services.stop();
+      try {
+        await server.stop();
+      } finally {
+        await services.stop();
+      }
       if (process.env[keepEnv] === "1") {
         await testInfo.attach("kept-home", { body: base, contentType: "text/plain" });
       } else {
