@@ -6,6 +6,9 @@ export {
   type ScenarioProofConfig,
   type ReadyCheck,
   type AppProcessConfig,
+  type ServiceConfig,
+  type PostgresServiceConfig,
+  type CommandServiceConfig,
 } from "./config.ts";
 export type { ScenarioApp, CliResult, OpenOptions } from "./app.ts";
 export type { InteractiveSignal } from "./interactive.ts";
