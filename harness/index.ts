@@ -9,6 +9,8 @@ export {
   type ServiceConfig,
   type PostgresServiceConfig,
   type CommandServiceConfig,
+  type RedisServiceConfig,
+  type MysqlServiceConfig,
 } from "./config.ts";
 export type { ScenarioApp, CliResult, OpenOptions } from "./app.ts";
 export type { InteractiveSignal } from "./interactive.ts";

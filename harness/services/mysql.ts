@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import type { MysqlServiceConfig } from "../config.ts";
 import { cp, mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { execa } from "execa";
@@ -8,21 +9,6 @@ import { logExcerpt } from "../log-excerpt.ts";
 import { argsField, findProgram, pathFolders, startForeground } from "./foreground-server.ts";
 import { serviceCache } from "./postgres-template.ts";
 import type { RunningService, ServiceContext, ServiceKind } from "./kind.ts";
-
-/** A MariaDB server of its own: Debian's mariadb-server, or the one in the folder `bin` or SCENARIO_MYSQL_BIN names (docs/config.md). */
-export interface MysqlServiceConfig {
-  readonly kind: "mysql";
-  /** The database made for the app, default "app". */
-  readonly database?: string;
-  /** The user the app connects as, default "app", with every privilege. */
-  readonly user?: string;
-  /** Its password, default "app". */
-  readonly password?: string;
-  /** The folder holding mariadbd (or mysqld), over SCENARIO_MYSQL_BIN, the PATH and /usr/sbin. */
-  readonly bin?: string;
-  /** More server options, after the kind's own, given when the data folder is made and at each start, e.g. `["--lower-case-table-names=1"]`. */
-  readonly args?: ReadonlyArray<string>;
-}
 
 /** The variable naming the folder that holds mariadbd when the config's `bin` does not. */
 export const mysqlBinEnv = "SCENARIO_MYSQL_BIN";

@@ -1,17 +1,9 @@
 import { dirname, join } from "node:path";
+import type { RedisServiceConfig } from "../config.ts";
 import { execa } from "execa";
 import { HarnessError } from "../errors.ts";
 import { argsField, findProgram, isExecutable, pathFolders, startForeground } from "./foreground-server.ts";
 import type { RunningService, ServiceContext, ServiceKind } from "./kind.ts";
-
-/** A Redis server of its own: Debian's redis-server, or the one `bin` or SCENARIO_REDIS_SERVER names (docs/config.md). */
-export interface RedisServiceConfig {
-  readonly kind: "redis";
-  /** The path of redis-server, over SCENARIO_REDIS_SERVER and the PATH. */
-  readonly bin?: string;
-  /** More redis-server options, after the kind's own, e.g. `["--appendonly", "yes"]` to persist. */
-  readonly args?: ReadonlyArray<string>;
-}
 
 /** The variable naming redis-server's path when the config's `bin` does not. */
 export const redisServerEnv = "SCENARIO_REDIS_SERVER";
