@@ -64,6 +64,9 @@ export interface AppMetadata {
   readonly route?: boolean | RouteMetadata;
   readonly env?: Readonly<Record<string, string>>;
   readonly passEnv?: ReadonlyArray<string>;
+  /** The config's `app.services` as JSON (a command service's ready log pattern as its source text). */
+  readonly services?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  readonly prepare?: string | ReadonlyArray<string>;
 }
 
 /** The config's `proof` as JSON: settings of a proof's runs only. */

@@ -164,7 +164,7 @@ function spawnApp(command: string, env: Record<string, string>, cwd: string, rec
 }
 
 /** The variable that marks every process of one app's run. */
-const runMarkerEnv = "SCENARIO_APP_RUN";
+export const runMarkerEnv = "SCENARIO_APP_RUN";
 
 /** The process group in a /proc/<pid>/stat line (its fifth field); undefined for an empty one (the process is gone). */
 function processGroup(stat: string): number | undefined {
@@ -190,7 +190,7 @@ function signalEach(processes: ReadonlyArray<{ readonly pid: number }>, signal: 
 }
 
 /** The processes marked as of run `runId`, with their process groups, from Linux's /proc (none elsewhere). */
-async function markedProcesses(runId: string): Promise<ReadonlyArray<{ readonly pid: number; readonly group: number | undefined }>> {
+export async function markedProcesses(runId: string): Promise<ReadonlyArray<{ readonly pid: number; readonly group: number | undefined }>> {
   const marker = `${runMarkerEnv}=${runId}`;
   const pids = await readdir("/proc").catch(() => []);
   const found = await Promise.all(
@@ -216,7 +216,7 @@ async function running(pid: number): Promise<boolean> {
  * one still runs: a signal lands only when the process is next scheduled. They are not our
  * children, so /proc is polled.
  */
-async function untilGone(pids: ReadonlyArray<number>): Promise<void> {
+export async function untilGone(pids: ReadonlyArray<number>): Promise<void> {
   for (let waited = 0; waited < 1000; waited += 10) {
     const left = (await Promise.all(pids.map(running))).some(Boolean);
     if (!left) return;

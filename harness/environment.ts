@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { appTempEnv } from "../common/contract.ts";
 import type { ScenarioAppConfig } from "./config.ts";
+import { HarnessError } from "./errors.ts";
 
 const allowlisted = ["PATH", "LANG", "TERM", "SHELL", "USER", "TMPDIR"];
 
@@ -24,6 +25,8 @@ export interface AppEnvironmentInput {
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
   /** The route's variables (`app.route`): over the config's, its NODE_OPTIONS before theirs. */
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
+  /** The values of each service of `app.services` by its name, for `{<name>.<field>}`. */
+  readonly services?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
   readonly developer?: NodeJS.ProcessEnv;
 }
 
@@ -38,20 +41,35 @@ export interface Substitutions {
   readonly replayExecutable: string | undefined;
   /** The base URL of each of the test's HTTP replay agents by its transcript's name (`{replay.<name>}`). */
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
+  /** The values of each service of `app.services` by its name (`{<name>.url}`, `{<name>.port}`, …). */
+  readonly services?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
 }
 
 /** Where a placeholder for a replay agent the test does not have points: nothing listens there, so a call fails at once. */
 const noReplay = "http://127.0.0.1:9";
 
 /**
- * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}` and `{replayExecutable}` into a config
- * value. A `{replay.<name>}` that names none of the test's transcripts points where `{replay}` does without one, so a
- * config can name a transcript only some of its tests have.
+ * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}`, `{replayExecutable}` and a service's
+ * `{<name>.<field>}` into a config value. A `{replay.<name>}` that names none of the test's transcripts points where
+ * `{replay}` does without one, so a config can name a transcript only some of its tests have.
  */
 export function substitute(text: string, values: Substitutions): string {
   const named = values.replayNamed ?? {};
+  const services = values.services ?? {};
   return text
     .replaceAll(/\{replay\.([^{}]+)\}/g, (_, name: string) => named[name] ?? noReplay)
+    .replaceAll(/\{([A-Za-z][\w-]*)\.([A-Za-z]+)\}/g, (placeholder, name: string, field: string) => {
+      const service = services[name];
+      if (service === undefined) return placeholder;
+      const value = service[field];
+      if (value !== undefined) return value;
+      throw new HarnessError(
+        "config",
+        `${placeholder} names no value of service "${name}": use one of ${Object.keys(service)
+          .map((known) => `{${name}.${known}}`)
+          .join(", ")}.`,
+      );
+    })
     .replaceAll("{port}", String(values.port))
     .replaceAll("{home}", values.home)
     .replaceAll("{replayCommand}", values.replayCommand ?? "false")
@@ -97,6 +115,7 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     replayCommand: input.replayCommand,
     replayExecutable: input.replayExecutable,
     replayNamed: input.replayNamed,
+    services: input.services,
   };
   for (const [name, value] of Object.entries({ ...input.app.provider, ...input.app.env })) {
     env[name] = substitute(value, values);

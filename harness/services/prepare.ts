@@ -1,0 +1,44 @@
+import { execa } from "execa";
+import { HarnessError } from "../errors.ts";
+import { logExcerpt } from "../log-excerpt.ts";
+import { killServiceProcesses, markedEnv } from "./processes.ts";
+
+/**
+ * Runs `app.prepare`'s commands in order in the app's folder with the app's environment (each with a run marker, so a
+ * daemon one leaves is stopped); a failing one is a boot error naming it, its exit code and its output.
+ */
+export async function runPrepare(input: {
+  readonly commands: ReadonlyArray<string>;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly record: (chunk: string) => void;
+}): Promise<void> {
+  for (const command of input.commands) {
+    const { env, runId } = markedEnv(input.env);
+    const child = execa(command, {
+      shell: true,
+      cwd: input.cwd,
+      env,
+      extendEnv: false,
+      stdin: "ignore",
+      all: true,
+      reject: false,
+      buffer: false,
+    });
+    let output = "";
+    child.all?.setEncoding("utf8");
+    child.all?.on("data", (chunk: string) => {
+      output = `${output}${chunk}`.slice(-64 * 1024);
+      input.record(chunk);
+    });
+    const result = await child;
+    await killServiceProcesses(runId, undefined);
+    if (result.exitCode !== 0) {
+      const how = result.signal !== undefined ? `was killed by ${result.signal}` : `exited with code ${String(result.exitCode)}`;
+      throw new HarnessError(
+        "boot",
+        `app.prepare's \`${command}\` ${how}: fix the command in the scenario config, or the app's migration. Its output:\n${logExcerpt(output)}`,
+      );
+    }
+  }
+}
