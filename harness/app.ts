@@ -118,6 +118,15 @@ export async function startApp(input: {
   // Services start first, then app.prepare: the app's environment (PORT aside) holds their values.
   const environment = (port: number, services: Substitutions["services"]) =>
     appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv, services });
+  const substitutionsWith = (port: number, values: Substitutions["services"]): Substitutions => ({
+    port,
+    home: dirs.appHome,
+    replay: replayUrl,
+    replayCommand,
+    replayExecutable,
+    replayNamed,
+    services: values,
+  });
   const withoutPort = ({ PORT: _port, ...env }: Record<string, string>) => env;
   let services: StartedServices;
   try {
@@ -127,15 +136,13 @@ export async function startApp(input: {
         appEnvironment({ app: { start, passEnv: config.passEnv }, dirs, port: 0, replayUrl, replayCommand, replayExecutable }),
       ),
       appEnv: (values) => withoutPort(environment(0, values)),
-      fill: (text, values) => substitute(text, { ...substitutions(0), services: values }),
+      fill: (text, values) => substitute(text, substitutionsWith(0, values)),
     });
   } catch (error) {
     await rm(base, { recursive: true, force: true });
     throw error;
   }
-  function substitutions(port: number): Substitutions {
-    return { port, home: dirs.appHome, replay: replayUrl, replayCommand, replayExecutable, replayNamed, services: services.values };
-  }
+  const substitutions = (port: number) => substitutionsWith(port, services.values);
   // Per port: the app server picks the port, and may pick another when it was taken.
   const launch = (port: number) => ({
     command: substitute(start, substitutions(port)),

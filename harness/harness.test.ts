@@ -74,7 +74,7 @@ beforeAll(async () => {
   exitCode = run.exitCode;
   stderr = run.stderr;
   report = JSON.parse(run.stdout) as JsonReport;
-  // Fourteen projects, twenty tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
+  // Sixteen projects, twenty-two tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
   // twelve runs before, in one hook.
 }, 600_000);
 
@@ -173,6 +173,21 @@ describe("the harness", () => {
       events.map(({ kind, method, url, text, at }) => [kind, method, url?.replace(/:\d+\//, ":<port>/"), text, at <= testEnd].join(" ")),
     ).toEqual(["error-status GET http://127.0.0.1:<port>/_dev/client.js 403 Forbidden true"]);
     expect(results[0]?.attachments.map((attachment) => attachment.name)).toContain("server.log");
+  });
+
+  it("starts the app's services (a PostgreSQL cluster, an API) and runs app.prepare's migration and seed before the app, which the scenario reads and writes", () => {
+    expect(passedAlone(project("services-app").results)).toEqual([["passed", []]]);
+  });
+
+  it("fails boot when an app.prepare command fails, naming it as written, its exit code and its output", () => {
+    const { results } = project("services-app failing-prepare");
+    expect(results.map((result) => result.status)).toEqual(["failed"]);
+    expect(plain(results[0]?.errors[0]?.message).split("\n").slice(0, 3)).toEqual([
+      "HarnessError: [scenario-harness:boot] app.prepare's `psql {db.url} -Xq -v ON_ERROR_STOP=1 -f seed.sql` exited with code 3: " +
+        "fix the command in the scenario config, or the app's migration. Its output:",
+      'psql:seed.sql:1: ERROR:  relation "chats" does not exist',
+      "LINE 1: INSERT INTO chats (title) VALUES ('Seeded by app.prepare');",
+    ]);
   });
 
   it("keeps boot and a first render longer than the test's own timeout out of the test's time", () => {

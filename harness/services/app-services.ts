@@ -29,7 +29,7 @@ export function appServices(config: ScenarioAppConfig, root: string): AppService
       try {
         const env = appEnv(started.values);
         await runPrepare({
-          commands: prepare.map((command) => fill(command, started.values)),
+          commands: prepare.map((command) => ({ written: command, run: fill(command, started.values) })),
           cwd: root,
           env,
           record: started.recorder("prepare"),

@@ -8,14 +8,15 @@ import { killServiceProcesses, markedEnv } from "./processes.ts";
  * daemon one leaves is stopped); a failing one is a boot error naming it, its exit code and its output.
  */
 export async function runPrepare(input: {
-  readonly commands: ReadonlyArray<string>;
+  /** Each command as the config writes it (shown in an error), and as it runs (its placeholders filled). */
+  readonly commands: ReadonlyArray<{ readonly written: string; readonly run: string }>;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly record: (chunk: string) => void;
 }): Promise<void> {
-  for (const command of input.commands) {
+  for (const { written, run } of input.commands) {
     const { env, runId } = markedEnv(input.env);
-    const child = execa(command, {
+    const child = execa(run, {
       shell: true,
       cwd: input.cwd,
       env,
@@ -37,7 +38,7 @@ export async function runPrepare(input: {
       const how = result.signal !== undefined ? `was killed by ${result.signal}` : `exited with code ${String(result.exitCode)}`;
       throw new HarnessError(
         "boot",
-        `app.prepare's \`${command}\` ${how}: fix the command in the scenario config, or the app's migration. Its output:\n${logExcerpt(output)}`,
+        `app.prepare's \`${written}\` ${how}: fix the command in the scenario config, or the app's migration. Its output:\n${logExcerpt(output)}`,
       );
     }
   }

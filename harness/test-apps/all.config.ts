@@ -12,6 +12,8 @@ import readinessApp from "./readiness-app/playwright.config.ts";
 import routeAiSdk from "./route-app/ai-sdk.config.ts";
 import routeHttps from "./route-app/https.config.ts";
 import routePython from "./route-app/python.config.ts";
+import servicesFailingPrepare from "./services-app/failing-prepare.config.ts";
+import servicesApp from "./services-app/playwright.config.ts";
 import stdioApp from "./stdio-app/playwright.config.ts";
 import wrongTranscript from "./wrong-transcript/playwright.config.ts";
 
@@ -54,5 +56,7 @@ export default defineConfig<object, ScenarioWorkerOptions>({
     project("route-app ai-sdk", "route-app", routeAiSdk),
     project("route-app https", "route-app", routeHttps),
     project("route-app python", "route-app", routePython),
+    project("services-app", "services-app", servicesApp),
+    project("services-app failing-prepare", "services-app", servicesFailingPrepare),
   ],
 });

@@ -1,0 +1,1 @@
+CREATE TABLE chats (id serial PRIMARY KEY, title text NOT NULL);

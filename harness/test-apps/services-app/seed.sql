@@ -1,0 +1,1 @@
+INSERT INTO chats (title) VALUES ('Seeded by app.prepare');
