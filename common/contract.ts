@@ -54,7 +54,8 @@ export interface AppMetadata {
   readonly install: string | false;
   readonly build?: string;
   readonly submodules?: boolean;
-  readonly start: string;
+  /** One command, or several processes by name, each a command or its command and ready check. */
+  readonly start: string | Readonly<Record<string, string | { readonly command: string; readonly ready?: ReadyMetadata }>>;
   readonly host: string;
   readonly ready?: ReadyMetadata;
   readonly interactive?: string;

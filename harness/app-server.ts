@@ -7,7 +7,7 @@ import type { ReadyCheck } from "./config.ts";
 import { readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { BoundedLog } from "./bounded-log.ts";
 import { HarnessError } from "./errors.ts";
-import { freePort } from "./free-port.ts";
+import { freePort, type ReservedPort } from "./free-port.ts";
 import { logExcerpt, shownLine } from "./log-excerpt.ts";
 import { untilPathAnswers, untilPathResponds } from "./ready-path.ts";
 
@@ -17,6 +17,33 @@ export interface AppServerOptions {
   readonly cwd: string;
   readonly ready: ReadyCheck | undefined;
   readonly logFile: string;
+  /**
+   * One of several processes of `app.start` (by name): its messages name it and its fields (`app.start.<name>`). Its
+   * port is reserved by the caller, and a port in use rejects with PortInUseError rather than starting it again, since
+   * the other processes were given that port; with no ready check of its own, it is ready once `readyWith` resolves.
+   * Aborting `stop` stops it while it is not ready yet (another process failed).
+   */
+  readonly process?: {
+    readonly name: string;
+    readonly port: ReservedPort;
+    /** The ready check's field in the config: `app.ready` or `app.start.<name>.ready`. */
+    readonly readyField: string;
+    readonly readyWith?: Promise<void>;
+    readonly stop: AbortSignal;
+    /** The port it was given before, which was in use, for a line in its log. */
+    readonly portWasInUse?: number;
+  };
+}
+
+/** A process of several could not listen on the port it was given: every process starts again, each on a new port. */
+export class PortInUseError extends HarnessError {
+  /** The port that was taken. */
+  readonly port: number;
+
+  constructor(port: number, message: string) {
+    super("boot", message);
+    this.port = port;
+  }
 }
 
 export interface AppServer {
@@ -85,9 +112,10 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     if (output.truncated) await writeFile(options.logFile, output.text());
   };
 
-  let previous: number | undefined;
+  const one = options.process;
+  let previous = one?.portWasInUse;
   for (;;) {
-    const reserved = await freePort();
+    const reserved = one?.port ?? (await freePort());
     if (previous !== undefined)
       record(`[scenario-harness: port ${previous} was in use; starting the app again on port ${reserved.port}]\n`);
     recent = "";
@@ -95,16 +123,19 @@ export async function startAppServer(options: AppServerOptions): Promise<AppServ
     const { command, env } = options.launch(reserved.port);
     const app = spawnApp(command, env, options.cwd, record);
     try {
-      await waitUntilReady({ command, url, ready: options.ready }, app.child, app.exit, logs);
+      await waitUntilReady({ command, url, ready: options.ready, process: one }, app.child, app.exit, logs);
     } catch (error) {
       await app.stop();
       await reserved.release();
-      if (previous === undefined && portWasInUse(recent, reserved.port)) {
+      const inUse = portWasInUse(recent, reserved.port);
+      if (one === undefined && previous === undefined && inUse) {
         previous = reserved.port;
         continue;
       }
       await closeLog();
-      throw error;
+      throw inUse && one !== undefined && previous === undefined && error instanceof HarnessError
+        ? new PortInUseError(reserved.port, error.message)
+        : error;
     }
     const stop = async () => {
       await app.stop();
@@ -233,7 +264,12 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
 }
 
 async function waitUntilReady(
-  options: { readonly command: string; readonly url: string; readonly ready: ReadyCheck | undefined },
+  options: {
+    readonly command: string;
+    readonly url: string;
+    readonly ready: ReadyCheck | undefined;
+    readonly process: AppServerOptions["process"];
+  },
   child: ResultPromise,
   exit: Promise<{ exitCode?: number; signal?: string }>,
   logs: () => string,
@@ -275,35 +311,49 @@ async function waitUntilReady(
     recent = `${recent}${chunk}`.slice(-readyWindow);
     if (pattern?.test(recent)) warm();
   };
-  if (pattern === undefined) {
+  const readyWith = options.process?.readyWith;
+  // Stopped when another process failed: that one's error is the one shown.
+  const stopped = () => finish(new HarnessError("boot", "Stopped before it was ready: another process of app.start failed."));
+  options.process?.stop.addEventListener("abort", stopped);
+  if (options.process?.stop.aborted === true) stopped();
+  if (readyWith !== undefined) {
+    void readyWith.then(() => finish());
+  } else if (pattern === undefined) {
     // Rejects only when stopped, once the outcome is settled.
     void untilPathAnswers(readyUrl, stopChecking.signal).then(warm, () => {});
   } else {
     child.all?.on("data", checkLogs);
   }
 
-  const deadline = setTimeout(() => {
+  // Its name and fields in messages: the app's, or those of one of several processes.
+  const name = options.process?.name;
+  const subject = name === undefined ? "The app" : `The app's process "${name}"`;
+  const startField = name === undefined ? "app.start" : `app.start.${name}`;
+  const readyField = options.process?.readyField ?? "app.ready";
+  const timedOut = () => {
     const waiting =
       unwarmed === undefined
-        ? `The app did not become ready within ${timeoutMs / 1000}s (waiting for ${readyDescription(ready)} at ${options.url}). `
-        : `The app was ready, but ${[...unwarmed].map((path) => `GET ${path}`).join(", ")} (app.ready.warm) had not answered ` +
+        ? `${subject} did not become ready within ${timeoutMs / 1000}s (waiting for ${readyDescription(ready)} at ${options.url}). `
+        : `${subject} was ready, but ${[...unwarmed].map((path) => `GET ${path}`).join(", ")} (${readyField}.warm) had not answered ` +
           `within ${timeoutMs / 1000}s of its start, at ${options.url}. `;
     finish(
       new HarnessError(
         "boot",
-        `${waiting}Check app.start (\`${options.command}\`) and app.ready in the scenario config, or raise app.ready.timeout.\n` +
+        `${waiting}Check ${startField} (\`${options.command}\`) and ${readyField} in the scenario config, or raise ${readyField}.timeout.\n` +
           `Its output:\n${logExcerpt(logs())}`,
       ),
     );
-  }, timeoutMs);
+  };
+  // One ready with the others has no deadline of its own: theirs bound it.
+  const deadline = readyWith === undefined ? setTimeout(timedOut, timeoutMs) : undefined;
 
   void exit.then((result) => {
     const how = result.signal !== undefined ? `was killed by ${result.signal}` : `exited with code ${String(result.exitCode)}`;
     finish(
       new HarnessError(
         "boot",
-        `The app ${how} before it was ready, ${lastWords(logs())}. Check app.start (\`${options.command}\`) in the scenario config ` +
-          `and the app's output:\n${logExcerpt(logs())}`,
+        `${subject} ${how} before it was ready, ${lastWords(logs())}. Check ${startField} (\`${options.command}\`) in the scenario config ` +
+          `and ${name === undefined ? "the app's" : "its"} output:\n${logExcerpt(logs())}`,
       ),
     );
   });
@@ -314,5 +364,6 @@ async function waitUntilReady(
     clearTimeout(deadline);
     stopChecking.abort();
     child.all?.off("data", checkLogs);
+    options.process?.stop.removeEventListener("abort", stopped);
   }
 }

@@ -16,13 +16,13 @@ export function appHost(app: ScenarioAppConfig): string {
   );
 }
 
-/** `app.ready.timeout`: boot's budget in ms, default 60 000. */
-export function readyTimeoutMs(ready: ReadyCheck | undefined): number {
+/** `app.ready.timeout` (or a process's, at `field`): boot's budget in ms, default 60 000. */
+export function readyTimeoutMs(ready: ReadyCheck | undefined, field = "app.ready"): number {
   const timeout: unknown = ready?.timeout ?? defaultReadyTimeoutMs;
   if (typeof timeout === "number" && Number.isInteger(timeout) && timeout > 0) return timeout;
   throw new HarnessError(
     "config",
-    `app.ready.timeout is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds, e.g. 120000, or leave it out for ${defaultReadyTimeoutMs}.`,
+    `${field}.timeout is ${JSON.stringify(timeout)}: set it to a whole number of milliseconds, e.g. 120000, or leave it out for ${defaultReadyTimeoutMs}.`,
   );
 }
 
@@ -37,10 +37,10 @@ export function interactiveExpression(app: ScenarioAppConfig): string | undefine
   );
 }
 
-/** `app.ready.warm`: the paths asked for once the app is ready, before the test; none when the config names none. */
-export function warmPaths(ready: ReadyCheck | undefined): ReadonlyArray<string> {
+/** `app.ready.warm` (or a process's, at `field`): the paths asked for once it is ready, before the test; none when the config names none. */
+export function warmPaths(ready: ReadyCheck | undefined, field = "app.ready"): ReadonlyArray<string> {
   const warm: unknown = ready?.warm;
   const problem = warmProblem(warm);
-  if (problem !== undefined) throw new HarnessError("config", `app.ready.warm ${problem}.`);
+  if (problem !== undefined) throw new HarnessError("config", `${field}.warm ${problem}.`);
   return (warm as ReadonlyArray<string> | undefined) ?? [];
 }

@@ -8,7 +8,8 @@ import { appRootEnv, bootMsAnnotation, keepEnv, readyAtAnnotation, screenshotAtt
 import type { ScenarioAppConfig } from "./config.ts";
 import { appEnvironment, homeFiles, substitute, type Substitutions } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
-import { startAppServer, type AppServer } from "./app-server.ts";
+import type { AppServer } from "./app-server.ts";
+import { appProcesses, groupedLogs, startProcesses, type ProcessAddress, type ProcessOutput } from "./app-processes.ts";
 import { appHost, interactiveExpression, readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { waitInteractive, type InteractiveSignal } from "./interactive.ts";
 import { screenshotPng } from "./screenshot.ts";
@@ -47,8 +48,12 @@ export interface ScenarioApp {
   cli(...args: string[]): Promise<CliResult>;
   /** Writes `files` into a fresh folder and adds it as project `name` through the app's CLI. */
   project(name: string, files: Readonly<Record<string, string>>): Promise<string>;
-  /** Everything the server has printed so far, after what the services and `app.prepare` printed (each line prefixed with its name). */
-  logs(): string;
+  /**
+   * Everything the app has printed so far: what the services and `app.prepare` printed (each line prefixed with its
+   * name), then the server's output; with several processes (`app.start` by name), each one's under a line
+   * `=== <name> ===`. Given a process's name, its output alone.
+   */
+  logs(name?: string): string;
   /** Each service of `app.services` by name: `url`, `host`, `port`, and for SQL ones `user`, `password`, `database`. */
   readonly services: Readonly<Record<string, Readonly<Record<string, string>>>>;
 }
@@ -77,7 +82,10 @@ function shellQuote(arg: string): string {
 
 export interface RunningApp {
   readonly app: ScenarioApp;
+  /** The server of the process the browser opens (the first of several). */
   readonly server: AppServer;
+  /** What each process has printed so far, in the config's order. */
+  outputs(): ReadonlyArray<ProcessOutput>;
   dispose(): Promise<void>;
 }
 
@@ -96,9 +104,7 @@ export async function startApp(input: {
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
-  if (typeof config.start !== "string" || config.start === "") {
-    throw new HarnessError("config", 'app.start is not set: set it to the shell command that starts the app\'s server, e.g. "pnpm start".');
-  }
+  const processes = appProcesses(config);
   // A bad host, ready timeout, warm list or interactive expression is refused before anything starts.
   const host = appHost(config);
   const readyMs = readyTimeoutMs(config.ready);
@@ -112,13 +118,16 @@ export async function startApp(input: {
     await mkdir(dirname(join(dirs.home, path)), { recursive: true });
     await writeFile(join(dirs.home, path), text);
   }
-  const start = config.start;
   const { replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv } = input;
   const bootStarted = performance.now();
-  // Services start first, then app.prepare: the app's environment (PORT aside) holds their values.
-  const environment = (port: number, services: Substitutions["services"]) =>
-    appEnvironment({ app: config, dirs, port, replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv, services });
-  const substitutionsWith = (port: number, values: Substitutions["services"]): Substitutions => ({
+  // Each of several processes' address by its name; none for a single command.
+  const named = (addresses: Readonly<Record<string, ProcessAddress>>) =>
+    processes.length === 1 && processes[0]?.name === "" ? {} : addresses;
+  const substitutionsWith = (
+    port: number,
+    values: Substitutions["services"],
+    addresses: Readonly<Record<string, ProcessAddress>>,
+  ): Substitutions => ({
     port,
     home: dirs.appHome,
     replay: replayUrl,
@@ -126,42 +135,78 @@ export async function startApp(input: {
     replayExecutable,
     replayNamed,
     services: values,
+    processes: named(addresses),
   });
+  // Per process and port: each process has its own port (PORT, {port}), every process's address and every service's values.
+  const environmentWith = (port: number, values: Substitutions["services"], addresses: Readonly<Record<string, ProcessAddress>>) =>
+    appEnvironment({
+      app: config,
+      dirs,
+      port,
+      replayUrl,
+      replayCommand,
+      replayExecutable,
+      replayNamed,
+      routeEnv,
+      services: values,
+      processes: named(addresses),
+    });
+  // Services start first, then app.prepare: the app's environment (PORT and the processes' addresses aside) holds their values.
   const withoutPort = ({ PORT: _port, ...env }: Record<string, string>) => env;
   let services: StartedServices;
   try {
     services = await serviceSetup.start({
       base,
       serviceEnv: withoutPort(
-        appEnvironment({ app: { start, passEnv: config.passEnv }, dirs, port: 0, replayUrl, replayCommand, replayExecutable }),
+        appEnvironment({
+          app: { start: config.start, passEnv: config.passEnv },
+          dirs,
+          port: 0,
+          replayUrl,
+          replayCommand,
+          replayExecutable,
+        }),
       ),
-      appEnv: (values) => withoutPort(environment(0, values)),
-      fill: (text, values) => substitute(text, substitutionsWith(0, values)),
+      appEnv: (values) => withoutPort(environmentWith(0, values, {})),
+      fill: (text, values) => substitute(text, substitutionsWith(0, values, {})),
     });
   } catch (error) {
     await rm(base, { recursive: true, force: true });
     throw error;
   }
-  const substitutions = (port: number) => substitutionsWith(port, services.values);
-  // Per port: the app server picks the port, and may pick another when it was taken.
-  const launch = (port: number) => ({
-    command: substitute(start, substitutions(port)),
-    env: environment(port, services.values),
-  });
+  const substitutions = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) =>
+    substitutionsWith(port, services.values, addresses);
+  const environment = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) =>
+    environmentWith(port, services.values, addresses);
+  // The server was reached at 127.0.0.1 to see it ready; the browser opens it at the config's host.
+  const firstUrl = (port: number) => `http://${host}:${port}`;
 
-  let server: AppServer;
+  let boot: Awaited<ReturnType<typeof startProcesses>>;
   try {
-    server = await startAppServer({ launch, cwd: root, ready: config.ready, logFile: join(base, "server.log") });
+    boot = await startProcesses({
+      processes,
+      launch: (one, port, addresses) => ({
+        command: substitute(one.command, substitutions(port, addresses)),
+        env: environment(port, addresses),
+      }),
+      cwd: root,
+      logDir: base,
+      firstUrl,
+    });
   } catch (error) {
     await services.stop();
     await rm(base, { recursive: true, force: true });
     throw error;
   }
   const readyAt = performance.now();
-  // The server was reached at 127.0.0.1 to see it ready; the browser opens it at the config's host.
-  const url = `http://${host}:${server.port}`;
-  const { env } = launch(server.port);
-  const values = substitutions(server.port);
+  const { started, addresses } = boot;
+  const [first] = started;
+  if (first === undefined) throw new Error("startProcesses gave no process");
+  const server = first.server;
+  const url = firstUrl(server.port);
+  const env = environment(server.port, addresses);
+  const values = substitutions(server.port, addresses);
+  const outputs = () => started.map(({ name, server: one }) => ({ name, text: one.logs() }));
   // How long the app took to become ready; the prover prints it as the side's "boot" step.
   testInfo.annotations.push({ type: bootMsAnnotation, description: String(Math.round(readyAt - bootStarted)) });
   // When the harness saw the app ready, in epoch ms, for the readiness benchmark.
@@ -205,15 +250,27 @@ export async function startApp(input: {
       await cli("project", "add", name, dir);
       return dir;
     },
-    logs: () => `${services.logs()}${server.logs()}`,
+    logs: (name) => {
+      if (name === undefined) return `${services.logs()}${groupedLogs(outputs())}`;
+      const one = started.find((process) => process.name === name && name !== "");
+      if (one === undefined) {
+        const names = started.map((process) => process.name).filter((known) => known !== "");
+        throw new Error(
+          `app.logs(${JSON.stringify(name)}) names no process of app.start: ` +
+            (names.length === 0 ? "app.start is one command; call app.logs() for its output." : `its processes are ${names.join(", ")}.`),
+        );
+      }
+      return one.server.logs();
+    },
     services: services.values,
   };
 
   return {
     app,
     server,
+    outputs,
     dispose: async () => {
-      await server.stop();
+      await Promise.all(started.map((one) => one.server.stop()));
       await services.stop();
       if (process.env[keepEnv] === "1") {
         await testInfo.attach("kept-home", { body: base, contentType: "text/plain" });

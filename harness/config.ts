@@ -5,6 +5,7 @@ import {
   proofMetadataKey,
   proofRunEnv,
   type AppMetadata,
+  type ReadyMetadata,
   type ScenarioMetadata,
 } from "../common/contract.ts";
 import { chromiumArgs, resolveChromium } from "./chromium.ts";
@@ -20,6 +21,12 @@ export type ReadyCheck =
   | { readonly path: string; readonly timeout?: number; readonly warm?: ReadonlyArray<string> }
   | { readonly log: RegExp | string; readonly timeout?: number; readonly warm?: ReadonlyArray<string> };
 
+/** One of several processes of `app.start`: its shell command and how the harness finds out it is up. */
+export interface AppProcessConfig {
+  readonly command: string;
+  readonly ready?: ReadyCheck;
+}
+
 /** The app under test, as a scenario config names it. Only `start` is required. */
 export interface ScenarioAppConfig {
   /** The app's folder relative to the root of the repository under test (default "."). */
@@ -30,8 +37,14 @@ export interface ScenarioAppConfig {
   readonly build?: string;
   /** Check out the repository's git submodules in each worktree before installing (default false). Used by the prover. */
   readonly submodules?: boolean;
-  /** Shell command that starts the server: PORT is in its environment, `{port}` in its text. */
-  readonly start: string;
+  /**
+   * Shell command that starts the server: PORT is in its environment, `{port}` in its text. Or several processes by
+   * name (a front end and an API, a worker), each a command or `{ command, ready }`: the first is the one the browser
+   * opens (`app.ready` applies to it unless it names its own); each other gets its own free port (its PORT and `{port}`)
+   * and is ready by its own check, or once it has started when it names none. `{<name>.url}` and `{<name>.port}` of every
+   * process are filled into every process's command and into `env`, `provider` and `cli`.
+   */
+  readonly start: string | Readonly<Record<string, string | AppProcessConfig>>;
   /**
    * The host the browser opens the app at, default "127.0.0.1"; "localhost" for a dev server that
    * refuses its dev resources to other origins (Next.js). Readiness is always checked at 127.0.0.1.
@@ -153,13 +166,33 @@ type InMetadata<Key extends keyof AppMetadata> = Key;
 /** Fails to type-check when ScenarioAppConfig gains a field that AppMetadata does not declare. */
 type _EveryAppField = InMetadata<keyof ScenarioAppConfig>;
 
+/** A ready check as JSON: a log pattern as its source text. */
+function readyMetadata(ready: ReadyCheck | undefined): ReadyMetadata | undefined {
+  return ready !== undefined && "log" in ready ? { ...ready, log: typeof ready.log === "string" ? ready.log : ready.log.source } : ready;
+}
+
+/** `app.start` as JSON: each process's ready check as readyMetadata gives it. */
+function startMetadata(start: ScenarioAppConfig["start"]): AppMetadata["start"] {
+  if (typeof start !== "object" || start === null) return start;
+  return Object.fromEntries(
+    Object.entries(start).map(([name, one]) => [
+      name,
+      // A value of the wrong shape travels as it is, for the harness to name.
+      typeof one === "object" && one !== null ? { ...one, ready: readyMetadata(one.ready) } : one,
+    ]),
+  );
+}
+
 /** The app config as plain JSON, so the prover can read it from `playwright test --list --reporter=json`. */
 function appMetadata(app: ScenarioAppConfig): AppMetadata {
-  const ready =
-    app.ready !== undefined && "log" in app.ready
-      ? { ...app.ready, log: typeof app.ready.log === "string" ? app.ready.log : app.ready.log.source }
-      : app.ready;
-  return { ...app, install: app.install ?? "auto", host: app.host ?? defaultAppHost, ready, services: servicesMetadata(app.services) };
+  return {
+    ...app,
+    start: startMetadata(app.start),
+    install: app.install ?? "auto",
+    host: app.host ?? defaultAppHost,
+    ready: readyMetadata(app.ready),
+    services: servicesMetadata(app.services),
+  };
 }
 
 /** `app.services` as JSON: a ready log pattern becomes its source text. */

@@ -23,6 +23,8 @@ export interface AppEnvironmentInput {
   readonly replayExecutable: string | undefined;
   /** The base URL of each of the test's HTTP replay agents by its transcript's name, for `{replay.<name>}`. */
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
+  /** Where each of several processes of `app.start` is reached, by its name, for `{<name>.url}` and `{<name>.port}`. */
+  readonly processes?: Readonly<Record<string, { readonly url: string; readonly port: number }>> | undefined;
   /** The route's variables (`app.route`): over the config's, its NODE_OPTIONS before theirs. */
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
   /** The values of each service of `app.services` by its name, for `{<name>.<field>}`. */
@@ -43,21 +45,28 @@ export interface Substitutions {
   readonly replayNamed?: Readonly<Record<string, string>> | undefined;
   /** The values of each service of `app.services` by its name (`{<name>.url}`, `{<name>.port}`, …). */
   readonly services?: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined;
+  /** Where each of several processes of `app.start` is reached, by its name (`{<name>.url}`, `{<name>.port}`). */
+  readonly processes?: Readonly<Record<string, { readonly url: string; readonly port: number }>> | undefined;
 }
 
 /** Where a placeholder for a replay agent the test does not have points: nothing listens there, so a call fails at once. */
 const noReplay = "http://127.0.0.1:9";
 
 /**
- * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}`, `{replayExecutable}` and a service's
- * `{<name>.<field>}` into a config value. A `{replay.<name>}` that names none of the test's transcripts points where
- * `{replay}` does without one, so a config can name a transcript only some of its tests have.
+ * Fills `{port}`, `{home}`, `{replay}`, `{replay.<name>}`, `{replayCommand}`, `{replayExecutable}`, each process's
+ * `{<name>.url}` and `{<name>.port}`, and a service's `{<name>.<field>}` into a config value. A `{replay.<name>}` that
+ * names none of the test's transcripts points where `{replay}` does without one, so a config can name a transcript only
+ * some of its tests have.
  */
 export function substitute(text: string, values: Substitutions): string {
   const named = values.replayNamed ?? {};
+  const processes = values.processes ?? {};
   const services = values.services ?? {};
   return text
     .replaceAll(/\{replay\.([^{}]+)\}/g, (_, name: string) => named[name] ?? noReplay)
+    .replaceAll(/\{([^{}.]+)\.(url|port)\}/g, (whole, name: string, field: "url" | "port") =>
+      Object.hasOwn(processes, name) ? String(processes[name]?.[field]) : whole,
+    )
     .replaceAll(/\{([A-Za-z][\w-]*)\.([A-Za-z]+)\}/g, (placeholder, name: string, field: string) => {
       const service = services[name];
       if (service === undefined) return placeholder;
@@ -116,6 +125,7 @@ export function appEnvironment(input: AppEnvironmentInput): Record<string, strin
     replayExecutable: input.replayExecutable,
     replayNamed: input.replayNamed,
     services: input.services,
+    processes: input.processes,
   };
   for (const [name, value] of Object.entries({ ...input.app.provider, ...input.app.env })) {
     env[name] = substitute(value, values);

@@ -165,6 +165,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   app: [
     async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
       const { appRoot, startApp } = await import("./app.ts");
+      const { groupedLogs } = await import("./app-processes.ts");
       const { collectPageEvents } = await import("./page-events.ts");
       const pageEvents = collectPageEvents(page);
       const root = appRoot(scenarioApp, testInfo.config.configFile);
@@ -206,7 +207,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
           if (png !== undefined) await testInfo.attach(failureScreenshotAttachment, { body: png, contentType: "image/png" });
         }
         // The excerpt is of the output while the test ran: shutdown noise ("[ELIFECYCLE] Command failed") is not why it failed.
-        const whileRunning = running.app.logs();
+        const whileRunning = running.outputs();
         await running.dispose();
         if (route !== undefined) {
           const strays = route.strays();
@@ -220,7 +221,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
         if (events.events.length > 0) testInfo.annotations.push({ type: pageEventsAnnotation, description: JSON.stringify(events) });
         if (failed || agents.some(({ agent: one }) => one.status().mismatches.length > 0)) {
           await testInfo.attach(serverLogAttachment, { body: running.app.logs(), contentType: "text/plain" });
-          testInfo.annotations.push({ type: serverLogExcerptAnnotation, description: logExcerpt(whileRunning) });
+          testInfo.annotations.push({ type: serverLogExcerptAnnotation, description: groupedLogs(whileRunning, logExcerpt) });
         }
       }
     },

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, watch } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, watch } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -56,8 +56,12 @@ let exitCode: number | undefined;
 /** The run's stderr, shown when its exit code is not the one expected. */
 let stderr = "";
 
+/** Where processes-app's processes note their pids, as <role>-<port>.pid: not in the output folder, which Playwright empties. */
+let pids = "";
+
 beforeAll(async () => {
   output = await mkdtemp(join(tmpdir(), "harness-test-"));
+  pids = await mkdtemp(join(tmpdir(), "harness-test-pids-"));
   const run = await execa(
     "pnpm",
     ["exec", "playwright", "test", "--config", "harness/test-apps/all.config.ts", "--reporter=json", "--output", output],
@@ -68,6 +72,7 @@ beforeAll(async () => {
         GH_TOKEN: "ghp_planted0123456789abcdef",
         npm_config_planted_setting: "true",
         PNPM_PLANTED: "1",
+        PROCESSES_APP_PIDS: pids,
       },
     },
   );
@@ -79,7 +84,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await rm(output, { recursive: true, force: true });
+  await Promise.all([output, pids].map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 /** A project's tests in file order, each with its one result (no retries). */
@@ -108,6 +113,12 @@ function attachment(result: JsonResult | undefined, name: string): Buffer {
   if (found?.body !== undefined) return Buffer.from(found.body, "base64");
   if (found?.path !== undefined) return readFileSync(found.path);
   throw new Error(`no attachment ${name}`);
+}
+
+/** Whether a process is still running: there, and not a zombie waiting to be reaped. */
+async function alive(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
+  return stat !== undefined && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 }
 
 /** A PNG's size, and how many of its pixels are pure red and pure blue. */
@@ -259,6 +270,44 @@ describe("the harness", () => {
       const strays = results[0]?.annotations.find((annotation) => annotation.type === strayCallsAnnotation)?.description ?? "[]";
       expect(JSON.parse(strays), name).toEqual([{ host: "example.com", method: "GET", path: "/", at: expect.any(Number) }]);
     }
+  });
+
+  it("starts every process of app.start, the page reaching the API at {api.url}, keeps each one's log apart, names the one that failed at boot with its output, and leaves none running", async () => {
+    // The test checks the page shows the API's data, the worker's log alone and the log's groups, then fails on purpose.
+    const { runs } = project("processes-app");
+    expect(statuses(runs)).toEqual({ [runs[0]?.title ?? ""]: ["failed", "Error: fails on purpose"] });
+    const result = runs[0]?.result;
+    const log = attachment(result, serverLogAttachment).toString();
+    expect(log.split("\n").filter((line) => line.startsWith("==="))).toEqual(["=== web ===", "=== api ===", "=== worker ==="]);
+    expect(log).toMatch(
+      /^=== web ===\nweb: listening on \d+\n[^]*\n=== api ===\napi: listening on \d+\n[^]*api: GET \/data\n[^]*\n=== worker ===\nworker ready\n$/,
+    );
+    const excerpt = result?.annotations.find((annotation) => annotation.type === "scenario-harness:server-log-excerpt")?.description;
+    expect(excerpt?.split("\n").filter((line) => line.startsWith("==="))).toEqual(["=== web ===", "=== api ===", "=== worker ==="]);
+
+    const failed = project("processes-app api-fails").results[0];
+    expect(
+      plain(failed?.errors[0]?.message)
+        .replace(/\d{4,5}/g, "<port>")
+        .split("\n")
+        .slice(0, 3),
+    ).toEqual([
+      'HarnessError: [scenario-harness:boot] The app\'s process "api" exited with code 1 before it was ready, its last line being ' +
+        '"api: error: could not connect to the database at 127.0.0.1:<port>". Check app.start.api (`node api.mjs --fail-once-web-is-up <port>`) ' +
+        "in the scenario config and its output:",
+      "api: starting",
+      "api: error: could not connect to the database at 127.0.0.1:<port>",
+    ]);
+
+    // Both runs' web and api, and the first's worker, noted their pids (the second's worker may have been stopped before).
+    const noted = await readdir(pids);
+    const roles = noted.map((file) => file.replace(/-\d+\.pid$/, "")).sort();
+    expect(roles.filter((role) => role !== "worker")).toEqual(["api", "api", "web", "web"]);
+    expect(roles).toContain("worker");
+    const left = await Promise.all(
+      noted.map(async (file) => ((await alive(Number(await readFile(join(pids, file), "utf8")))) ? [file] : [])),
+    );
+    expect(left.flat()).toEqual([]);
   });
 
   it("names each unexpected request by what it said, and says whether it came after the test had already failed", () => {

@@ -8,6 +8,8 @@ import hydrateNoWait from "./hydrate-app/no-wait.config.ts";
 import lateRequest from "./late-request/playwright.config.ts";
 import originDefaultHost from "./origin-app/default-host.config.ts";
 import originApp from "./origin-app/playwright.config.ts";
+import processesApiFails from "./processes-app/api-fails.config.ts";
+import processesApp from "./processes-app/playwright.config.ts";
 import readinessApp from "./readiness-app/playwright.config.ts";
 import routeAiSdk from "./route-app/ai-sdk.config.ts";
 import routeHttps from "./route-app/https.config.ts";
@@ -58,5 +60,7 @@ export default defineConfig<object, ScenarioWorkerOptions>({
     project("route-app python", "route-app", routePython),
     project("services-app", "services-app", servicesApp),
     project("services-app failing-prepare", "services-app", servicesFailingPrepare),
+    project("processes-app", "processes-app", processesApp),
+    project("processes-app api-fails", "processes-app", processesApiFails),
   ],
 });

@@ -106,6 +106,12 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(attempt.error?.message).toContain(
       'The app\'s server log (its warnings and errors, then its last lines):\nready on 127.0.0.1\nGET / 200\nGET / 200\n⚠ Blocked cross-origin request to dev resource /_dev/client.js from "127.0.0.1". Open the app at localhost.',
     );
+    // harness/test-apps/processes-app: an app of three processes, its excerpt grouped by process, the warning in its API's.
+    const grouped = classifySample("server-log-processes").attempt.error?.message.split("its last lines):\n")[1];
+    expect(grouped?.replace(/\d{4,5}/g, "<port>")).toBe(
+      "=== web ===\nweb: listening on <port>\nweb: GET / [×2]\n\n=== api ===\napi: listening on <port>\napi: GET /health\napi: GET /data\n" +
+        "api: warning: no cache configured; /data answered from memory\n\n=== worker ===\nworker ready\n",
+    );
   });
 
   // harness/test-apps/route-app run with the steps reporter: its https.config.ts (passed), and its AI SDK app given

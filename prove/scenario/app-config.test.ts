@@ -44,6 +44,11 @@ describe("the config's app, as the prover reads it", () => {
       { root: "", install: "auto", build: undefined, submodules: false },
     ],
     [
+      "several processes by name, each a command or its command and ready check",
+      { start: { web: "npm start", api: { command: "node api.js", ready: { path: "/health" } } }, env: { API_URL: "{api.url}" } },
+      { root: "", install: "auto", build: undefined, submodules: false },
+    ],
+    [
       "routes to warm once the app is ready",
       { ready: { path: "/", warm: ["/api/chat", "/api/title?warm=1"] } },
       { root: "", install: "auto", build: undefined, submodules: false },
@@ -73,6 +78,7 @@ describe("the config's app, as the prover reads it", () => {
       'app.submodules is "yes"; set it to true to check out the repository\'s git submodules in each worktree, or leave it out.',
     ],
     ["no start", { start: "" }, 'app.start is not set: set it to the command that starts the server, e.g. "npm start".'],
+    ["a start naming no process", { start: {} }, 'app.start is not set: set it to the command that starts the server, e.g. "npm start".'],
     [
       "a placeholder as a variable's name",
       { env: { "{port}": "x" } },
@@ -177,5 +183,14 @@ describe("the metadata defineScenarioConfig writes", () => {
       submodules: true,
     });
     expect(Effect.runSync(readProofExpectTimeout(metadata, "/elsewhere/scenarios.config.ts"))).toBe(4000);
+  });
+
+  it("holds each process of app.start, a ready line as its source text", () => {
+    const start = { web: "pnpm start", worker: { command: "node worker.js", ready: { log: /worker ready/, timeout: 5000 } } };
+    const metadata = JSON.parse(JSON.stringify(defineScenarioConfig({ app: { start } }).metadata)) as { scenarioApp: { start: unknown } };
+    expect(metadata.scenarioApp.start).toEqual({
+      web: "pnpm start",
+      worker: { command: "node worker.js", ready: { log: "worker ready", timeout: 5000 } },
+    });
   });
 });

@@ -131,7 +131,10 @@ export const readAppConfig = Effect.fn("readAppConfig")(function* (
     );
   }
   const fields = app as Record<string, unknown>;
-  if (typeof fields.start !== "string" || fields.start === "") {
+  // One command, or several processes by name; the harness checks each process when it starts them.
+  const start = fields.start;
+  const named = typeof start === "object" && start !== null && !Array.isArray(start) && Object.keys(start).length > 0;
+  if (!named && (typeof start !== "string" || start === "")) {
     return yield* Effect.fail(
       new ConfigError({
         config: configFile,
