@@ -7,7 +7,8 @@ const modules = resolve(import.meta.dirname, "../../../node_modules");
 /** The orders app (its repository: prove/e2e/support/orders-repo.ts): a web server and a worker sharing PostgreSQL through Drizzle. */
 export default defineScenarioConfig({
   testDir: ".",
-  expect: { timeout: 3_000 },
+  // The order goes to the worker and back through two notifications and the page's event stream: room for a loaded machine.
+  expect: { timeout: 5_000 },
   app: {
     install: `ln -s ${modules} node_modules`,
     services: { postgres: { kind: "postgres" } },
