@@ -1,6 +1,6 @@
 // `pnpm bench [group...]`: measures the speed figures docs/performance.md reports and prints each as one
 // JSON line, {"figure", "value", "unit", "goal"} (goal null when there is none), so a script
-// can check them. Groups: replay, route, readiness, scenario, prove; all of them by default. Ratios are
+// can check them. Groups: replay, route, readiness, scenario, prove, services; all of them by default. Ratios are
 // measured side by side in one run; absolute times vary with the machine.
 import type { Figure } from "./figure.ts";
 import { rounded } from "./figure.ts";
@@ -9,6 +9,7 @@ import { readinessFigures } from "./readiness.ts";
 import { replayFigures } from "./replay.ts";
 import { routeFigures } from "./route.ts";
 import { scenarioFigures } from "./scenario-duration.ts";
+import { servicesFigures } from "./services.ts";
 
 const groups: Readonly<Record<string, () => Promise<ReadonlyArray<Figure>>>> = {
   replay: replayFigures,
@@ -16,6 +17,7 @@ const groups: Readonly<Record<string, () => Promise<ReadonlyArray<Figure>>>> = {
   readiness: readinessFigures,
   scenario: () => scenarioFigures(),
   prove: () => proveFigures(),
+  services: () => servicesFigures(),
 };
 
 const asked = process.argv.slice(2);

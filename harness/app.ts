@@ -270,8 +270,11 @@ export async function startApp(input: {
     server,
     outputs,
     dispose: async () => {
-      await Promise.all(started.map((one) => one.server.stop()));
-      await services.stop();
+      try {
+        await Promise.all(started.map((one) => one.server.stop()));
+      } finally {
+        await services.stop();
+      }
       if (process.env[keepEnv] === "1") {
         await testInfo.attach("kept-home", { body: base, contentType: "text/plain" });
       } else {

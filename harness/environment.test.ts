@@ -26,14 +26,21 @@ describe("the app's environment", () => {
     expect(Object.keys(inProof).filter((name) => name.startsWith("SCENARIO_") || name.includes("API_KEY"))).toEqual([]);
   });
 
-  it("fills the placeholders into the config's provider and env values: the stdio peer's command line and its launcher's path", () => {
+  it("fills the placeholders into the config's provider and env values: the stdio peer's command line, its launcher's path and a service's values, refusing a value the service does not have", () => {
     const env = appEnvironment({
       ...input({ PATH: "/usr/bin" }),
       app: {
         start: "node server.js",
         provider: { AGENT_COMMAND: "{replayCommand}", CLAUDE_PATH: "{replayExecutable}" },
-        env: { APP_URL: "http://127.0.0.1:{port}/", DATA: "{home}/data", BASE: "{replay}/v1" },
+        env: {
+          APP_URL: "http://127.0.0.1:{port}/",
+          DATA: "{home}/data",
+          BASE: "{replay}/v1",
+          DATABASE_URL: "{db.url}",
+          DB_PORT: "{db.port}",
+        },
       },
+      services: { db: { url: "postgresql://postgres:postgres@127.0.0.1:4200/app", port: "4200" } },
       replayCommand: "'/usr/bin/node' '/repo/replay-agent/cli.ts' 'stdio' '--transcript' '/t.ndjson' '--'",
       replayExecutable: "/tmp/replay-agent-peer-x1/claude",
     });
@@ -43,7 +50,13 @@ describe("the app's environment", () => {
       APP_URL: "http://127.0.0.1:4100/",
       DATA: "/run/app-home/data",
       BASE: "http://127.0.0.1:9/v1",
+      DATABASE_URL: "postgresql://postgres:postgres@127.0.0.1:4200/app",
+      DB_PORT: "4200",
     });
+    const misspelt = { ...input({ PATH: "/usr/bin" }), app: { start: "node server.js", env: { DATABASE_URL: "{db.uri}" } } };
+    expect(() => appEnvironment({ ...misspelt, services: { db: { url: "postgresql://x", port: "4200" } } })).toThrow(
+      '[scenario-harness:config] {db.uri} names no value of service "db": use one of {db.url}, {db.port}.',
+    );
   });
 
   it("fills {replay.<name>} with each named transcript's agent, a name the test does not give as {replay} without one, and puts the route's NODE_OPTIONS first", () => {

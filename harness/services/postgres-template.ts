@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { access, chown, mkdir, rename, rm } from "node:fs/promises";
+import { access, chown, mkdir, readdir, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -26,6 +26,8 @@ export interface TemplateInput {
   readonly database: string;
   readonly runAs: ServiceUser | undefined;
   readonly env: Readonly<Record<string, string>>;
+  /** The folder initdb runs in: the test's own, so a run killed meanwhile has it stopped with the test's processes. */
+  readonly cwd: string;
 }
 
 const sqlName = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -37,6 +39,7 @@ async function runBinary(input: TemplateInput, binary: string, args: ReadonlyArr
   const result = await execa(command, commandArgs, {
     env: input.env,
     extendEnv: false,
+    cwd: input.cwd,
     reject: false,
     all: true,
     ...(stdin === undefined ? { stdin: "ignore" as const } : { input: stdin }),
@@ -50,6 +53,20 @@ async function runBinary(input: TemplateInput, binary: string, args: ReadonlyArr
   }
 }
 
+/** How old a template being made must be to count as abandoned (its maker was killed): initdb takes seconds. */
+const abandonedMs = 10 * 60_000;
+
+/** Removes the folders of templates whose making was abandoned (their worker was killed) long enough ago. */
+async function removeAbandoned(cache: string): Promise<void> {
+  const names = (await readdir(cache).catch(() => [])).filter((name) => name.includes(".making-"));
+  await Promise.all(
+    names.map(async (name) => {
+      const changed = (await stat(join(cache, name)).catch(() => undefined))?.mtimeMs;
+      if (changed !== undefined && changed < Date.now() - abandonedMs) await rm(join(cache, name), { recursive: true, force: true });
+    }),
+  );
+}
+
 /**
  * The template cluster for these binaries and settings, made once (initdb, then the user's password and the database in
  * single-user mode) and kept in the service cache, keyed by the binaries' version, their folder, the settings and the
@@ -60,7 +77,7 @@ export async function postgresTemplate(input: TemplateInput): Promise<string> {
     await execa(join(input.bin, "postgres"), ["--version"], { env: input.env, extendEnv: false, stdin: "ignore" })
   ).stdout.trim();
   const key = createHash("sha256")
-    .update(JSON.stringify([1, version, input.bin, input.user, input.password, input.database, input.runAs?.uid ?? process.getuid?.()]))
+    .update(JSON.stringify([2, version, input.bin, input.user, input.password, input.database, input.runAs?.uid ?? process.getuid?.()]))
     .digest("hex")
     .slice(0, 16);
   const cache = serviceCache();
@@ -71,11 +88,22 @@ export async function postgresTemplate(input: TemplateInput): Promise<string> {
   );
   if (ready) return template;
 
+  await removeAbandoned(cache);
   const making = join(cache, `postgres-${key}.making-${randomUUID()}`);
   await mkdir(making, { recursive: true });
   if (input.runAs !== undefined) await chown(making, input.runAs.uid, input.runAs.gid);
   try {
-    await runBinary(input, "initdb", ["-D", making, "-U", input.user, "--auth=trust", "--encoding=UTF8", "--locale=C", "--no-sync"]);
+    await runBinary(input, "initdb", [
+      "-D",
+      making,
+      "-U",
+      input.user,
+      "--auth=trust",
+      "--encoding=UTF8",
+      "--locale=C",
+      "--no-sync",
+      "--wal-segsize=1",
+    ]);
     const sql = [
       `ALTER USER ${sqlName(input.user)} PASSWORD ${sqlText(input.password)};`,
       ...(input.database === "postgres" ? [] : [`CREATE DATABASE ${sqlName(input.database)};`]),

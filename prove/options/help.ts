@@ -89,7 +89,8 @@ export const usage = [
       `Every command takes ${flagText(help)}: ${help.help}. A command line that does not fit exits 2 (run: 125), saying what to change.`,
       0,
     ),
-    "The config's app: root, install, build, start, ready, cli, homeEnv, provider, env, passEnv;",
-    "see docs/config.md (in an installed package: node_modules/scenario-prover/docs/config.md).",
+    "The config's app: root, install, build, start, ready, cli, homeEnv, provider, env, passEnv,",
+    "services, prepare; see docs/config.md (in an installed package:",
+    "node_modules/scenario-prover/docs/config.md).",
   ].join("\n"),
 ].join("\n\n");

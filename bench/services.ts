@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { execa } from "execa";
+import { bootMsAnnotation } from "../common/contract.ts";
+import { postgresBinaries } from "../harness/services/postgres-binaries.ts";
+import { postgresTemplate, serviceCacheEnv } from "../harness/services/postgres-template.ts";
+import { serviceUser } from "../harness/services/service-user.ts";
+import { median, type Figure } from "./figure.ts";
+
+interface Result {
+  readonly status: string;
+  readonly annotations: ReadonlyArray<{ readonly type: string; readonly description?: string }>;
+}
+interface Suite {
+  readonly suites?: ReadonlyArray<Suite>;
+  readonly specs: ReadonlyArray<{ readonly tests: ReadonlyArray<{ readonly results: ReadonlyArray<Result> }> }>;
+}
+
+const root = resolve(import.meta.dirname, "..");
+
+function results(suites: ReadonlyArray<Suite>): Result[] {
+  return suites.flatMap((suite) => [
+    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
+    ...results(suite.suites ?? []),
+  ]);
+}
+
+/** One direct `playwright test` run of the side's scenario with `config`: its wall time and the harness's boot time. */
+async function side(config: string): Promise<{ readonly ms: number; readonly bootMs: number }> {
+  const started = performance.now();
+  const run = await execa("node", ["node_modules/@playwright/test/cli.js", "test", "--config", config], {
+    cwd: root,
+    reject: false,
+    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: "" },
+  });
+  const ms = performance.now() - started;
+  const [result] = results((JSON.parse(run.stdout) as { suites: Suite[] }).suites);
+  if (result?.status !== "passed")
+    throw new Error(`bench: the side of ${config} did not pass; fix it first:\n${run.stdout.slice(0, 2000)}`);
+  return { ms, bootMs: Number(result.annotations.find((annotation) => annotation.type === bootMsAnnotation)?.description) };
+}
+
+/** ms `work` takes. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/**
+ * What a PostgreSQL service costs: a side (a direct run of one scenario) with one against the same side without, in
+ * turns; and making a cluster with initdb (a template, in a fresh cache) against copying the template, in turns.
+ */
+export async function servicesFigures(turns = 5): Promise<Figure[]> {
+  const bare = "bench/services-side/bare.config.ts";
+  const withPostgres = "bench/services-side/postgres.config.ts";
+  // A warm-up of each: the template is made once, as in any run after a machine's first.
+  await side(bare);
+  await side(withPostgres);
+  const sides: Array<{ bare: { ms: number; bootMs: number }; postgres: { ms: number; bootMs: number } }> = [];
+  for (let turn = 0; turn < turns; turn++) sides.push({ bare: await side(bare), postgres: await side(withPostgres) });
+
+  const env = { PATH: process.env.PATH ?? "/usr/bin", LANG: "C.UTF-8" };
+  const bin = await postgresBinaries({ name: "bench", bin: undefined, root, env });
+  const runAs = await serviceUser();
+  const work = await mkdtemp(join(tmpdir(), "bench-services-"));
+  const named = process.env[serviceCacheEnv];
+  const clusters: Array<{ initdb: number; copy: number }> = [];
+  try {
+    for (let turn = 0; turn < turns; turn++) {
+      process.env[serviceCacheEnv] = join(work, `cache-${turn}`);
+      let template = "";
+      const initdb = await timed(async () => {
+        template = await postgresTemplate({ bin: bin.dir, user: "postgres", password: "postgres", database: "app", runAs, env, cwd: work });
+      });
+      const copy = await timed(() => execa("cp", ["-a", template, join(work, `copy-${turn}`)]));
+      clusters.push({ initdb, copy });
+    }
+  } finally {
+    if (named === undefined) delete process.env[serviceCacheEnv];
+    else process.env[serviceCacheEnv] = named;
+    await rm(work, { recursive: true, force: true });
+  }
+
+  const of = (values: ReadonlyArray<number>) => median(values);
+  return [
+    {
+      figure: "side-with-postgres-to-side-ratio",
+      value: of(sides.map(({ bare: b, postgres: p }) => p.ms / b.ms)),
+      unit: "ratio",
+      goal: null,
+    },
+    { figure: "side-with-postgres-over-side-ms", value: of(sides.map(({ bare: b, postgres: p }) => p.ms - b.ms)), unit: "ms", goal: null },
+    { figure: "side-ms", value: of(sides.map(({ bare: b }) => b.ms)), unit: "ms", goal: null },
+    { figure: "side-with-postgres-ms", value: of(sides.map(({ postgres: p }) => p.ms)), unit: "ms", goal: null },
+    { figure: "boot-ms", value: of(sides.map(({ bare: b }) => b.bootMs)), unit: "ms", goal: null },
+    { figure: "boot-with-postgres-ms", value: of(sides.map(({ postgres: p }) => p.bootMs)), unit: "ms", goal: null },
+    { figure: "postgres-initdb-ms", value: of(clusters.map(({ initdb }) => initdb)), unit: "ms", goal: null },
+    { figure: "postgres-template-copy-ms", value: of(clusters.map(({ copy }) => copy)), unit: "ms", goal: null },
+    { figure: "postgres-copy-to-initdb-ratio", value: of(clusters.map(({ initdb, copy }) => copy / initdb)), unit: "ratio", goal: null },
+  ];
+}
