@@ -119,6 +119,17 @@ export async function startProcesses(input: {
   readonly firstUrl: (port: number) => string;
 }): Promise<{ readonly started: ReadonlyArray<StartedProcess>; readonly addresses: Readonly<Record<string, ProcessAddress>> }> {
   const { processes } = input;
+  const [only] = processes;
+  if (processes.length === 1 && only?.name === "") {
+    // A single command, as before processes could be named: started again on its own when its port was taken.
+    const server = await startAppServer({
+      launch: (port) => input.launch(only, port, {}),
+      cwd: input.cwd,
+      ready: only.ready,
+      logFile: join(input.logDir, "server.log"),
+    });
+    return { started: [{ name: "", server }], addresses: {} };
+  }
   let inUse: { readonly name: string; readonly port: number } | undefined;
   for (;;) {
     const ports = await Promise.all(processes.map(() => freePort()));

@@ -107,8 +107,10 @@ export async function startApp(input: {
   const processes = appProcesses(config);
   // A bad host, ready timeout, warm list or interactive expression is refused before anything starts.
   const host = appHost(config);
-  const readyMs = readyTimeoutMs(config.ready);
+  readyTimeoutMs(config.ready);
   warmPaths(config.ready);
+  // app.open() has the budget of the check of the process the browser opens: app.ready's, or its own.
+  const readyMs = readyTimeoutMs(processes[0]?.ready, processes[0]?.readyField);
   const interactive = interactiveExpression(config);
   const serviceSetup = appServices(config, root);
   const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
@@ -120,9 +122,6 @@ export async function startApp(input: {
   }
   const { replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv } = input;
   const bootStarted = performance.now();
-  // Each of several processes' address by its name; none for a single command.
-  const named = (addresses: Readonly<Record<string, ProcessAddress>>) =>
-    processes.length === 1 && processes[0]?.name === "" ? {} : addresses;
   const substitutionsWith = (
     port: number,
     values: Substitutions["services"],
@@ -135,9 +134,10 @@ export async function startApp(input: {
     replayExecutable,
     replayNamed,
     services: values,
-    processes: named(addresses),
+    processes: addresses,
   });
-  // Per process and port: each process has its own port (PORT, {port}), every process's address and every service's values.
+  // Per process and port: each process has its own port (PORT, {port}), every process's address (none for a single
+  // command) and every service's values.
   const environmentWith = (port: number, values: Substitutions["services"], addresses: Readonly<Record<string, ProcessAddress>>) =>
     appEnvironment({
       app: config,
@@ -149,7 +149,7 @@ export async function startApp(input: {
       replayNamed,
       routeEnv,
       services: values,
-      processes: named(addresses),
+      processes: addresses,
     });
   // Services start first, then app.prepare: the app's environment (PORT and the processes' addresses aside) holds their values.
   const withoutPort = ({ PORT: _port, ...env }: Record<string, string>) => env;

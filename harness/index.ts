@@ -8,6 +8,7 @@ export {
   type ServiceConfig,
   type PostgresServiceConfig,
   type CommandServiceConfig,
+  type AppProcessConfig,
 } from "./config.ts";
 export type { ScenarioApp, CliResult, OpenOptions } from "./app.ts";
 export type { InteractiveSignal } from "./interactive.ts";
