@@ -1,0 +1,12 @@
+import { expect, test } from "../../../test-support/built-harness.ts";
+
+test("three notebooks at $2.49 are priced at $7.47", async ({ app, page }) => {
+  await app.open("/");
+  await page.getByLabel("Item").selectOption("Notebook");
+  await page.getByLabel("Quantity").fill("3");
+  await page.getByRole("button", { name: "Order" }).click();
+  // The worker prices the order and the page shows it done; it is order 1, as each run has a database of its own.
+  await expect(page.getByRole("listitem")).toContainText("done");
+  await app.screenshot("order priced");
+  await expect(page.getByRole("listitem")).toHaveText("Order 1: 3 × Notebook, done, $7.47");
+});
