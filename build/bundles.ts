@@ -59,7 +59,8 @@ export async function bundlePackage(root: string, dir: string): Promise<void> {
     target: "node20",
     // sharp loads its native binary for the platform at run time; Playwright must be the one copy the user's runner loads;
     // mockttp (the route's proxy) is some 11 MB bundled, loaded only by a test whose config routes hosts.
-    external: ["sharp", "@playwright/test", "playwright", "playwright-core", "mockttp"],
+    // pg (the postgres service's readiness check) requires its optional native binding by name.
+    external: ["sharp", "@playwright/test", "playwright", "playwright-core", "mockttp", "pg"],
     // The CommonJS dependencies bundled (simple-git, cross-spawn) require Node's modules by name.
     banner: { js: 'import { createRequire as bundleRequire } from "node:module";\nconst require = bundleRequire(import.meta.url);' },
     logLevel: "warning",

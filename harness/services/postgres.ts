@@ -88,7 +88,7 @@ async function startPostgres(root: string, config: PostgresServiceConfig, contex
     );
   try {
     await untilReady(child, () => output, context.port, failed);
-    const answer = await probePostgres(context.port, user, database);
+    const answer = await probePostgres(context.port, user, password, database);
     if (!answer.accepted) throw failed(`said it was ready, but a connection as "${user}" to "${database}" was refused: ${answer.error}`);
   } catch (error) {
     await stop();
