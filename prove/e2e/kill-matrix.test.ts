@@ -165,6 +165,7 @@ async function stopIn(phase: Phase, stop: Stop, printed: string[] = []) {
   const screenshot = phase === "report" ? await open(join(markers, "report.png"), "w") : undefined;
   const pid = prover.pid ?? 0;
   const folders = await runFolders(pid);
+  const databases = await databasesIn(folders);
   send(stop, pid);
   if (stop === "SIGINT" || stop === "SIGTERM") {
     await handled;
@@ -179,7 +180,14 @@ async function stopIn(phase: Phase, stop: Stop, printed: string[] = []) {
   const result = await prover;
   if (stop === "SIGKILL" || stop === "group SIGKILL") await screenshot?.close().catch(() => undefined);
   stderrs.push(result.stderr);
-  return { result, markers, out, folders, pid };
+  return { result, markers, out, folders, pid, databases };
+}
+
+/** The PostgreSQL processes (the app's service) working in `folders`. */
+async function databasesIn(folders: ReadonlyArray<string>): Promise<ReadonlyArray<number>> {
+  const pids = (await Promise.all(folders.map(processesMentioning))).flat();
+  const names = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/comm`, "utf8").catch(() => "")));
+  return pids.filter((_, index) => names[index]?.trim() === "postgres");
 }
 
 /**
@@ -230,7 +238,9 @@ describe("a proof stopped in each phase by each signal", () => {
     onTestFailed(() => console.error(`in ${phase}, by ${stop}: the prover printed\n${printed.join("")}`));
     const repoBefore = await repositoryState(repo, temp);
     const configBefore = await gitConfig();
-    const { result, markers, out, folders, pid } = await stopIn(phase, stop, printed);
+    const { result, markers, out, folders, pid, databases } = await stopIn(phase, stop, printed);
+    // Held in boot or run, the app's database was up when the stop came.
+    if (phase === "boot" || phase === "run") expect(databases.length, "postgres processes in the run's folders").toBeGreaterThan(0);
 
     // The repository under test is byte for byte what it was: HEAD, branches, stashes, index, .git/config
     // (its worktrees are the other cases' too, as they run at once).
@@ -246,8 +256,10 @@ describe("a proof stopped in each phase by each signal", () => {
       expect(JSON.parse(await readFile(join(out, "report.json"), "utf8"))).toEqual(report);
       expect(worktrees).not.toContain(`scenario-prover-${pid}.`);
       expect(await runFolders(pid)).toEqual([]);
-      // Nothing of the run goes on: git, the listing, the install, the build, the app, Playwright, the browser.
+      // Nothing of the run goes on: git, the listing, the install, the build, the app, Playwright, the browser, and the
+      // database (its processes work in its data folder, in the run's folders).
       expect(await processesMentioning(markers)).toEqual([]);
+      for (const folder of folders) expect(await processesMentioning(folder), folder).toEqual([]);
     } else {
       expect(result.signal).toBe("SIGKILL");
       leftovers.set(`${phase}, ${stop}`, folders);

@@ -23,6 +23,8 @@ export default defineScenarioConfig({
     root: ".",
     install: phase === "install" ? `${holder} install ${markers}` : false,
     ...(phase === "build" ? { build: `${holder} build ${markers}` } : {}),
+    // A database beside the app, started before it: whatever stops the proof stops it too, and leaves no data folder.
+    services: { db: { kind: "postgres" } },
     start: `node server.mjs ${phase === "boot" ? "boot" : "-"} ${markers} ${holdModule}`,
     ready: { path: "/" },
   },
