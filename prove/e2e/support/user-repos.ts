@@ -243,7 +243,8 @@ export async function makeDashRepo(dir: string, yarn: "1" | "3" = "1"): Promise<
   });
   // Fetched from outside the repository: in it, npx stops at the overrides.
   // The lockfile is made here, which berry refuses where CI is set (its installs are immutable there) unless told.
-  const install = yarn === "1" ? ["yarn@1", "install"] : ["--prefix=/", "--package=@yarnpkg/cli-dist@3.6.4", "yarn", "install", "--no-immutable"];
+  const install =
+    yarn === "1" ? ["yarn@1", "install"] : ["--prefix=/", "--package=@yarnpkg/cli-dist@3.6.4", "yarn", "install", "--no-immutable"];
   await execa("npx", ["--yes", ...install], { cwd: dir, stdin: "ignore" });
   await commit(repo, "bug", "Add the fields");
   await writeFile(join(dir, "app/client.js"), dashClient("Number(a.value) + Number(b.value)"));
