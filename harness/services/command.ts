@@ -1,5 +1,4 @@
 import { once } from "node:events";
-import { execa } from "execa";
 import { readyTimeoutMs } from "../app-settings.ts";
 import type { CommandServiceConfig } from "../config.ts";
 import { substitute } from "../environment.ts";
@@ -8,6 +7,7 @@ import { logExcerpt } from "../log-excerpt.ts";
 import { untilPathAnswers } from "../ready-path.ts";
 import type { RunningService, ServiceContext, ServiceKind } from "./kind.ts";
 import { killServiceProcesses, runIdOf } from "./processes.ts";
+import { startRecorded } from "./recorded-process.ts";
 
 /** How long a command service has after SIGTERM before it is killed. */
 const stopGraceMs = 5_000;
@@ -33,23 +33,12 @@ async function startCommand(root: string, config: CommandServiceConfig, context:
     });
   const command = fill(config.command);
   const url = fill(config.url ?? "http://127.0.0.1:{port}");
-  const child = execa(command, {
-    shell: true,
-    cwd: root,
-    env: { ...context.env, PORT: String(context.port) },
-    extendEnv: false,
-    detached: true,
-    stdin: "ignore",
-    all: true,
-    reject: false,
-    buffer: false,
-  });
-  let output = "";
-  child.all?.setEncoding("utf8");
-  child.all?.on("data", (chunk: string) => {
-    output = `${output}${chunk}`.slice(-64 * 1024);
-    context.record(chunk);
-  });
+  const { child, recent } = startRecorded(
+    command,
+    undefined,
+    { cwd: root, env: { ...context.env, PORT: String(context.port) }, detached: true },
+    context.record,
+  );
   const runId = runIdOf(context.env);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -66,7 +55,7 @@ async function startCommand(root: string, config: CommandServiceConfig, context:
   const failed = (why: string) =>
     new HarnessError(
       "boot",
-      `Service "${context.name}" (\`${command}\`) ${why}. Check app.services.${context.name} in the scenario config. Its output:\n${logExcerpt(output)}`,
+      `Service "${context.name}" (\`${command}\`) ${why}. Check app.services.${context.name} in the scenario config. Its output:\n${logExcerpt(recent())}`,
     );
   const stopWaiting = new AbortController();
   const up =
@@ -75,7 +64,7 @@ async function startCommand(root: string, config: CommandServiceConfig, context:
       : new Promise<void>((resolve) => {
           const pattern = typeof ready.log === "string" ? new RegExp(ready.log) : ready.log;
           const look = () => {
-            if (pattern.test(output)) resolve();
+            if (pattern.test(recent())) resolve();
           };
           child.all?.on("data", look);
           stopWaiting.signal.addEventListener("abort", () => child.all?.off("data", look));

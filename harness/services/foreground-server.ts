@@ -1,15 +1,13 @@
 import { access, constants, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
-import { execa, type ResultPromise } from "execa";
 import { defaultReadyTimeoutMs } from "../config.ts";
 import { HarnessError } from "../errors.ts";
 import { logExcerpt } from "../log-excerpt.ts";
 import type { ServiceContext } from "./kind.ts";
+import { startRecorded } from "./recorded-process.ts";
 
 /** How long a server has to exit after SIGTERM before it is killed. */
 const stopGraceMs = 10_000;
-/** How much of a server's latest output its ready line is looked for in, and an error quotes. */
-const recentWindow = 64 * 1024;
 
 /** Whether `path` is a file this process may execute. */
 export async function isExecutable(path: string): Promise<boolean> {
@@ -68,18 +66,13 @@ export interface ForegroundOptions {
  */
 export async function startForeground(options: ForegroundOptions): Promise<ForegroundServer> {
   const { context } = options;
-  let recent = "";
-  const child: ResultPromise = execa(options.program, options.args, {
-    cwd: context.dataDir,
-    env: context.env,
-    extendEnv: false,
-    stdin: "ignore",
-    all: true,
-    reject: false,
-    buffer: false,
-    // kill() sends SIGTERM, then SIGKILL if it has not exited by then.
-    forceKillAfterDelay: stopGraceMs,
-  });
+  // kill() sends SIGTERM, then SIGKILL if it has not exited by then.
+  const { child, recent } = startRecorded(
+    options.program,
+    options.args,
+    { cwd: context.dataDir, env: context.env, forceKillAfterDelay: stopGraceMs },
+    context.record,
+  );
   let exited = false;
   const exit = child.then((result) => {
     exited = true;
@@ -93,18 +86,16 @@ export async function startForeground(options: ForegroundOptions): Promise<Foreg
 
   const command = [options.program, ...options.args].join(" ");
   const ready = new Promise<void>((resolve, reject) => {
-    child.all?.setEncoding("utf8");
-    child.all?.on("data", (chunk: string) => {
-      context.record(chunk);
-      recent = `${recent}${chunk}`.slice(-recentWindow);
-      if (options.readyLine.test(recent)) resolve();
+    // After startRecorded's own listener, which keeps the latest output.
+    child.all?.on("data", () => {
+      if (options.readyLine.test(recent())) resolve();
     });
     void exit.then((result) => {
       const how = result.signal !== undefined ? `was killed by ${result.signal}` : `exited with code ${String(result.exitCode)}`;
       reject(
         new HarnessError(
           "boot",
-          `app.services.${context.name} (${options.kind}): the server ${how} before it was ready (\`${command}\`). Its output:\n${logExcerpt(recent)}`,
+          `app.services.${context.name} (${options.kind}): the server ${how} before it was ready (\`${command}\`). Its output:\n${logExcerpt(recent())}`,
         ),
       );
     });
@@ -117,7 +108,7 @@ export async function startForeground(options: ForegroundOptions): Promise<Foreg
           new HarnessError(
             "boot",
             `app.services.${context.name} (${options.kind}): the server did not print that it was ready (${String(options.readyLine)}) ` +
-              `within ${defaultReadyTimeoutMs / 1000}s (\`${command}\`). Its output:\n${logExcerpt(recent)}`,
+              `within ${defaultReadyTimeoutMs / 1000}s (\`${command}\`). Its output:\n${logExcerpt(recent())}`,
           ),
         ),
       defaultReadyTimeoutMs,

@@ -9,6 +9,7 @@ import { postgresBinaries } from "./postgres-binaries.ts";
 import { probePostgres } from "./postgres-probe.ts";
 import { postgresTemplate } from "./postgres-template.ts";
 import { killServiceProcesses, runIdOf } from "./processes.ts";
+import { startRecorded } from "./recorded-process.ts";
 import { asUser, serviceUser } from "./service-user.ts";
 
 /** How long a cluster may take to accept connections. */
@@ -55,21 +56,7 @@ async function startPostgres(root: string, config: PostgresServiceConfig, contex
   await execa("cp", ["-a", "--reflink=auto", template, data], { stdin: "ignore" });
 
   const [command, args] = asUser(runAs, join(bin.dir, "postgres"), ["-D", data, ...serverSettings(data, context.port)]);
-  const child = execa(command, args, {
-    env: context.env,
-    extendEnv: false,
-    cwd: data,
-    stdin: "ignore",
-    all: true,
-    reject: false,
-    buffer: false,
-  });
-  let output = "";
-  child.all?.setEncoding("utf8");
-  child.all?.on("data", (chunk: string) => {
-    output = `${output}${chunk}`.slice(-64 * 1024);
-    context.record(chunk);
-  });
+  const { child, recent } = startRecorded(command, args, { cwd: data, env: context.env }, context.record);
   const runId = runIdOf(context.env);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -84,10 +71,10 @@ async function startPostgres(root: string, config: PostgresServiceConfig, contex
   const failed = (why: string) =>
     new HarnessError(
       "boot",
-      `Service "${context.name}" (postgres, ${bin.dir} found by ${bin.foundBy}) ${why}. Its output:\n${logExcerpt(output)}`,
+      `Service "${context.name}" (postgres, ${bin.dir} found by ${bin.foundBy}) ${why}. Its output:\n${logExcerpt(recent())}`,
     );
   try {
-    await untilReady(child, () => output, context.port, failed);
+    await untilReady(child, recent, context.port, failed);
     const answer = await probePostgres(context.port, user, password, database);
     if (!answer.accepted) throw failed(`said it was ready, but a connection as "${user}" to "${database}" was refused: ${answer.error}`);
   } catch (error) {

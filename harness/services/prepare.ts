@@ -1,7 +1,7 @@
-import { execa } from "execa";
 import { HarnessError } from "../errors.ts";
 import { logExcerpt } from "../log-excerpt.ts";
 import { killServiceProcesses, markedEnv } from "./processes.ts";
+import { startRecorded } from "./recorded-process.ts";
 
 /**
  * Runs `app.prepare`'s commands in order in the app's folder with the app's environment (each with a run marker, so a
@@ -16,29 +16,14 @@ export async function runPrepare(input: {
 }): Promise<void> {
   for (const { written, run } of input.commands) {
     const { env, runId } = markedEnv(input.env);
-    const child = execa(run, {
-      shell: true,
-      cwd: input.cwd,
-      env,
-      extendEnv: false,
-      stdin: "ignore",
-      all: true,
-      reject: false,
-      buffer: false,
-    });
-    let output = "";
-    child.all?.setEncoding("utf8");
-    child.all?.on("data", (chunk: string) => {
-      output = `${output}${chunk}`.slice(-64 * 1024);
-      input.record(chunk);
-    });
+    const { child, recent } = startRecorded(run, undefined, { cwd: input.cwd, env }, input.record);
     const result = await child;
     await killServiceProcesses(runId, undefined);
     if (result.exitCode !== 0) {
       const how = result.signal !== undefined ? `was killed by ${result.signal}` : `exited with code ${String(result.exitCode)}`;
       throw new HarnessError(
         "boot",
-        `app.prepare's \`${written}\` ${how}: fix the command in the scenario config, or the app's migration. Its output:\n${logExcerpt(output)}`,
+        `app.prepare's \`${written}\` ${how}: fix the command in the scenario config, or the app's migration. Its output:\n${logExcerpt(recent())}`,
       );
     }
   }
