@@ -5,22 +5,7 @@ import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { readyAtAnnotation } from "../common/contract.ts";
 import { median, rounded, type Figure } from "./figure.ts";
-
-interface Result {
-  readonly status: string;
-  readonly annotations: ReadonlyArray<{ readonly type: string; readonly description?: string }>;
-}
-interface Suite {
-  readonly suites?: ReadonlyArray<Suite>;
-  readonly specs: ReadonlyArray<{ readonly tests: ReadonlyArray<{ readonly results: ReadonlyArray<Result> }> }>;
-}
-
-function results(suites: ReadonlyArray<Suite>): Result[] {
-  return suites.flatMap((suite) => [
-    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
-    ...results(suite.suites ?? []),
-  ]);
-}
+import { results, type Result, type Suite } from "./playwright-results.ts";
 
 function annotation(result: Result, type: string): number {
   return Number(result.annotations.find((item) => item.type === type)?.description);

@@ -7,24 +7,9 @@ import { postgresBinaries } from "../harness/services/postgres-binaries.ts";
 import { postgresTemplate, serviceCacheEnv } from "../harness/services/postgres-template.ts";
 import { serviceUser } from "../harness/services/service-user.ts";
 import { median, type Figure } from "./figure.ts";
-
-interface Result {
-  readonly status: string;
-  readonly annotations: ReadonlyArray<{ readonly type: string; readonly description?: string }>;
-}
-interface Suite {
-  readonly suites?: ReadonlyArray<Suite>;
-  readonly specs: ReadonlyArray<{ readonly tests: ReadonlyArray<{ readonly results: ReadonlyArray<Result> }> }>;
-}
+import { results, type Suite } from "./playwright-results.ts";
 
 const root = resolve(import.meta.dirname, "..");
-
-function results(suites: ReadonlyArray<Suite>): Result[] {
-  return suites.flatMap((suite) => [
-    ...suite.specs.flatMap((spec) => spec.tests.flatMap((test) => test.results)),
-    ...results(suite.suites ?? []),
-  ]);
-}
 
 /** One direct `playwright test` run of the side's scenario with `config`: its wall time and the harness's boot time. */
 async function side(config: string): Promise<{ readonly ms: number; readonly bootMs: number }> {
