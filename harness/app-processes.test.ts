@@ -159,7 +159,10 @@ async function start(scripts: Readonly<Record<string, string>>, ready: Readonly<
 
 describe("several processes", () => {
   it("count one with no ready check ready once the others are, and stop it with them", async () => {
-    const { dir, started } = await start({ web, worker: quietWorker });
+    // The web process listens once the worker has written its pid: else, on a loaded machine, the web process could be
+    // ready (and the worker with it) before the worker's first line ran.
+    const webAfterWorker = `const listen = () => require("node:fs").existsSync("worker.pid") ? ${web.replace(/;$/, "")} : setTimeout(listen, 10); listen();`;
+    const { dir, started } = await start({ web: webAfterWorker, worker: quietWorker });
     const { started: up, addresses } = await started;
     expect(up.map((one) => one.name)).toEqual(["web", "worker"]);
     expect(await (await fetch(addresses.web?.url ?? "")).text()).toBe(`http://127.0.0.1:${addresses.worker?.port}`);
