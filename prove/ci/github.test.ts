@@ -105,9 +105,9 @@ describe("the GitHub Actions step summary", () => {
       "",
       expect.stringMatching(/^\*\*proved\*\* — The scenario fails on base \(bug\/tool-calls-merged-by-id\) with assertion/),
     ]);
-    expect(text).toContain("| **asked** | base: asked | head: asked | difference: asked<br>unchanged, 0 % of pixels |");
+    expect(text).toContain("| **asked** | base: asked | head: asked | difference: asked<br>no pixel changed |");
     expect(text).toContain(
-      "| **tool-calls** | base: failure<br>failure screenshot: failed before this step | head: tool-calls | difference: base's failure screenshot against head: tool-calls<br>changed, 4.09 % of pixels |",
+      "| **tool-calls** | base: failure<br>failure screenshot: failed before this step | head: tool-calls | difference: base's failure screenshot against head: tool-calls<br>4.09 % of pixels changed |",
     );
     expect(addresses(text)).toEqual([]);
     expect(text).toContain("```text\nError: expect(locator).toHaveText(expected) failed\n");

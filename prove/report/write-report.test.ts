@@ -265,13 +265,13 @@ describe("the report folder", () => {
     const { dir } = await proofWithEvidence();
     const markdown = await readFile(join(dir, "report.md"), "utf8");
     expect(tableRows(markdown)).toEqual([
-      ["**opened**", "images/base-opened.png", "images/head-opened.png", "images/diff-opened.png<br>unchanged, 0 % of pixels"],
-      ["**streaming**", "images/base-streaming.png", "images/head-streaming.png", "images/diff-streaming.png<br>changed, 100 % of pixels"],
+      ["**opened**", "images/base-opened.png", "images/head-opened.png", "images/diff-opened.png<br>no pixel changed"],
+      ["**streaming**", "images/base-streaming.png", "images/head-streaming.png", "images/diff-streaming.png<br>100 % of pixels changed"],
       [
         "**finished**",
         "images/failure-base.png<br>failure screenshot: failed before this step",
         "images/head-finished.png",
-        "images/failure-base-diff.png<br>changed, 72.22 % of pixels",
+        "images/failure-base-diff.png<br>72.22 % of pixels changed",
       ],
     ]);
     expect(markdown).toContain("| | base `aaaaaaa` main | head `bbbbbbb` fix | difference |");
