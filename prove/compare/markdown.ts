@@ -1,7 +1,7 @@
 import type { AttemptError, SideName } from "../outcome/types.ts";
 import { column, commitLine, differenceCell, fenced, screenshotTable } from "../report/markdown.ts";
 import { failureCaption, type ComparisonRow } from "../report/rows.ts";
-import { formatShare } from "../report/share.ts";
+import { describeDifference, formatShare } from "../report/share.ts";
 import type { CompareReport } from "./schema.ts";
 
 export interface CompareMarkdownInput {
@@ -13,7 +13,7 @@ export interface CompareMarkdownInput {
 
 /** The difference column of compare.md: the difference with its verdict, or the side that alone reached the label. */
 function verdictCell(row: ComparisonRow, width: number): string {
-  if (row.difference !== undefined) return differenceCell(row, width, "");
+  if (row.difference !== undefined) return differenceCell(row, width, "", describeDifference);
   if (row.caption === failureCaption) return "—";
   return row.base !== undefined && row.failure !== "base" ? "only on base" : "only on head";
 }

@@ -3,7 +3,7 @@ import type { OverlayOptions } from "sharp";
 import { emptyCell, failureNote, hasDifference, rowDifference, type ComparisonRow } from "./rows.ts";
 import type { ReportScreenshot } from "./schema.ts";
 import { loadSharp } from "./sharp.ts";
-import { describeDifference } from "./share.ts";
+import { describeShare } from "./share.ts";
 
 export type { ComparisonRow } from "./rows.ts";
 
@@ -74,7 +74,7 @@ function rowCaption(row: ComparisonRow): string {
   const difference = rowDifference(row);
   const notes = [
     ...(row.failure === undefined ? [] : [`${row.failure}: ${failureNote}`]),
-    ...(difference === undefined ? [] : [`difference: ${describeDifference(difference)}`]),
+    ...(difference === undefined ? [] : [`difference: ${describeShare(difference)}`]),
   ];
   return [row.caption, ...notes].join(" · ");
 }

@@ -5,8 +5,8 @@ import { isShaOf } from "../outcome/ref-label.ts";
 import { describeRefused } from "../outcome/refused.ts";
 import type { AttemptError, RefusedCall, SideName, Verdict } from "../outcome/types.ts";
 import { emptyCell, failureNote, hasDifference, type ComparisonRow } from "./rows.ts";
-import type { ProofReport, ReportScreenshot, ReportSide } from "./schema.ts";
-import { describeDifference } from "./share.ts";
+import type { ProofReport, ReportDifference, ReportScreenshot, ReportSide } from "./schema.ts";
+import { describeShare } from "./share.ts";
 
 export interface MarkdownInput {
   readonly report: ProofReport;
@@ -51,14 +51,21 @@ function sideCell(row: ComparisonRow, side: SideName, width: number): string {
   return row.failure === side ? `${image}<br>${failureNote}` : image;
 }
 
-/** The difference column's cell: the row's difference image with its verdict and share, or `none`. */
-export function differenceCell(row: ComparisonRow, width: number, none: string): string {
+/**
+ * The difference column's cell: the row's difference image with how much changed (`describe`: a proof's share by
+ * default, compare's verdict for compare.md), or `none`.
+ */
+export function differenceCell(
+  row: ComparisonRow,
+  width: number,
+  none: string,
+  describe: (difference: ReportDifference) => string = describeShare,
+): string {
   const { difference, failureDifference: failure } = row;
-  if (difference !== undefined)
-    return `${thumbnail(difference, `difference: ${difference.label}`, width)}<br>${describeDifference(difference)}`;
+  if (difference !== undefined) return `${thumbnail(difference, `difference: ${difference.label}`, width)}<br>${describe(difference)}`;
   if (failure === undefined) return none;
   const alt = `difference: ${failure.failure}'s failure screenshot against ${failure.failure === "base" ? "head" : "base"}: ${failure.label}`;
-  return `${thumbnail(failure, alt, width)}<br>${describeDifference(failure)}`;
+  return `${thumbnail(failure, alt, width)}<br>${describe(failure)}`;
 }
 
 /** The screenshot table: base | head, and a difference column (cells by `differenceOf`) when any row has one. */
