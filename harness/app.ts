@@ -1,20 +1,18 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { execa } from "execa";
 import { appRootEnv, bootMsAnnotation, keepEnv, readyAtAnnotation, screenshotAttachment } from "../common/contract.ts";
 import type { ScenarioAppConfig } from "./config.ts";
-import { appEnvironment, homeFiles, substitute, type Substitutions } from "./environment.ts";
+import { substitute } from "./environment.ts";
 import { HarnessError } from "./errors.ts";
 import type { AppServer } from "./app-server.ts";
-import { appProcesses, groupedLogs, startProcesses, type ProcessAddress, type ProcessOutput } from "./app-processes.ts";
+import { appProcesses, groupedLogs, type ProcessOutput } from "./app-processes.ts";
 import { appHost, interactiveExpression, readyTimeoutMs, warmPaths } from "./app-settings.ts";
 import { waitInteractive, type InteractiveSignal } from "./interactive.ts";
 import { screenshotPng } from "./screenshot.ts";
-import { appServices } from "./services/app-services.ts";
-import type { StartedServices } from "./services/start-services.ts";
+import { bootApp } from "./boot.ts";
 
 /** How `app.open()` opens a page. */
 export interface OpenOptions {
@@ -104,114 +102,19 @@ export async function startApp(input: {
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
-  const processes = appProcesses(config, Object.keys(config.services ?? {}));
   // A bad host, ready timeout, warm list or interactive expression is refused before anything starts.
   const host = appHost(config);
   readyTimeoutMs(config.ready);
   warmPaths(config.ready);
+  const first = appProcesses(config, Object.keys(config.services ?? {}))[0];
   // app.open() has the budget of the check of the process the browser opens: app.ready's, or its own.
-  const readyMs = readyTimeoutMs(processes[0]?.ready, processes[0]?.readyField);
+  const readyMs = readyTimeoutMs(first?.ready, first?.readyField);
   const interactive = interactiveExpression(config);
-  const serviceSetup = appServices(config, root);
-  const base = await mkdtemp(join(tmpdir(), "scenario-app-"));
-  const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
-  await Promise.all([mkdir(dirs.home), mkdir(dirs.appHome)]);
-  for (const [path, text] of Object.entries(homeFiles())) {
-    await mkdir(dirname(join(dirs.home, path)), { recursive: true });
-    await writeFile(join(dirs.home, path), text);
-  }
-  const { replayUrl, replayCommand, replayExecutable, replayNamed, routeEnv } = input;
   const bootStarted = performance.now();
-  const substitutionsWith = (
-    port: number,
-    values: Substitutions["services"],
-    addresses: Readonly<Record<string, ProcessAddress>>,
-  ): Substitutions => ({
-    port,
-    home: dirs.appHome,
-    replay: replayUrl,
-    replayCommand,
-    replayExecutable,
-    replayNamed,
-    services: values,
-    processes: addresses,
-  });
-  // Services start first, then app.prepare: its environment (PORT aside) holds their values, and no process's address yet.
-  const environmentWith = (port: number, values: Substitutions["services"], addresses: Readonly<Record<string, ProcessAddress>>) =>
-    appEnvironment({
-      app: config,
-      dirs,
-      port,
-      replayUrl,
-      replayCommand,
-      replayExecutable,
-      replayNamed,
-      routeEnv,
-      services: values,
-      processes: addresses,
-    });
-  const withoutPort = ({ PORT: _port, ...env }: Record<string, string>) => env;
-  let services: StartedServices;
-  try {
-    services = await serviceSetup.start({
-      base,
-      serviceEnv: withoutPort(
-        appEnvironment({
-          app: { start: config.start, passEnv: config.passEnv },
-          dirs,
-          port: 0,
-          replayUrl,
-          replayCommand,
-          replayExecutable,
-        }),
-      ),
-      appEnv: (values) => withoutPort(environmentWith(0, values, {})),
-      fill: (text, values) => substitute(text, substitutionsWith(0, values, {})),
-    });
-  } catch (error) {
-    await rm(base, { recursive: true, force: true });
-    throw error;
-  }
-  const substitutions = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) =>
-    substitutionsWith(port, services.values, addresses);
-  // Per process and port: each process has its own port (PORT, {port}), and every process's address (none for a single command).
-  const environment = (port: number, addresses: Readonly<Record<string, ProcessAddress>>) =>
-    environmentWith(port, services.values, addresses);
-  // The server was reached at 127.0.0.1 to see it ready; the browser opens it at the config's host.
-  const firstUrl = (port: number) => `http://${host}:${port}`;
-
-  let boot: Awaited<ReturnType<typeof startProcesses>>;
-  try {
-    boot = await startProcesses({
-      processes,
-      launch: (one, port, addresses) => ({
-        command: substitute(one.command, substitutions(port, addresses)),
-        env: environment(port, addresses),
-      }),
-      cwd: root,
-      logDir: base,
-      firstUrl,
-    });
-  } catch (error) {
-    await services.stop();
-    await rm(base, { recursive: true, force: true });
-    throw error;
-  }
+  const booted = await bootApp(config, root, input);
   const readyAt = performance.now();
-  const { started, addresses } = boot;
-  const [first] = started;
-  if (first === undefined) throw new Error("startProcesses gave no process");
-  const server = first.server;
-  const url = firstUrl(server.port);
-  const env = environment(server.port, addresses);
-  const values = substitutions(server.port, addresses);
-  // Each process's output; what the services and prepare printed first, when they printed anything (a single command is then "app").
-  const outputs = (): ReadonlyArray<ProcessOutput> => {
-    const own = started.map(({ name, server: one }) => ({ name, text: one.logs() }));
-    const prepared = services.logs();
-    if (prepared === "") return own;
-    return [{ name: "services and prepare", text: prepared }, ...own.map((one) => (one.name === "" ? { ...one, name: "app" } : one))];
-  };
+  const { base, dirs, server, started, services, env, values } = booted;
+  const url = `http://${host}:${server.port}`;
   // How long the app took to become ready; the prover prints it as the side's "boot" step.
   testInfo.annotations.push({ type: bootMsAnnotation, description: String(Math.round(readyAt - bootStarted)) });
   // When the harness saw the app ready, in epoch ms, for the readiness benchmark.
@@ -256,7 +159,7 @@ export async function startApp(input: {
       return dir;
     },
     logs: (name) => {
-      if (name === undefined) return groupedLogs(outputs());
+      if (name === undefined) return groupedLogs(booted.outputs());
       const one = started.find((process) => process.name === name && name !== "");
       if (one === undefined) {
         const names = started.map((process) => process.name).filter((known) => known !== "");
@@ -273,13 +176,9 @@ export async function startApp(input: {
   return {
     app,
     server,
-    outputs,
+    outputs: booted.outputs,
     dispose: async () => {
-      try {
-        await Promise.all(started.map((one) => one.server.stop()));
-      } finally {
-        await services.stop();
-      }
+      await booted.stop();
       if (process.env[keepEnv] === "1") {
         await testInfo.attach("kept-home", { body: base, contentType: "text/plain" });
       } else {

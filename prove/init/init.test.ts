@@ -1905,12 +1905,13 @@ describe("prove-scenario init tries the install and the start it writes", () => 
       "package.json": json({
         name: "shop",
         private: true,
-        // The worker is written beside the server; init tries the server alone.
+        // The worker is written beside the server, and tried with it.
         scripts: { start: "node server.js", worker: "node worker.js" },
         dependencies: { prices: "file:./prices" },
       }),
       "prices/package.json": json({ name: "prices", version: "1.0.0" }),
       "server.js": server,
+      "worker.js": 'console.log("shop worker ready");\nsetInterval(() => {}, 1000);\n',
       ...lock,
     });
   const listens =
@@ -1920,10 +1921,13 @@ describe("prove-scenario init tries the install and the start it writes", () => 
     const works = await shop(listens);
     const progress: string[] = [];
     const worked = await initScenarios(works, { progress: (line) => progress.push(line) });
-    expect(progress).toEqual(["trying the install: npm install in . …", "trying the start: `npm start` until GET / answers …"]);
+    expect(progress).toEqual([
+      "trying the install: npm install in . …",
+      "trying the start: `npm start` with the process worker until GET / answers …",
+    ]);
     expect(worked.tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual([
       "install: npm install in .: worked in <time>",
-      "start: `npm start`: GET / answered in <time>, then init stopped it (the server alone: init did not try worker)",
+      "start: `npm start` with the process worker: GET / answered in <time>, then init stopped it",
     ]);
     expect(worked.failed).toEqual([]);
     expect(await read(works, "node_modules/prices/package.json")).toContain('"version": "1.0.0"');
@@ -1952,38 +1956,58 @@ describe("prove-scenario init tries the install and the start it writes", () => 
     expect(start.tried.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual(["install: npm install in .: worked in <time>"]);
     expect(start.failed).toHaveLength(1);
     expect(start.failed[0]?.split("\n")[0]).toBe(
-      'the start init writes failed when init ran it: The app exited with code 1 before it was ready, having thrown "Error: DATABASE_URL is not set". ' +
-        "Check app.start (`npm start`) in the scenario config and the app's output:",
+      'the start init writes failed when init ran it: The app\'s process "web" exited with code 1 before it was ready, having thrown "Error: DATABASE_URL is not set". ' +
+        "Check app.start.web (`npm start`) in the scenario config and its output:",
     );
     expect(start.failed[0]?.split("\n").at(-1)).toBe("Fix app.start or app.ready in scenarios.config.ts.");
   });
 
-  it("does not try a start that needs the services or the prepare it writes, and says so", async () => {
+  it("tries a start with the services, app.prepare and the processes it writes, as a test boots them, and names a prepare that fails", async () => {
     const progress: string[] = [];
-    const dir = await folder({ "server.js": 'throw new Error("DATABASE_URL is not set");\n' });
-
-    const tried = await tryCommands(
-      {
-        install: { kind: "skip", reason: "app.install is false" },
-        start: "node server.js",
-        dir,
+    const dir = await folder({
+      // The server answers only with the table prepare made, reached through the service's URL it was given.
+      "server.js":
+        'const { execFileSync } = require("node:child_process");\n' +
+        'const rows = execFileSync("psql", [process.env.DATABASE_URL, "-tAc", "select count(*) from notes"], { encoding: "utf8" }).trim();\n' +
+        'require("node:http").createServer((_, response) => response.end(rows)).listen(Number(process.env.PORT), "127.0.0.1");\n',
+      "worker.js": 'console.log("notes worker ready");\nsetInterval(() => {}, 1000);\n',
+    });
+    const plan = (prepare: string) => ({
+      install: { kind: "skip", reason: "app.install is false" } as const,
+      start: "node server.js",
+      dir,
+      app: {
+        start: { web: "node server.js", worker: { command: "node worker.js", ready: { log: /notes worker ready/ } } },
         ready: { path: "/" },
-        provider: {},
-        needs: ["the services postgres, redis", "app.prepare (npx prisma migrate deploy)"],
-        others: [],
-        where: () => ".",
-      },
-      (line) => progress.push(line),
-    );
+        services: { postgres: { kind: "postgres" } },
+        prepare,
+        env: { DATABASE_URL: "{postgres.url}" },
+      } as const,
+      beside: ["the service postgres", `app.prepare (${prepare})`, "the process worker"],
+      where: () => ".",
+    });
 
-    expect(tried).toEqual({
+    const worked = await tryCommands(plan('psql "$DATABASE_URL" -c "create table notes (title text)"'), (line) => progress.push(line));
+    expect(progress).toEqual([
+      'trying the start: `node server.js` with the service postgres, app.prepare (psql "$DATABASE_URL" -c "create table notes (title text)"), the process worker until GET / answers …',
+    ]);
+    expect({ ...worked, worked: worked.worked.map((line) => line.replace(/[\d.]+s\b/, "<time>")) }).toEqual({
       worked: [
         "install: nothing to install (app.install is false)",
-        "start: not tried, as the app needs the services postgres, redis and app.prepare (npx prisma migrate deploy), which init does not run: " +
-          "run the example (npx playwright test -c scenarios.config.ts) to run them with the app",
+        'start: `node server.js` with the service postgres, app.prepare (psql "$DATABASE_URL" -c "create table notes (title text)"), the process worker: GET / answered in <time>, then init stopped it',
       ],
       failed: [],
     });
-    expect(progress).toEqual([]);
+
+    const failed = await tryCommands(plan('psql "$DATABASE_URL" -c "create table notes (title texts)"'), () => {});
+    expect(failed.worked).toEqual(["install: nothing to install (app.install is false)"]);
+    expect(failed.failed[0]?.split("\n")[0]).toBe(
+      'the start init writes failed when init ran it: app.prepare\'s `psql "$DATABASE_URL" -c "create table notes (title texts)"` exited with code 1: ' +
+        "fix the command in the scenario config, or the app's migration. Its output:",
+    );
+    expect(failed.failed[0]).toContain('type "texts" does not exist');
+    expect(failed.failed[0]?.split("\n").at(-1)).toBe("Fix app.start, app.ready, app.services or app.prepare in scenarios.config.ts.");
+    // Nothing of either try is left in the app's folder (the services' own stop is shown in harness/services/).
+    expect(await processesMentioning(dir)).toEqual([]);
   });
 });

@@ -23,9 +23,9 @@ import { providerConfigLines, providerDetected, providerNotes } from "./provider
 import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts";
 import { basePathNote, choiceLines, configChoices, servedPath, serviceChoiceLines } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
-import type { ServicesPlan } from "./services.ts";
 import { renderConfig, renderExample } from "./templates.ts";
 import { tryCommands, type TryCommands } from "./try-commands.ts";
+import { triedApp } from "./try-config.ts";
 import {
   configFile,
   exampleFile,
@@ -82,15 +82,6 @@ function autoInstall(
     };
   if (plan.label === "npm install") return { plan, text: "npm install (no lockfile)", note: undefined };
   return { plan, text: plan.cwd === dir ? plan.label : `${plan.label} in ${relative(dir, plan.cwd)}`, note: undefined };
-}
-
-/** What the start needs that init writes but does not run: the services, the prepare (see TryPlan.needs). */
-function startNeeds(plan: ServicesPlan): string[] {
-  const names = plan.services.map((service) => service.name);
-  return [
-    ...(names.length === 0 ? [] : [`the service${names.length === 1 ? "" : "s"} ${names.join(", ")}`]),
-    ...(plan.prepare.length === 0 ? [] : [`app.prepare (${plan.prepare.map((line) => line.command).join("; ")})`]),
-  ];
 }
 
 /** Where scenario-prover's docs/config.md is from `dir`: in the nearest node_modules up to `top` that holds the package. */
@@ -227,10 +218,7 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
       install: install.plan,
       start: start.command,
       dir,
-      ready: { path: servedPath(detection) ?? "/", ...(detection.timeouts === undefined ? {} : { timeout: detection.timeouts.ready }) },
-      provider: providerLines?.variables ?? {},
-      needs: startNeeds(detection.services),
-      others: detection.processes.processes.map((line) => line.name),
+      ...triedApp(configChoices(detection), providerLines?.variables ?? {}),
       where: (folder) => relative(dir, folder).split(sep).join("/") || ".",
     },
     progress,

@@ -1,14 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { execa } from "execa";
 // init boots the app as a test does, with the harness's own code but not through harness/index.ts,
 // which loads Playwright's test runner (and is the package's public harness, where these do not belong).
 // eslint-disable-next-line no-restricted-imports -- see above
-import { startAppServer } from "../../harness/app-server.ts";
-// eslint-disable-next-line no-restricted-imports -- see above
-import { appEnvironment, homeFiles, substitute } from "../../harness/environment.ts";
+import { bootApp, type BootedApp } from "../../harness/boot.ts";
+import type { ScenarioAppConfig } from "../../harness/index.ts";
 import type { InstallPlan } from "../install/detect.ts";
 import { stepEnvironment } from "../install/run-step.ts";
 import { stripAnsi } from "../outcome/error-text.ts";
@@ -18,17 +16,14 @@ import { configFile } from "./write.ts";
 export interface TryPlan {
   /** What `install: "auto"` runs for the app (see planInstall). */
   readonly install: InstallPlan;
-  /** app.start as written, `{port}` and all. */
+  /** app.start's server command as written, `{port}` and all, for messages. */
   readonly start: string;
   /** The app's folder, where the start runs. */
   readonly dir: string;
-  readonly ready: { readonly path: string; readonly timeout?: number };
-  /** app.provider as written. */
-  readonly provider: Readonly<Record<string, string>>;
-  /** What the start needs that init does not run (its services, its prepare), e.g. "the services postgres, redis": then init does not try it. */
-  readonly needs: ReadonlyArray<string>;
-  /** The names of the processes init writes beside the server: it tries the server alone. */
-  readonly others: ReadonlyArray<string>;
+  /** The app as init writes it, which the try boots as a test does (see triedApp). */
+  readonly app: ScenarioAppConfig;
+  /** What else the try starts with the server, each named for its line (services, app.prepare, the other processes). */
+  readonly beside: ReadonlyArray<string>;
   /** A folder as messages name it, e.g. "." or "..". */
   readonly where: (dir: string) => string;
 }
@@ -89,52 +84,44 @@ async function tryInstall(plan: TryPlan, progress: (line: string) => void): Prom
   };
 }
 
-/** Starts the app as a test does (a fresh home, the allowlisted environment, a free port) until its ready path answers, then stops it. */
+/**
+ * Boots the app as a test does (its services, app.prepare and every process, a fresh home, the allowlisted environment,
+ * free ports) until its ready path answers, then stops it all.
+ */
 async function tryStart(plan: TryPlan, progress: (line: string) => void): Promise<{ worked: string } | { failed: string }> {
-  progress(`trying the start: \`${plan.start}\` until GET ${plan.ready.path} answers …`);
-  const base = await mkdtemp(join(tmpdir(), "scenario-init-"));
-  const dirs = { home: join(base, "home"), appHome: join(base, "app-home") };
+  const path = plan.app.ready !== undefined && "path" in plan.app.ready ? plan.app.ready.path : "/";
+  const beside = plan.beside.length === 0 ? "" : ` with ${plan.beside.join(", ")}`;
+  progress(`trying the start: \`${plan.start}\`${beside} until GET ${path} answers …`);
+  const started = performance.now();
+  let booted: BootedApp;
   try {
-    for (const [path, text] of Object.entries(homeFiles())) {
-      await mkdir(dirname(join(dirs.home, path)), { recursive: true });
-      await writeFile(join(dirs.home, path), text);
-    }
-    await mkdir(dirs.appHome);
     // No replay agent: `{replay}` points where nothing listens, as in a test without a transcript.
-    const noAgent = { replayCommand: undefined, replayExecutable: undefined };
-    const launch = (port: number) => ({
-      command: substitute(plan.start, { port, home: dirs.appHome, replay: undefined, ...noAgent }),
-      env: appEnvironment({ app: { start: plan.start, provider: plan.provider }, dirs, port, replayUrl: undefined, ...noAgent }),
-    });
-    const started = performance.now();
-    const server = await startAppServer({ launch, cwd: plan.dir, ready: plan.ready, logFile: join(base, "server.log") });
-    const answered = performance.now() - started;
-    await server.stop();
-    const alone = plan.others.length === 0 ? "" : ` (the server alone: init did not try ${plan.others.join(", ")})`;
-    return { worked: `start: \`${plan.start}\`: GET ${plan.ready.path} answered in ${seconds(answered)}, then init stopped it${alone}` };
+    booted = await bootApp(plan.app, plan.dir, { replayUrl: undefined, replayCommand: undefined, replayExecutable: undefined });
   } catch (error) {
     // The harness's tag says which step failed to the prover; here the sentence says it.
     const message = (error instanceof Error ? error.message : String(error)).replace(/^\[scenario-harness:\w+\] /, "");
-    return { failed: `the start init writes failed when init ran it: ${message}\nFix app.start or app.ready in ${configFile}.` };
-  } finally {
-    await rm(base, { recursive: true, force: true });
+    const fields = [
+      "app.start",
+      "app.ready",
+      ...(plan.app.services === undefined ? [] : ["app.services"]),
+      ...(plan.app.prepare === undefined ? [] : ["app.prepare"]),
+    ];
+    const named = `${fields.slice(0, -1).join(", ")} or ${fields.at(-1) ?? ""}`;
+    return { failed: `the start init writes failed when init ran it: ${message}\nFix ${named} in ${configFile}.` };
   }
+  const answered = performance.now() - started;
+  try {
+    await booted.stop();
+  } finally {
+    await rm(booted.base, { recursive: true, force: true });
+  }
+  return { worked: `start: \`${plan.start}\`${beside}: GET ${path} answered in ${seconds(answered)}, then init stopped it` };
 }
 
 /** Runs the install, then (when it worked) the start, in the app's own folder. */
 export const tryCommands: TryCommands = async (plan, progress) => {
   const install = await tryInstall(plan, progress);
   if ("failed" in install) return { worked: [], failed: [install.failed, "init did not try the start, as the install failed."] };
-  if (plan.needs.length > 0) {
-    return {
-      worked: [
-        install.worked,
-        `start: not tried, as the app needs ${plan.needs.join(" and ")}, which init does not run: ` +
-          `run the example (npx playwright test -c ${configFile}) to run them with the app`,
-      ],
-      failed: [],
-    };
-  }
   const start = await tryStart(plan, progress);
   return "failed" in start ? { worked: [install.worked], failed: [start.failed] } : { worked: [install.worked, start.worked], failed: [] };
 };

@@ -44,7 +44,7 @@ const init = defineCommand({
   positionals: noArguments,
   options: [],
   exitCodes:
-    "0 written, the install and the start having worked (the start not tried when the app needs services or a prepare step init writes, which it says); " +
+    "0 written, the install and the start having worked; " +
     "1 written, but the install or the start failed when init tried it (it prints the output and the fix); " +
     "2 when it could not write them, saying why.",
   build: () => ({ kind: "init" }),
