@@ -34,17 +34,29 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 /**
- * What a PostgreSQL service costs: a side (a direct run of one scenario) with one against the same side without, in
- * turns; and making a cluster with initdb (a template, in a fresh cache) against copying the template, in turns.
+ * What a service costs: a side (a direct run of one scenario) with a postgres, a redis or a mysql service against the
+ * same side without, in turns; and making a PostgreSQL cluster with initdb (a template, in a fresh cache) against
+ * copying the template, in turns.
  */
 export async function servicesFigures(turns = 5): Promise<Figure[]> {
   const bare = "bench/services-side/bare.config.ts";
-  const withPostgres = "bench/services-side/postgres.config.ts";
-  // A warm-up of each: the template is made once, as in any run after a machine's first.
+  const withService = {
+    postgres: "bench/services-side/postgres.config.ts",
+    redis: "bench/services-side/redis.config.ts",
+    mysql: "bench/services-side/mysql.config.ts",
+  } as const;
+  type Kind = keyof typeof withService;
+  const kinds = Object.keys(withService) as Kind[];
+  // A warm-up of each: a template is made once, as in any run after a machine's first.
   await side(bare);
-  await side(withPostgres);
-  const sides: Array<{ bare: { ms: number; bootMs: number }; postgres: { ms: number; bootMs: number } }> = [];
-  for (let turn = 0; turn < turns; turn++) sides.push({ bare: await side(bare), postgres: await side(withPostgres) });
+  for (const kind of kinds) await side(withService[kind]);
+  type Side = { ms: number; bootMs: number };
+  const sides: Array<{ bare: Side } & Record<Kind, Side>> = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const own = { bare: await side(bare) } as { bare: Side } & Record<Kind, Side>;
+    for (const kind of kinds) own[kind] = await side(withService[kind]);
+    sides.push(own);
+  }
 
   const env = { PATH: process.env.PATH ?? "/usr/bin", LANG: "C.UTF-8" };
   const bin = await postgresBinaries({ name: "bench", bin: undefined, root, env });
@@ -69,18 +81,16 @@ export async function servicesFigures(turns = 5): Promise<Figure[]> {
   }
 
   const of = (values: ReadonlyArray<number>) => median(values);
+  const perKind = kinds.flatMap((kind): Figure[] => [
+    { figure: `side-with-${kind}-to-side-ratio`, value: of(sides.map((one) => one[kind].ms / one.bare.ms)), unit: "ratio", goal: null },
+    { figure: `side-with-${kind}-over-side-ms`, value: of(sides.map((one) => one[kind].ms - one.bare.ms)), unit: "ms", goal: null },
+    { figure: `side-with-${kind}-ms`, value: of(sides.map((one) => one[kind].ms)), unit: "ms", goal: null },
+    { figure: `boot-with-${kind}-ms`, value: of(sides.map((one) => one[kind].bootMs)), unit: "ms", goal: null },
+  ]);
   return [
-    {
-      figure: "side-with-postgres-to-side-ratio",
-      value: of(sides.map(({ bare: b, postgres: p }) => p.ms / b.ms)),
-      unit: "ratio",
-      goal: null,
-    },
-    { figure: "side-with-postgres-over-side-ms", value: of(sides.map(({ bare: b, postgres: p }) => p.ms - b.ms)), unit: "ms", goal: null },
     { figure: "side-ms", value: of(sides.map(({ bare: b }) => b.ms)), unit: "ms", goal: null },
-    { figure: "side-with-postgres-ms", value: of(sides.map(({ postgres: p }) => p.ms)), unit: "ms", goal: null },
     { figure: "boot-ms", value: of(sides.map(({ bare: b }) => b.bootMs)), unit: "ms", goal: null },
-    { figure: "boot-with-postgres-ms", value: of(sides.map(({ postgres: p }) => p.bootMs)), unit: "ms", goal: null },
+    ...perKind,
     { figure: "postgres-initdb-ms", value: of(clusters.map(({ initdb }) => initdb)), unit: "ms", goal: null },
     { figure: "postgres-template-copy-ms", value: of(clusters.map(({ copy }) => copy)), unit: "ms", goal: null },
     { figure: "postgres-copy-to-initdb-ratio", value: of(clusters.map(({ initdb, copy }) => copy / initdb)), unit: "ratio", goal: null },
