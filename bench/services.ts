@@ -11,18 +11,28 @@ import { results, type Suite } from "./playwright-results.ts";
 
 const root = resolve(import.meta.dirname, "..");
 
-/** One direct `playwright test` run of the side's scenario with `config`: its wall time and the harness's boot time. */
-async function side(config: string): Promise<{ readonly ms: number; readonly bootMs: number }> {
+/** The side's configs: without a service, and with one of the kind BENCH_SERVICE_KIND names. */
+const bare = "bench/services-side/bare.config.ts";
+const withService = "bench/services-side/service.config.ts";
+const kinds = ["postgres", "redis", "mysql"] as const;
+type Kind = (typeof kinds)[number];
+
+/**
+ * One direct `playwright test` run of the side's scenario, with a service of `kind` or none: its wall time and the
+ * harness's boot time.
+ */
+async function side(kind?: Kind): Promise<{ readonly ms: number; readonly bootMs: number }> {
+  const config = kind === undefined ? bare : withService;
   const started = performance.now();
   const run = await execa("node", ["node_modules/@playwright/test/cli.js", "test", "--config", config], {
     cwd: root,
     reject: false,
-    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: "" },
+    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: "", ...(kind === undefined ? {} : { BENCH_SERVICE_KIND: kind }) },
   });
   const ms = performance.now() - started;
   const [result] = results((JSON.parse(run.stdout) as { suites: Suite[] }).suites);
   if (result?.status !== "passed")
-    throw new Error(`bench: the side of ${config} did not pass; fix it first:\n${run.stdout.slice(0, 2000)}`);
+    throw new Error(`bench: the side of ${config} (${kind ?? "no service"}) did not pass; fix it first:\n${run.stdout.slice(0, 2000)}`);
   return { ms, bootMs: Number(result.annotations.find((annotation) => annotation.type === bootMsAnnotation)?.description) };
 }
 
@@ -39,22 +49,14 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
  * copying the template, in turns.
  */
 export async function servicesFigures(turns = 5): Promise<Figure[]> {
-  const bare = "bench/services-side/bare.config.ts";
-  const withService = {
-    postgres: "bench/services-side/postgres.config.ts",
-    redis: "bench/services-side/redis.config.ts",
-    mysql: "bench/services-side/mysql.config.ts",
-  } as const;
-  type Kind = keyof typeof withService;
-  const kinds = Object.keys(withService) as Kind[];
   // A warm-up of each: a template is made once, as in any run after a machine's first.
-  await side(bare);
-  for (const kind of kinds) await side(withService[kind]);
+  await side();
+  for (const kind of kinds) await side(kind);
   type Side = { ms: number; bootMs: number };
   const sides: Array<{ bare: Side } & Record<Kind, Side>> = [];
   for (let turn = 0; turn < turns; turn++) {
-    const own = { bare: await side(bare) } as { bare: Side } & Record<Kind, Side>;
-    for (const kind of kinds) own[kind] = await side(withService[kind]);
+    const own = { bare: await side() } as { bare: Side } & Record<Kind, Side>;
+    for (const kind of kinds) own[kind] = await side(kind);
     sides.push(own);
   }
 

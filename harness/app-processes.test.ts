@@ -161,7 +161,12 @@ describe("several processes", () => {
   it("count one with no ready check ready once the others are, and stop it with them", async () => {
     // The web process listens once the worker has written its pid: else, on a loaded machine, the web process could be
     // ready (and the worker with it) before the worker's first line ran.
-    const webAfterWorker = `const listen = () => require("node:fs").existsSync("worker.pid") ? ${web.replace(/;$/, "")} : setTimeout(listen, 10); listen();`;
+    const webAfterWorker =
+      'const { existsSync, watch } = require("node:fs");\n' +
+      `const listen = () => ${web.replace(/;$/, "")};\n` +
+      // Watched from before the look, so a pid written in between is not missed.
+      'const watcher = watch(".", () => { if (existsSync("worker.pid")) { watcher.close(); listen(); } });\n' +
+      'if (existsSync("worker.pid")) { watcher.close(); listen(); }\n';
     const { dir, started } = await start({ web: webAfterWorker, worker: quietWorker });
     const { started: up, addresses } = await started;
     expect(up.map((one) => one.name)).toEqual(["web", "worker"]);

@@ -209,7 +209,7 @@ async function killMarked(runId: string, signal: NodeJS.Signals): Promise<Readon
 }
 
 /** Sends `signal` to each of `processes`; gives the pids it reached. */
-function signalEach(processes: ReadonlyArray<{ readonly pid: number }>, signal: NodeJS.Signals): ReadonlyArray<number> {
+export function signalEach(processes: ReadonlyArray<{ readonly pid: number }>, signal: NodeJS.Signals): ReadonlyArray<number> {
   return processes.flatMap(({ pid }) => {
     try {
       process.kill(pid, signal);
@@ -255,7 +255,7 @@ export async function untilGone(pids: ReadonlyArray<number>): Promise<void> {
   }
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {

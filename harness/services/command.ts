@@ -1,4 +1,5 @@
 import { once } from "node:events";
+import { killGroup } from "../app-server.ts";
 import { readyTimeoutMs } from "../app-settings.ts";
 import type { CommandServiceConfig } from "../config.ts";
 import { substitute } from "../environment.ts";
@@ -11,15 +12,6 @@ import { startRecorded } from "./recorded-process.ts";
 
 /** How long a command service has after SIGTERM before it is killed. */
 const stopGraceMs = 5_000;
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
 
 /** Starts the command in the app's folder, in its own process group, and resolves once its ready path answers or its ready line appears. */
 async function startCommand(root: string, config: CommandServiceConfig, context: ServiceContext): Promise<RunningService> {
@@ -41,9 +33,10 @@ async function startCommand(root: string, config: CommandServiceConfig, context:
   );
   const runId = runIdOf(context.env);
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      killGroup(child.pid, "SIGTERM");
-      const timer = setTimeout(() => killGroup(child.pid, "SIGKILL"), stopGraceMs);
+    const group = child.pid;
+    if (group !== undefined && child.exitCode === null && child.signalCode === null) {
+      killGroup(group, "SIGTERM");
+      const timer = setTimeout(() => killGroup(group, "SIGKILL"), stopGraceMs);
       await child;
       clearTimeout(timer);
     }

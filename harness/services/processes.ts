@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readlink } from "node:fs/promises";
 import { sep } from "node:path";
-import { markedProcesses, runMarkerEnv, untilGone } from "../app-server.ts";
+import { markedProcesses, runMarkerEnv, signalEach, untilGone } from "../app-server.ts";
 
 /** `env` with a fresh run marker (SCENARIO_APP_RUN), so every process started with it can be found and stopped. */
 export function markedEnv(env: Readonly<Record<string, string>>): { readonly env: Record<string, string>; readonly runId: string } {
@@ -33,12 +33,10 @@ export async function serviceProcesses(runId: string | undefined, dir: string | 
 /** Kills (SIGKILL) every process of a service (or a prepare command) still running, and waits until they are gone. */
 export async function killServiceProcesses(runId: string | undefined, dir: string | undefined): Promise<void> {
   const pids = await serviceProcesses(runId, dir);
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone already.
-    }
-  }
-  await untilGone(pids);
+  await untilGone(
+    signalEach(
+      pids.map((pid) => ({ pid })),
+      "SIGKILL",
+    ),
+  );
 }

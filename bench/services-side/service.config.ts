@@ -1,7 +1,7 @@
 import { defineScenarioConfig } from "../../harness/index.ts";
 import bare from "./bare.config.ts";
 
-/** The same side with a mysql service started before the app and stopped after it (the app does not use it). */
+/** The same side with a service of the kind BENCH_SERVICE_KIND names, started before the app and stopped after it (the app does not use it). */
 export default defineScenarioConfig({
   testDir: ".",
   testMatch: "side.e2e.ts",
@@ -11,6 +11,6 @@ export default defineScenarioConfig({
     start: "node notes-api.mjs",
     ready: { path: "/" },
     root: "harness/test-apps/services-app",
-    services: { store: { kind: "mysql" } },
+    services: { store: { kind: (process.env.BENCH_SERVICE_KIND ?? "postgres") as "postgres" | "redis" | "mysql" } },
   },
 });
