@@ -1,9 +1,9 @@
 // A fixture app that, like a dev server compiling a page on demand, listens at once but answers
 // the first GET of / slowly: it sends the headers and the start of the page at once, then the rest
-// once "compiled", COMPILE_APP_MS (5 000) later. Every later request is answered at once.
+// once "compiled", COMPILE_APP_MS (9 000) later. Every later request is answered at once.
 import { createServer } from "node:http";
 
-const compileMs = Number(process.env.COMPILE_APP_MS ?? "5000");
+const compileMs = Number(process.env.COMPILE_APP_MS ?? "9000");
 let compiled;
 
 const compile = () => {
