@@ -195,3 +195,55 @@ export function harnessErrorKind(message: string): HarnessErrorKind | undefined 
   const kind = taggedKind.exec(message)?.[1];
   return harnessErrorKinds.find((known) => known === kind);
 }
+
+/**
+ * What the page's main thread did over a block a scenario measured (`app.measure(label, fn)`,
+ * harness): one annotation per block, in order, each a JSON MeasureMetadata. A performance proof
+ * (`prove-scenario --faster <metric>`) reads them from each sample's run.
+ */
+export const measureAnnotation = "scenario-harness:measure";
+
+/**
+ * The metrics of a measured block; for every one, lower is better.
+ * - `task`, `script`, `layout`, `style`: ms the renderer's main thread spent in tasks, in script,
+ *   in layout and in style recalculation over the block (the DevTools protocol's Performance
+ *   domain, TaskDuration, ScriptDuration, LayoutDuration, RecalcStyleDuration, in thread time: CPU time);
+ * - `cpu`: ms of CPU time of the renderer's main thread over the block (ThreadTime);
+ * - `blocking`: total blocking time, ms: the sum over the block's long tasks (50 ms or more) of what each lasted beyond 50 ms;
+ * - `long-tasks`: how many long tasks the block had;
+ * - `dropped-frames`: frames the page did not render while the block ran, against the display's rate;
+ * - `interaction`: the longest interaction's latency in the block (Event Timing), ms; 0 without one;
+ * - `heap`: the JS heap in use at the block's end, bytes;
+ * - `wall`: how long the block took, ms.
+ */
+export const measureMetrics = [
+  "task",
+  "script",
+  "layout",
+  "style",
+  "cpu",
+  "blocking",
+  "long-tasks",
+  "dropped-frames",
+  "interaction",
+  "heap",
+  "wall",
+] as const;
+
+export type MeasureMetric = (typeof measureMetrics)[number];
+
+/** One measured block of a test. */
+export interface MeasureMetadata {
+  readonly label: string;
+  readonly metrics: Readonly<Record<MeasureMetric, number>>;
+  /** The block's Chromium trace (a JSON file DevTools' Performance panel opens), absolute, when the run asked for one (measureTraceEnv). */
+  readonly trace?: string;
+  /** The CPU slowdown the renderer ran at over the block, when throttled (cpuSlowdownEnv). */
+  readonly cpuSlowdown?: number;
+}
+
+/** Set to "1" on a performance proof's runs: each measured block also records its Chromium trace, in the test's output folder. */
+export const measureTraceEnv = "SCENARIO_MEASURE_TRACE";
+
+/** A CPU slowdown factor (--cpu-slowdown, a number above 1): the renderer is throttled by it through the DevTools protocol while a block is measured. */
+export const cpuSlowdownEnv = "SCENARIO_CPU_SLOWDOWN";
