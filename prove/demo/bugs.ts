@@ -22,6 +22,8 @@ export interface ZooBug {
   readonly patch: string;
   /** Files the patch changes, relative to the repository root, sorted. */
   readonly files: ReadonlyArray<string>;
+  /** The prover's options the fix is proved with beside the refs, the config and the scenario (the optional `proof` file's words, e.g. `--faster task`). */
+  readonly options: ReadonlyArray<string>;
 }
 
 function bugsDir(repoRoot: string): string {
@@ -56,6 +58,14 @@ async function readBug(repoRoot: string, id: string): Promise<ZooBug> {
     return readFile(file, "utf8");
   };
   const [readme, scenarioLine, patchText] = await Promise.all([read("README.md"), read("scenario"), read("fix.patch")]);
+  // Optional: a fix proved some other way than by a scenario that fails on base (a performance fix, `--faster <metric>`).
+  const proofFile = join(dir, "proof");
+  const options = existsSync(proofFile)
+    ? (await readFile(proofFile, "utf8"))
+        .trim()
+        .split(/\s+/)
+        .filter((word) => word !== "")
+    : [];
   const { title, summary } = readmeParts(readme);
   if (title === "" || summary === "")
     throw broken("README.md must start with a `# title` line and a paragraph saying the bug in one sentence.");
@@ -64,7 +74,7 @@ async function readBug(repoRoot: string, id: string): Promise<ZooBug> {
     throw broken(`its scenario file says ${scenario}, which does not exist; write the scenario's path relative to the repository root.`);
   const files = patchFiles(patchText);
   if (files.length === 0) throw broken("fix.patch changes no file; make it with `git diff` from the buggy app to the shipped one.");
-  return { id, title, summary, scenario, patch: join(dir, "fix.patch"), files };
+  return { id, title, summary, scenario, patch: join(dir, "fix.patch"), files, options };
 }
 
 function readmeParts(readme: string): { title: string; summary: string } {

@@ -89,9 +89,20 @@ export async function createZooSandbox(options: {
   return { dir, base: "zoo-bugs", head: "zoo-fixes", bugs, dispose };
 }
 
-/** The prover's arguments that prove the sandbox's fix: `--repo … --base base --head head --config … <scenario>`. */
+/** The prover's arguments that prove the sandbox's fix: `--repo … --base base --head head --config … [the bug's options] <scenario>`. */
 export function proofArguments(sandbox: DemoSandbox): ReadonlyArray<string> {
-  return ["--repo", sandbox.dir, "--base", sandbox.base, "--head", sandbox.head, "--config", sandbox.config, sandbox.scenario];
+  return [
+    "--repo",
+    sandbox.dir,
+    "--base",
+    sandbox.base,
+    "--head",
+    sandbox.head,
+    "--config",
+    sandbox.config,
+    ...sandbox.bug.options,
+    sandbox.scenario,
+  ];
 }
 
 const baseBranch = (bug: ZooBug) => `bug/${bug.id}`;
