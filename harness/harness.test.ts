@@ -85,7 +85,7 @@ beforeAll(async () => {
   exitCode = run.exitCode;
   stderr = run.stderr;
   report = JSON.parse(run.stdout) as JsonReport;
-  // Sixteen projects, twenty-two tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
+  // Nineteen projects, twenty-eight tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
   // twelve runs before, in one hook.
 }, 600_000);
 

@@ -61,7 +61,7 @@ async function metrics(session: CDPSession): Promise<Readonly<Record<string, num
   if (missing.length > 0) {
     throw new HarnessError(
       "browser",
-      `this Chromium's Performance.getMetrics has no ${missing.join(", ")}: app.measure() needs a Chromium that reports them (run the harness's own).`,
+      `this Chromium's Performance.getMetrics has no ${missing.join(", ")}: app.measure() needs a Chromium that reports them: point SCENARIO_CHROMIUM at a recent one, or unset it.`,
     );
   }
   return Object.fromEntries(read.map((name) => [name, byName.get(name) as number]));
@@ -101,79 +101,86 @@ export async function measure(
   measured.set(testInfo, labels);
   const trace =
     process.env[measureTraceEnv] === "1" ? testInfo.outputPath(`measure-${String(labels.size)}-${fileSafe(label)}.trace.json`) : undefined;
-  const token = `__scenarioMeasure_${randomUUID().replaceAll("-", "")}`;
 
   if (trace !== undefined) await browser.startTracing(page, { path: trace, screenshots: false });
+  const blockRun = { page, label, slowdown, token: `__scenarioMeasure_${randomUUID().replaceAll("-", "")}` };
+  let measurement: Measurement;
   let session: CDPSession | undefined;
-  let finished = false;
   try {
     session = await page.context().newCDPSession(page);
-    // Thread time: the durations are CPU time of the renderer's main thread, which a busy machine stretches less than wall time.
-    await session.send("Performance.enable", { timeDomain: "threadTicks" });
-    await page.evaluate(watchPage, [token, frameWaitMs] as const).catch((error: unknown) => {
-      throw new Error(
-        `app.measure(${JSON.stringify(label)}) could not watch the page's frames before the block: ${String(error)}. Measure a visible, open page.`,
-      );
-    });
-    if (slowdown !== undefined) await session.send("Emulation.setCPUThrottlingRate", { rate: slowdown });
-    const before = await metrics(session);
-    const started = performance.now();
-    await block();
-    const wall = performance.now() - started;
-    const after = await metrics(session);
-    const seen = await page.evaluate(collectPage, token);
-    if (seen === undefined) {
-      throw new Error(
-        `app.measure(${JSON.stringify(label)}): the page navigated while the block ran (now at ${page.url()}), and a new document loses what the page saw: ` +
-          "open the page before app.measure(), and measure what each page does in its own block.",
-      );
-    }
-    const spent = (name: string) => ((after[name] as number) - (before[name] as number)) * 1000;
-    const durations = Object.fromEntries(Object.entries(threadTimes).map(([metric, name]) => [metric, spent(name)])) as Record<
-      keyof typeof threadTimes,
-      number
-    >;
-    const measurement: Measurement = {
-      ...durations,
-      task: Math.max(0, durations.task - spent(commands)),
-      cpu: Math.max(0, durations.cpu - spent(commands)),
-      blocking: seen.blocking,
-      "long-tasks": seen.longTasks,
-      "dropped-frames": seen.droppedFrames,
-      interaction: seen.interaction,
-      heap: after[heapUsed] as number,
-      wall,
-    };
-    finished = true;
-    const metadata: MeasureMetadata = {
-      label,
-      metrics: measurement,
-      ...(trace === undefined ? {} : { trace }),
-      ...(slowdown === undefined ? {} : { cpuSlowdown: slowdown }),
-    };
-    testInfo.annotations.push({ type: measureAnnotation, description: JSON.stringify(metadata) });
-    return measurement;
-  } finally {
-    await end(page, session, slowdown, trace, finished);
+    measurement = await measureBlock(session, blockRun, block);
+  } catch (error) {
+    // The block's own error is the one to see: a cleanup that fails after it (a closed page) says nothing more.
+    await end(page, session, slowdown, trace).catch(() => undefined);
     // A block that failed leaves the page's watch running: its frame loop would go on through the rest of the test.
-    if (!finished) await page.evaluate(stopWatch, token).catch(() => undefined);
+    await page.evaluate(stopWatch, blockRun.token).catch(() => undefined);
+    if (trace !== undefined) await rm(trace, { force: true });
+    throw error;
   }
+  await end(page, session, slowdown, trace);
+  const metadata: MeasureMetadata = {
+    label,
+    metrics: measurement,
+    ...(trace === undefined ? {} : { trace }),
+    ...(slowdown === undefined ? {} : { cpuSlowdown: slowdown }),
+  };
+  testInfo.annotations.push({ type: measureAnnotation, description: JSON.stringify(metadata) });
+  return measurement;
 }
 
-/** Ends a block's measuring on every path: throttling off, the session detached, the trace stopped (and dropped when the block failed). */
-async function end(
-  page: Page,
-  session: CDPSession | undefined,
-  slowdown: number | undefined,
-  trace: string | undefined,
-  finished: boolean,
-) {
+/** Runs the block between two readings of the Performance domain and of the page's watch, at the slowdown asked for. */
+async function measureBlock(
+  session: CDPSession,
+  {
+    page,
+    label,
+    slowdown,
+    token,
+  }: { readonly page: Page; readonly label: string; readonly slowdown: number | undefined; readonly token: string },
+  block: () => Promise<unknown>,
+): Promise<Measurement> {
+  // Thread time: the durations are CPU time of the renderer's main thread, which a busy machine stretches less than wall time.
+  await session.send("Performance.enable", { timeDomain: "threadTicks" });
+  await page.evaluate(watchPage, [token, frameWaitMs] as const).catch((error: unknown) => {
+    throw new Error(
+      `app.measure(${JSON.stringify(label)}) could not watch the page's frames before the block: ${String(error)}. Measure a visible, open page.`,
+    );
+  });
+  if (slowdown !== undefined) await session.send("Emulation.setCPUThrottlingRate", { rate: slowdown });
+  const before = await metrics(session);
+  const started = performance.now();
+  await block();
+  const wall = performance.now() - started;
+  const after = await metrics(session);
+  const seen = await page.evaluate(collectPage, token);
+  if (seen === undefined) {
+    throw new Error(
+      `app.measure(${JSON.stringify(label)}): the page navigated while the block ran (now at ${page.url()}), and a new document loses what the page saw: ` +
+        "open the page before app.measure(), and measure what each page does in its own block.",
+    );
+  }
+  const spent = (name: string) => ((after[name] as number) - (before[name] as number)) * 1000;
+  return {
+    task: Math.max(0, spent(threadTimes.task) - spent(commands)),
+    script: spent(threadTimes.script),
+    layout: spent(threadTimes.layout),
+    style: spent(threadTimes.style),
+    cpu: Math.max(0, spent(threadTimes.cpu) - spent(commands)),
+    blocking: seen.blocking,
+    "long-tasks": seen.longTasks,
+    "dropped-frames": seen.droppedFrames,
+    interaction: seen.interaction,
+    heap: after[heapUsed] as number,
+    wall,
+  };
+}
+
+/** Ends a block's measuring, on every path: its throttling reset, its session detached, its trace stopped. */
+async function end(page: Page, session: CDPSession | undefined, slowdown: number | undefined, trace: string | undefined): Promise<void> {
   if (session !== undefined) {
-    // A closed page has no session to reset: its throttling went with it.
+    // A page closed in the block took its throttling and its session with it.
     if (slowdown !== undefined) await session.send("Emulation.setCPUThrottlingRate", { rate: 1 }).catch(() => undefined);
     await session.detach().catch(() => undefined);
   }
-  if (trace === undefined) return;
-  await page.context().browser()?.stopTracing();
-  if (!finished) await rm(trace, { force: true });
+  if (trace !== undefined) await page.context().browser()?.stopTracing();
 }
