@@ -208,7 +208,8 @@ export const measureAnnotation = "scenario-harness:measure";
  * - `task`, `script`, `layout`, `style`: ms the renderer's main thread spent in tasks, in script,
  *   in layout and in style recalculation over the block (the DevTools protocol's Performance
  *   domain, TaskDuration, ScriptDuration, LayoutDuration, RecalcStyleDuration, in thread time: CPU time);
- * - `cpu`: ms of CPU time of the renderer's main thread over the block (ThreadTime);
+ *   `task` leaves out the protocol's own commands (DevToolsCommandDuration: Playwright's checks and polling);
+ * - `cpu`: ms of CPU time of the renderer's main thread over the block (ThreadTime), less those commands too;
  * - `blocking`: total blocking time, ms: the sum over the block's long tasks (50 ms or more) of what each lasted beyond 50 ms;
  * - `long-tasks`: how many long tasks the block had;
  * - `dropped-frames`: frames the page did not render while the block ran, against the display's rate;

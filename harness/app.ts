@@ -13,6 +13,7 @@ import { appHost, interactiveExpression, readyTimeoutMs, warmPaths } from "./app
 import { waitInteractive, type InteractiveSignal } from "./interactive.ts";
 import { screenshotPng } from "./screenshot.ts";
 import { bootApp } from "./boot.ts";
+import { measure, type Measurement } from "./measure.ts";
 
 /** How `app.open()` opens a page. */
 export interface OpenOptions {
@@ -42,6 +43,12 @@ export interface ScenarioApp {
    * page has painted, with animations stopped and frameworks' dev tool launchers hidden.
    */
   screenshot(label: string, element?: Locator): Promise<void>;
+  /**
+   * Runs `block` and measures what the page's main thread did meanwhile, from Chromium itself (docs/scenarios.md,
+   * "Measuring the browser's work"): returns each metric and notes them, under `label`, for a performance proof.
+   * Chromium only; the page must be open and stay on one document; each block of a test has its own label.
+   */
+  measure(label: string, block: () => Promise<unknown>): Promise<Measurement>;
   /** Runs the app's own CLI (the config's `cli`) with these arguments; rejects on a non-zero exit. */
   cli(...args: string[]): Promise<CliResult>;
   /** Writes `files` into a fresh folder and adds it as project `name` through the app's CLI. */
@@ -100,6 +107,8 @@ export async function startApp(input: {
   readonly replayNamed?: Readonly<Record<string, string>>;
   /** The route's variables (`app.route`), over the config's. */
   readonly routeEnv?: Readonly<Record<string, string>> | undefined;
+  /** The test's `cpuSlowdown` option, for app.measure(). */
+  readonly cpuSlowdown?: number | undefined;
 }): Promise<RunningApp> {
   const { config, root, page, testInfo } = input;
   // A bad host, ready timeout, warm list or interactive expression is refused before anything starts.
@@ -146,6 +155,7 @@ export async function startApp(input: {
     screenshot: async (label, element) => {
       await testInfo.attach(screenshotAttachment(label), { body: await screenshotPng(page, element), contentType: "image/png" });
     },
+    measure: (label, block) => measure({ page, testInfo, cpuSlowdown: input.cpuSlowdown }, label, block),
     cli,
     project: async (name, files) => {
       const dir = join(base, "projects", name);

@@ -25,6 +25,11 @@ export interface ScenarioTestOptions {
   transcript: TranscriptOption;
   /** Extra environment for this test's app, over the config's; `{port}`, `{home}`, `{replay}`, `{replayCommand}`, `{replayExecutable}` are substituted. */
   appEnv: Readonly<Record<string, string>>;
+  /**
+   * Runs each `app.measure()` block with the page's CPU slowed down this many times (a factor above 1), through the
+   * DevTools protocol; a proof's `--cpu-slowdown` (SCENARIO_CPU_SLOWDOWN) overrides it.
+   */
+  cpuSlowdown: number | undefined;
 }
 
 /** The scenario's fixtures, beside Playwright's own (the browser page is its `page`). */
@@ -107,6 +112,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   scenarioApp: [{ start: "" } satisfies ScenarioAppConfig, { option: true, scope: "worker" }],
   transcript: [undefined, { option: true }],
   appEnv: [{}, { option: true }],
+  cpuSlowdown: [undefined, { option: true }],
 
   // A headed run (--headed, --debug) cannot use the headless shell the config picked. Only the
   // project's `use` holds the command line's headless: false; the config was loaded before it.
@@ -163,7 +169,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   // Boot has its own budget (the ready timeout, enforced by the harness); timeout 0 keeps this
   // fixture's setup and teardown out of the test's timeout.
   app: [
-    async ({ scenarioApp, appEnv, agent, page }, use, testInfo) => {
+    async ({ scenarioApp, appEnv, cpuSlowdown, agent, page }, use, testInfo) => {
       const { appRoot, startApp } = await import("./app.ts");
       const { groupedLogs } = await import("./app-processes.ts");
       const { collectPageEvents } = await import("./page-events.ts");
@@ -187,6 +193,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
             agents.flatMap(({ name, agent: one }) => (name === "" || one.url === undefined ? [] : [[name, one.url]])),
           ),
           routeEnv: route?.env,
+          cpuSlowdown,
         });
       } catch (error) {
         await route?.stop();

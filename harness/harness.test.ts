@@ -7,9 +7,13 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   failureScreenshotAttachment,
+  measureAnnotation,
+  measureMetrics,
+  measureTraceEnv,
   pageEventsAnnotation,
   serverLogAttachment,
   strayCallsAnnotation,
+  type MeasureMetadata,
   type PageEventsMetadata,
 } from "../common/contract.ts";
 
@@ -73,13 +77,15 @@ beforeAll(async () => {
         npm_config_planted_setting: "true",
         PNPM_PLANTED: "1",
         PROCESSES_APP_PIDS: pids,
+        // measure-app's blocks each record their trace, as on a performance proof's runs.
+        [measureTraceEnv]: "1",
       },
     },
   );
   exitCode = run.exitCode;
   stderr = run.stderr;
   report = JSON.parse(run.stdout) as JsonReport;
-  // Sixteen projects, twenty-two tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
+  // Nineteen projects, twenty-eight tests, each with its own app and browser, some waiting out a slow app on purpose: the time of
   // twelve runs before, in one hook.
 }, 600_000);
 
@@ -344,6 +350,58 @@ describe("the harness", () => {
       ],
       late: false,
     });
+  });
+});
+
+describe("app.measure()", () => {
+  /** Each measured block of a measure-app test, by the test's title's start. */
+  const blocks = (title: string): MeasureMetadata[] =>
+    (project("measure-app").runs.find((run) => run.title.startsWith(title))?.result.annotations ?? [])
+      .filter((annotation) => annotation.type === measureAnnotation)
+      .map((annotation) => JSON.parse(annotation.description ?? "") as MeasureMetadata);
+
+  it("notes each block's every metric, a finite number, and its trace, which DevTools opens, beside its test's other blocks", async () => {
+    expect(statuses(project("measure-app").runs)).toEqual({
+      "A heavy click and a light one, each measured": ["passed", undefined],
+      "A light click measured at the test's CPU slowdown": ["passed", undefined],
+      "A block that throws rejects with its own error, and the next block is measured": ["passed", undefined],
+      "A block without a label, one whose label was used, and one that navigates are refused": ["passed", undefined],
+    });
+    const all = ["A heavy click", "A light click", "A block that throws", "A block without"].map(blocks);
+    expect(all.map((one) => one.map((block) => block.label))).toEqual([
+      ["heavy", "light"],
+      ["light, slowed down"],
+      ["after the throw"],
+      ["light"],
+    ]);
+    for (const block of all.flat()) {
+      expect(Object.keys(block.metrics).sort()).toEqual([...measureMetrics].sort());
+      for (const value of Object.values(block.metrics))
+        expect(Number.isFinite(value) && value >= 0, `${block.label}: ${String(value)}`).toBe(true);
+      expect(block.metrics.heap).toBeGreaterThan(0);
+      const trace = JSON.parse(await readFile(block.trace ?? "", "utf8")) as { traceEvents?: unknown[] };
+      expect(trace.traceEvents?.length).toBeGreaterThan(0);
+    }
+    // The block that threw left no trace: its test's folder holds the next block's alone.
+    const [after] = blocks("A block that throws");
+    expect(await readdir(join(after?.trace ?? "", ".."))).toEqual(["measure-2-after-the-throw.trace.json"]);
+  });
+
+  it("measures a click that re-renders 2 000 rows and forces their layout as far more work than one that sets a line of text", () => {
+    const [heavy, light] = blocks("A heavy click");
+    for (const metric of ["task", "script", "layout", "cpu"] as const) {
+      expect(heavy?.metrics[metric], metric).toBeGreaterThan(5 * (light?.metrics[metric] ?? Infinity));
+    }
+    // The heavy click's handler is one long task, which delays the frames and the click's next paint.
+    expect(heavy?.metrics["long-tasks"]).toBeGreaterThanOrEqual(1);
+    expect(heavy?.metrics.blocking).toBeGreaterThan(0);
+    expect(heavy?.metrics.interaction).toBeGreaterThan(0);
+    expect(heavy?.metrics["dropped-frames"]).toBeGreaterThan(light?.metrics["dropped-frames"] ?? Infinity);
+    expect([heavy?.cpuSlowdown, light?.cpuSlowdown]).toEqual([undefined, undefined]);
+  });
+
+  it("notes the CPU slowdown a test's cpuSlowdown option set for its blocks", () => {
+    expect(blocks("A light click measured").map((block) => block.cpuSlowdown)).toEqual([4]);
   });
 });
 

@@ -14,5 +14,6 @@ export {
 } from "./config.ts";
 export type { ScenarioApp, CliResult, OpenOptions } from "./app.ts";
 export type { InteractiveSignal } from "./interactive.ts";
+export type { Measurement } from "./measure.ts";
 export type { ScenarioAgent } from "./agent.ts";
 export { HarnessError, type HarnessErrorKind } from "./errors.ts";

@@ -6,6 +6,7 @@ import hydrateApp from "./hydrate-app/playwright.config.ts";
 import hydrateNever from "./hydrate-app/never.config.ts";
 import hydrateNoWait from "./hydrate-app/no-wait.config.ts";
 import lateRequest from "./late-request/playwright.config.ts";
+import measureApp from "./measure-app/playwright.config.ts";
 import originDefaultHost from "./origin-app/default-host.config.ts";
 import originApp from "./origin-app/playwright.config.ts";
 import processesApiFails from "./processes-app/api-fails.config.ts";
@@ -55,6 +56,7 @@ export default defineConfig<object, ScenarioWorkerOptions>({
     project("hydrate-app never", "hydrate-app", hydrateNever, firstClick),
     project("wrong-transcript", "wrong-transcript", wrongTranscript),
     project("late-request", "late-request", lateRequest),
+    project("measure-app", "measure-app", measureApp),
     project("route-app ai-sdk", "route-app", routeAiSdk),
     project("route-app https", "route-app", routeHttps),
     project("route-app python", "route-app", routePython),
