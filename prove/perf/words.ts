@@ -13,19 +13,22 @@ export function formatValue(metric: MeasureMetric, value: number): string {
 /** A ratio to two decimals: "0.52". */
 export const formatRatio = (ratio: number): string => ratio.toFixed(2);
 
-/** A factor to two significant digits, at least one decimal: "3.2×", "1.1×", "12×". */
-const factor = (value: number): string => `${value >= 10 ? value.toFixed(0) : value.toFixed(1)}×`;
+/** A factor's number: one decimal below 10, none above: "3.2", "12". */
+const figure = (value: number): string => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
+
+/** A factor: "3.2×", "12×". */
+const factor = (value: number): string => `${figure(value)}×`;
 
 /** "3.2× faster (95 % interval 2.9–3.6×)": head's speed-up over base, as the interval of base ÷ head. */
 function speedUp(interval: RatioInterval): string {
   const low = 1 / interval.high;
-  const range = interval.low <= 0 ? `at least ${factor(low)}` : `${factor(low)}–${factor(1 / interval.low)}`;
+  const range = interval.low <= 0 ? `at least ${factor(low)}` : `${figure(low)}–${factor(1 / interval.low)}`;
   return `${factor(1 / interval.ratio)} faster (95 % interval ${range})`;
 }
 
 /** "1.4× slower (95 % interval 1.3–1.5×)". */
 const slowDown = (interval: RatioInterval): string =>
-  `${factor(interval.ratio)} slower (95 % interval ${factor(interval.low)}–${factor(interval.high)})`;
+  `${factor(interval.ratio)} slower (95 % interval ${figure(interval.low)}–${factor(interval.high)})`;
 
 /** "head ÷ base 0.97 (95 % interval 0.90–1.05)". */
 const quotient = (interval: RatioInterval): string =>
