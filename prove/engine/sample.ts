@@ -17,7 +17,7 @@ import { Progress } from "../progress/progress.ts";
 import { attemptOnce, errorAttempt, prepare, type SharedInstall, type SideContext } from "./side.ts";
 import { oneScenarioReady } from "./steps.ts";
 import type { Run } from "./run.ts";
-import { formatRatio, formatValue } from "../perf/words.ts";
+import { formatRange, formatRatio, formatValue } from "../perf/words.ts";
 import { valueOf, type PerfRequest } from "../perf/request.ts";
 import { turnOrder, type Sample, type Sampled, type SamplingEnd } from "../perf/samples.ts";
 import { decide, ratioInterval, type RatioInterval } from "../perf/stats.ts";
@@ -26,7 +26,7 @@ import { decide, ratioInterval, type RatioInterval } from "../perf/stats.ts";
 const soFar = (interval: RatioInterval | undefined) =>
   interval === undefined
     ? "head ÷ base: not yet"
-    : `head ÷ base ${formatRatio(interval.ratio)} (95 % ${formatRatio(interval.low)}–${formatRatio(interval.high)})`;
+    : `head ÷ base ${formatRatio(interval.ratio)} (95 % ${formatRange(interval.low, interval.high)})`;
 
 /**
  * Prepares both sides (checked out while the scenario was listed; head hard-links base's install when

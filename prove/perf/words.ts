@@ -13,6 +13,9 @@ export function formatValue(metric: MeasureMetric, value: number): string {
 /** A ratio to two decimals: "0.52". */
 export const formatRatio = (ratio: number): string => ratio.toFixed(2);
 
+/** An interval of a ratio: "0.47–0.58"; a ratio is never below 0, so a low end below it (a noisy base) shows as 0. */
+export const formatRange = (low: number, high: number): string => `${formatRatio(Math.max(0, low))}–${formatRatio(high)}`;
+
 /** A factor's number: one decimal below 10, none above: "3.2", "12". */
 const figure = (value: number): string => (value >= 10 ? value.toFixed(0) : value.toFixed(1));
 
@@ -32,7 +35,7 @@ const slowDown = (interval: RatioInterval): string =>
 
 /** "head ÷ base 0.97 (95 % interval 0.90–1.05)". */
 const quotient = (interval: RatioInterval): string =>
-  `head ÷ base ${formatRatio(interval.ratio)} (95 % interval ${formatRatio(interval.low)}–${formatRatio(interval.high)})`;
+  `head ÷ base ${formatRatio(interval.ratio)} (95 % interval ${formatRange(interval.low, interval.high)})`;
 
 const each = (count: number) => `${count} sample${count === 1 ? "" : "s"} each`;
 

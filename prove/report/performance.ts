@@ -5,7 +5,7 @@ import type { SideName } from "../outcome/types.ts";
 import type { PerfRequest } from "../perf/request.ts";
 import type { Sampled, SideSamples } from "../perf/samples.ts";
 import { median, medianIndex, ratioInterval } from "../perf/stats.ts";
-import { formatRatio, formatValue } from "../perf/words.ts";
+import { formatRange, formatRatio, formatValue } from "../perf/words.ts";
 import { redact, type Redactions, type Replacement } from "./redact.ts";
 import type { ReportPerformance } from "./schema.ts";
 import { loadSharp } from "./sharp.ts";
@@ -156,10 +156,10 @@ export function performanceMarkdown(performance: ReportPerformance, metric: Para
   const ratio =
     performance.ratio === null || interval === null
       ? "head ÷ base: none (base's value is 0 in every sample, or too few samples)"
-      : `head ÷ base **${formatRatio(performance.ratio)}**, 95 % interval ${formatRatio(interval.low)}–${formatRatio(interval.high)}` +
+      : `head ÷ base **${formatRatio(performance.ratio)}**, 95 % interval ${formatRange(interval.low, interval.high)}` +
         (performance.decidedOn === null
           ? ""
-          : ` (decided on its 99 % interval, ${formatRatio(performance.decidedOn.low)}–${formatRatio(performance.decidedOn.high)})`);
+          : ` (decided on its 99 % interval, ${formatRange(performance.decidedOn.low, performance.decidedOn.high)})`);
   const question =
     performance.mode === "faster"
       ? `--faster ${performance.metric}: head must be faster by more than ${performance.margin} %`
