@@ -19,6 +19,11 @@ import type { SideEvidence } from "../report/evidence.ts";
 import type { Replacement } from "../report/redact.ts";
 import type { ProofReport } from "../report/schema.ts";
 import { writeReport } from "../report/write-report.ts";
+import type { PerformanceInput } from "../report/performance.ts";
+import { decidePerf, perfEvidence } from "../perf/decision.ts";
+import { perfRequest } from "../perf/request.ts";
+import { sampleSides } from "../engine/sample.ts";
+import { writeErr } from "../progress/output.ts";
 
 const write = (
   options: ProveOptions,
@@ -27,6 +32,7 @@ const write = (
   known: Known,
   decision: Decision,
   sides: { readonly base: SideEvidence; readonly head: SideEvidence },
+  performance?: PerformanceInput,
 ) =>
   Effect.gen(function* () {
     const dir = run.outDir(known);
@@ -46,6 +52,7 @@ const write = (
           command: reproduce ?? run.reproduce(known, options),
           secrets: run.secrets,
           paths: run.paths(known),
+          ...(performance === undefined ? {} : { performance }),
         }),
       catch: (error) => new ReportWriteFailed({ dir, detail: error instanceof Error ? error.message : String(error) }),
     });
@@ -79,6 +86,16 @@ export function proofSpec(
     pipeline: (run) =>
       Effect.gen(function* () {
         const progress = yield* Progress;
+        const request = perfRequest(options);
+        if (request !== undefined) {
+          const sampled = yield* sampleSides(run, options, request);
+          const known = yield* Ref.get(run.facts);
+          const decision = decidePerf(request, options, sampled);
+          return yield* progress.step(
+            { step: "report" },
+            Effect.uninterruptible(write(options, reproduce, run, known, decision, perfEvidence(sampled), { request, sampled })),
+          );
+        }
         const evidence = yield* oneScenarioSides(run, options, options.repeat);
         const known = yield* Ref.get(run.facts);
         // Whole or not at all: a stop waits for the report, then writes the interrupted one over it.
@@ -118,6 +135,13 @@ export const proofPresenter: Presenter<ProofReport> = {
 /** A proof: of several scenarios (several paths, a folder or a shard) with a summary, else of one. */
 export function prove(options: ProveOptions, cwd: string): Promise<number> {
   const isFolder = (path: string) => existsSync(resolve(cwd, path)) && statSync(resolve(cwd, path)).isDirectory();
+  const perf = perfRequest(options);
+  if (perf !== undefined && isMany(options, isFolder)) {
+    writeErr(
+      `${perf.mode === "faster" ? "--faster" : "--not-slower"} proves one scenario, and ${options.scenario} is a folder; name one scenario file in it (and --grep for one test).`,
+    );
+    return Promise.resolve(2);
+  }
   return isMany(options, isFolder)
     ? reported((interrupt) => proveMany(options, cwd, envSecrets, interrupt), options, summaryPresenter, cwd)
     : reported((interrupt) => proveScenario(options, cwd, envSecrets, interrupt), options, proofPresenter, cwd);

@@ -22,6 +22,11 @@ const options: ProveOptions = {
   sequential: false,
   publish: undefined,
   expectTimeout: undefined,
+  faster: undefined,
+  notSlower: undefined,
+  margin: undefined,
+  maxSamples: undefined,
+  cpuSlowdown: undefined,
 };
 const place = { cwd: "/repo", root: "/repo", prover: "pnpm prove-scenario" };
 

@@ -21,7 +21,8 @@ export function proverCommand(root: string, machine: MachineVersions = machineVe
 export const quote = (arg: string) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`);
 
 /** What a reproduce command repeats of a proof's options. */
-export type ReproduceOptions = Pick<ProveOptions, "base" | "head" | "scenarios" | "repo" | "config" | "grep" | "repeat" | "expectTimeout">;
+export type ReproduceOptions = Pick<ProveOptions, "base" | "head" | "scenarios" | "repo" | "config" | "grep" | "repeat" | "expectTimeout"> &
+  Partial<Pick<ProveOptions, "faster" | "notSlower" | "margin" | "maxSamples" | "cpuSlowdown">>;
 
 /** Where a command ran: its folder, the checkout's root, how the bin runs there, and the config it used (absolute). */
 export interface CommandPlace {

@@ -123,7 +123,7 @@ export interface SideResult {
 }
 
 /** A side's attempt that gave no Playwright result; `runMs` when a Playwright run was made. */
-const errorAttempt = (error: SideError, durationMs: number, runMs: number | null): ClassifiedAttempt => ({
+export const errorAttempt = (error: SideError, durationMs: number, runMs: number | null): ClassifiedAttempt => ({
   attempt: { outcome: "error", durationMs, runMs, error: attemptErrorOf(error) },
   artifacts: { screenshots: [] },
 });
@@ -171,7 +171,7 @@ export const checkOut = (name: RunName, commit: Commit, where: Pick<SideContext,
   });
 
 /** Checks the side's commit out (unless it was, earlier), installs and builds it; returns the app's folder in the worktree. */
-const prepare = Effect.fn("Side.prepare")(function* (name: RunName, commit: Commit, context: SideContext, out: string) {
+export const prepare = Effect.fn("Side.prepare")(function* (name: RunName, commit: Commit, context: SideContext, out: string) {
   const progress = yield* Progress;
   const early = context.checkedOut?.[name];
   const path = yield* early === undefined ? checkOut(name, commit, context) : Effect.fromResult(early);
@@ -211,8 +211,11 @@ function runDetail(context: SideContext, scenario: number, index: number): strin
   return detail === "" ? undefined : detail;
 }
 
-/** One run of a scenario, printed with its outcome; a run that gives no report is an `error` attempt. */
-const attemptOnce = Effect.fn("Side.attempt")(function* (
+/**
+ * One run of a scenario, printed with its outcome (its progress `detail` given, or the scenario's
+ * and the repeat's number); a run that gives no report is an `error` attempt.
+ */
+export const attemptOnce = Effect.fn("Side.attempt")(function* (
   name: RunName,
   scenario: number,
   index: number,
@@ -220,9 +223,10 @@ const attemptOnce = Effect.fn("Side.attempt")(function* (
   context: SideContext,
   out: string,
   prepared?: Prepared,
+  shownAs?: string,
 ) {
   const progress = yield* Progress;
-  const detail = runDetail(context, scenario, index);
+  const detail = shownAs ?? runDetail(context, scenario, index);
   const label = { side: name, step: "run" as const, ...(detail === undefined ? {} : { detail }) };
   const dir = join(out, context.scenarios.length > 1 ? `${scenario + 1}-${index}` : String(index));
   const which = context.scenarios[scenario];

@@ -79,7 +79,7 @@ export const bothSides = Effect.fn("Proof.bothSides")(function* (
 });
 
 /** Both sides' worktrees checked out before the sides start (see checkOutBoth): the scope they are in, and each one's path or why it has none. */
-interface CheckedOut {
+export interface CheckedOut {
   readonly worktrees: Scope.Closeable;
   readonly checkedOut: NonNullable<SideContext["checkedOut"]>;
 }
@@ -127,6 +127,16 @@ export type SidesOptions = ScenarioOptions & Pick<ProveOptions, "base" | "head" 
  * both sides run `repeat` times; each fact is learned as soon as it is known.
  */
 export const oneScenarioSides = Effect.fn("Engine.oneScenario")(function* (run: Run, options: SidesOptions, repeat: number) {
+  const { base, head, context, early } = yield* oneScenarioReady(run, options, repeat);
+  const [baseSide, headSide] = yield* bothSides(options, base, head, context, early);
+  return sideEvidence(baseSide, headSide, 0);
+});
+
+/**
+ * What `oneScenarioSides` does before the sides run: both commits, the side context, and both
+ * worktrees checked out (`early`); a performance proof runs its sides from here its own way.
+ */
+export const oneScenarioReady = Effect.fn("Engine.oneScenarioReady")(function* (run: Run, options: SidesOptions, repeat: number) {
   const place = yield* findWorkplace(options, run.cwd);
   yield* run.learn({ place });
   const [base, head] = yield* resolveRefs(options, place.repo);
@@ -139,6 +149,5 @@ export const oneScenarioSides = Effect.fn("Engine.oneScenario")(function* (run: 
   const scenario = listed.value;
   yield* run.claim;
   const context = sideContext({ place, scenarios: [scenario], runDir, cwd: run.cwd, keep: options.keep, repeat });
-  const [baseSide, headSide] = yield* bothSides(options, base, head, context, listed.early);
-  return sideEvidence(baseSide, headSide, 0);
+  return { base, head, context, early: listed.early };
 });

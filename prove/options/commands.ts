@@ -1,17 +1,23 @@
 // Every command of prove-scenario: what it does, its arguments, the options it takes, and its exit codes.
 import { defineCommand, describedAs, type CommandSpec } from "./declaration.ts";
+import { UsageError } from "../errors.ts";
 import {
   at,
   base,
   branch,
   config,
+  cpuSlowdown,
   expectTimeout,
+  faster,
   grep,
   head,
   imageUrl,
   json,
   keep,
+  margin,
+  maxSamples,
   newEnd,
+  notSlower,
   oldEnd,
   out,
   publish,
@@ -22,20 +28,79 @@ import {
   shard,
   threshold,
 } from "./declarations.ts";
+import type { ProveOptions } from "./types.ts";
 import { bugId, compareScenario, noArguments, oneScenario, reportDir, scenarioList, shardDirs } from "./positionals.ts";
 
 /** --grep for a command of one scenario file. */
 const grepOne = describedAs(grep, { help: "pick one test when the file holds several" });
 
+/**
+ * A performance proof's flags together: one of --faster and --not-slower, of one scenario, each side
+ * sampled as often as the statistics need (so never --repeat, --shard or several scenarios), and
+ * --margin, --max-samples and --cpu-slowdown only with one of them.
+ */
+function refusePerfMismatch(options: ProveOptions): void {
+  const perf = options.faster === undefined ? (options.notSlower === undefined ? undefined : "--not-slower") : "--faster";
+  if (options.faster !== undefined && options.notSlower !== undefined) {
+    throw new UsageError({
+      detail:
+        "--faster and --not-slower ask different questions of one proof; give one: --faster to prove a speed-up, --not-slower to guard against a slowdown.",
+    });
+  }
+  if (perf === undefined) {
+    const alone = [
+      ["--margin", options.margin],
+      ["--max-samples", options.maxSamples],
+      ["--cpu-slowdown", options.cpuSlowdown],
+    ].flatMap(([flag, value]) => (value === undefined ? [] : [String(flag)]));
+    if (alone.length > 0) {
+      throw new UsageError({
+        detail: `${alone.join(" and ")} ${alone.length > 1 ? "say" : "says"} how a performance proof samples; add --faster <metric> or --not-slower <metric>, or leave ${alone.length > 1 ? "them" : "it"} out.`,
+      });
+    }
+    return;
+  }
+  if (options.repeat > 1) {
+    throw new UsageError({ detail: `${perf} samples each side until its interval decides (at most --max-samples); leave --repeat out.` });
+  }
+  if (options.shard !== undefined || options.scenarios.length > 1) {
+    throw new UsageError({ detail: `${perf} proves one scenario; name one scenario file (and --grep for one test), without --shard.` });
+  }
+}
+
 const prove = defineCommand({
   name: "prove",
-  does: "Prove a fix: the scenario fails on base and passes on head.",
+  does: "Prove a fix: the scenario fails on base and passes on head; with --faster, that head is faster (docs/performance-proofs.md).",
   positionals: scenarioList,
-  options: [base, head, repo, config, grep, repeat, expectTimeout, out, shard, json, sequential, keep, publish],
+  options: [
+    base,
+    head,
+    repo,
+    config,
+    grep,
+    repeat,
+    expectTimeout,
+    faster,
+    notSlower,
+    margin,
+    maxSamples,
+    cpuSlowdown,
+    out,
+    shard,
+    json,
+    sequential,
+    keep,
+    publish,
+  ],
   exitCodes:
     "0 proved (fails on base, passes on head); 1 ran but did not prove the fix; 2 could not run. " +
-    "With several scenarios: 0 only when every one is proved; 2 when any could not run, else 1 when any was not proved.",
-  build: (options) => ({ kind: "prove", options }),
+    "With several scenarios: 0 only when every one is proved; 2 when any could not run, else 1 when any was not proved. " +
+    "With --faster: 0 proved faster; 1 no clear difference, slower, or a run that failed; 2 could not run. " +
+    "With --not-slower: 0 not slower; 1 slower, undecided at --max-samples, or a run that failed; 2 could not run.",
+  build: (options) => {
+    refusePerfMismatch(options);
+    return { kind: "prove", options };
+  },
 });
 
 const init = defineCommand({

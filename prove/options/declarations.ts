@@ -3,7 +3,18 @@ import { UsageError } from "../errors.ts";
 import { defaultThreshold } from "../report/diff-defaults.ts";
 import { booleanOption, listed, readOption, stringOption, type Given } from "./declaration.ts";
 import type { PublishTarget } from "./types.ts";
-import { expectTimeoutOf, nonEmpty, repeatCount, required, shardOf, thresholdOf } from "./values.ts";
+import {
+  cpuSlowdownOf,
+  expectTimeoutOf,
+  marginOf,
+  maxSamplesOf,
+  metricOf,
+  nonEmpty,
+  repeatCount,
+  required,
+  shardOf,
+  thresholdOf,
+} from "./values.ts";
 
 /** A required ref, refused when missing or empty. */
 const ref = (value: string | undefined, self: { readonly flag: string; readonly example: string }) =>
@@ -138,6 +149,65 @@ export const expectTimeout = stringOption({
   default: "the config's proof.expectTimeout, else its expect.timeout",
   read: expectTimeoutOf,
   reproduce: (ms) => String(ms),
+});
+
+export const faster = stringOption({
+  flag: "faster",
+  key: "faster",
+  type: "string",
+  placeholder: "<metric>",
+  example: "task",
+  help:
+    "a performance proof: head is faster than base by more than --margin in this metric of the scenario's app.measure blocks " +
+    "(summed over them; <label>:<metric> for one block), sampled in turns until the interval of head ÷ base decides (docs/performance-proofs.md)",
+  read: (value, self): string | undefined => metricOf(value, `--${self.flag}`),
+  reproduce: same,
+});
+
+export const notSlower = stringOption({
+  flag: "not-slower",
+  key: "notSlower",
+  type: "string",
+  placeholder: "<metric>",
+  example: "task",
+  help: "a performance guard: head is not slower than base by more than --margin in this metric, as --faster samples it",
+  read: (value, self): string | undefined => metricOf(value, `--${self.flag}`),
+  reproduce: same,
+});
+
+export const margin = stringOption({
+  flag: "margin",
+  key: "margin",
+  type: "string",
+  placeholder: "<percent>",
+  example: "10",
+  help: "with --faster, how much faster head must be; with --not-slower, how much slower it may be",
+  default: "10",
+  read: marginOf,
+  reproduce: (percent) => String(percent),
+});
+
+export const maxSamples = stringOption({
+  flag: "max-samples",
+  key: "maxSamples",
+  type: "string",
+  placeholder: "<n>",
+  example: "30",
+  help: "with --faster or --not-slower, the most samples per side before the proof ends undecided",
+  default: "30",
+  read: maxSamplesOf,
+  reproduce: (count) => String(count),
+});
+
+export const cpuSlowdown = stringOption({
+  flag: "cpu-slowdown",
+  key: "cpuSlowdown",
+  type: "string",
+  placeholder: "<n>",
+  example: "4",
+  help: "with --faster or --not-slower, run the renderer n times slower while a block is measured, to magnify a difference",
+  read: cpuSlowdownOf,
+  reproduce: (factor) => String(factor),
 });
 
 export const out = stringOption({

@@ -53,4 +53,24 @@ describe("reading a command line by the declarations", () => {
   it("names an empty --branch as such even without --publish", () => {
     expect(refusal(["merge", "shard-1", "--branch="])).toBe("--branch needs a value, e.g. --branch scenario-proofs.");
   });
+
+  it("refuses a performance proof's flags that do not go together, naming them and the fix", () => {
+    const proof = ["--base", "main", "--head", "HEAD", "s.e2e.ts"];
+    expect(refusal([...proof, "--faster", "task", "--not-slower", "task"])).toBe(
+      "--faster and --not-slower ask different questions of one proof; give one: --faster to prove a speed-up, --not-slower to guard against a slowdown.",
+    );
+    expect(refusal([...proof, "--margin", "5", "--cpu-slowdown", "4"])).toBe(
+      "--margin and --cpu-slowdown say how a performance proof samples; add --faster <metric> or --not-slower <metric>, or leave them out.",
+    );
+    expect(refusal([...proof, "--faster", "task", "--repeat", "3"])).toBe(
+      "--faster samples each side until its interval decides (at most --max-samples); leave --repeat out.",
+    );
+    expect(refusal([...proof, "other.e2e.ts", "--not-slower", "task"])).toBe(
+      "--not-slower proves one scenario; name one scenario file (and --grep for one test), without --shard.",
+    );
+    expect(parseCommand([...proof, "--faster", "reply:task", "--margin", "20", "--max-samples", "8"])).toMatchObject({
+      kind: "prove",
+      options: { faster: "reply:task", notSlower: undefined, margin: 20, maxSamples: 8, cpuSlowdown: undefined },
+    });
+  });
 });

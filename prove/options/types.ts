@@ -38,6 +38,16 @@ export interface ProveOptions extends ScenarioOptions {
   readonly sequential: boolean;
   /** Publish when the proof has its report; undefined without --publish. */
   readonly publish: PublishTarget | undefined;
+  /** --faster: the metric as typed (`task`, `reply:script`); a performance proof. */
+  readonly faster: string | undefined;
+  /** --not-slower: the metric as typed; a performance guard. */
+  readonly notSlower: string | undefined;
+  /** --margin, in percent; undefined for the default. */
+  readonly margin: number | undefined;
+  /** --max-samples, per side; undefined for the default. */
+  readonly maxSamples: number | undefined;
+  /** --cpu-slowdown: the renderer's slowdown factor while a block is measured. */
+  readonly cpuSlowdown: number | undefined;
 }
 
 export interface PublishOptions extends PublishTarget {

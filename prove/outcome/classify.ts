@@ -5,11 +5,14 @@ import {
   bootMsAnnotation,
   failureScreenshotAttachment,
   harnessErrorKind,
+  measureAnnotation,
+  measureMetrics,
   mismatchAfterFailureAnnotation,
   screenshotLabel,
   serverLogAttachment,
   serverLogExcerptAnnotation,
   strayCallsAnnotation,
+  type MeasureMetadata,
   type StepMetadata,
   type StrayCallMetadata,
   type HarnessErrorKind,
@@ -30,6 +33,8 @@ export interface AttemptArtifacts {
   readonly serverLog?: AttachmentSource;
   /** How long the app took to boot, when the harness recorded it. */
   readonly bootMs?: number;
+  /** The blocks the scenario measured (app.measure), in order; absent when it measured none. */
+  readonly measures?: ReadonlyArray<MeasureMetadata>;
 }
 
 /** One attempt as the report records it, and the files its report copies. */
@@ -170,13 +175,37 @@ function artifactsOf(result: JsonResult): AttemptArtifacts {
   const trace = find("trace");
   const serverLog = find(serverLogAttachment);
   const boot = Number(result.annotations.find((annotation) => annotation.type === bootMsAnnotation)?.description);
+  const measures = result.annotations.flatMap((annotation) =>
+    annotation.type === measureAnnotation ? (measureOf(annotation.description) ?? []) : [],
+  );
   return {
     screenshots,
     ...(failureScreenshot === undefined ? {} : { failureScreenshot }),
     ...(trace === undefined ? {} : { trace }),
     ...(serverLog === undefined ? {} : { serverLog }),
     ...(Number.isFinite(boot) ? { bootMs: boot } : {}),
+    ...(measures.length === 0 ? {} : { measures }),
   };
+}
+
+/** A measured block from its annotation; undefined when it cannot be read (a label, and a finite number for every metric). */
+function measureOf(description: string | undefined): MeasureMetadata | undefined {
+  try {
+    const parsed: unknown = JSON.parse(description ?? "");
+    if (typeof parsed !== "object" || parsed === null) return undefined;
+    const { label, metrics, trace, cpuSlowdown } = parsed as Record<string, unknown>;
+    if (typeof label !== "string" || typeof metrics !== "object" || metrics === null) return undefined;
+    const values = metrics as Record<string, unknown>;
+    if (!measureMetrics.every((metric) => typeof values[metric] === "number" && Number.isFinite(values[metric]))) return undefined;
+    return {
+      label,
+      metrics: Object.fromEntries(measureMetrics.map((metric) => [metric, values[metric] as number])) as MeasureMetadata["metrics"],
+      ...(typeof trace === "string" ? { trace } : {}),
+      ...(typeof cpuSlowdown === "number" ? { cpuSlowdown } : {}),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 const noArtifacts: AttemptArtifacts = { screenshots: [] };

@@ -81,7 +81,15 @@ export type ReasonCode =
   | "scenario-not-found"
   | "ambiguous-scenario"
   | "config-error"
-  | "interrupted";
+  | "interrupted"
+  // A performance proof's (--faster, --not-slower): its outcome, a side whose run failed, a scenario that measured nothing.
+  | "faster"
+  | "no-clear-difference"
+  | "slower"
+  | "not-slower"
+  | "undecided"
+  | "fails-on-base"
+  | "no-measure";
 
 export type ExitCode = 0 | 1 | 2;
 

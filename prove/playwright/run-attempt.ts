@@ -43,6 +43,8 @@ export interface AttemptInput {
   readonly expectTimeout: number | undefined;
   /** For a run started while its side installs: the file the harness waits for before it starts the app (preparedFileEnv). */
   readonly prepared?: string;
+  /** More of the run's environment: a performance proof's measureTraceEnv and cpuSlowdownEnv. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** Playwright's own default for its transform cache, in the temporary folder the prover was given. */
@@ -110,6 +112,7 @@ export const runAttempt = Effect.fn("Side.runAttempt")(function* (input: Attempt
     ...(input.keep ? { [keepEnv]: "1" } : {}),
     ...(input.expectTimeout === undefined ? {} : { [expectTimeoutEnv]: String(input.expectTimeout) }),
     ...(input.prepared === undefined ? {} : { [preparedFileEnv]: input.prepared }),
+    ...input.env,
   });
   const args = [
     input.cli,

@@ -1,3 +1,5 @@
+import type { MeasureMetric } from "../../common/contract.ts";
+import { performanceMarkdown } from "./performance.ts";
 import { timingsLine } from "./timings.ts";
 import { markdownTable } from "markdown-table";
 import { describeDurations } from "../outcome/durations.ts";
@@ -16,6 +18,8 @@ export interface MarkdownInput {
   readonly errors: ReadonlyArray<{ readonly side: SideName; readonly error: AttemptError }>;
   /** The calls the route refused on a side whose shown attempt passed (a failed one's are in its error). */
   readonly refused?: ReadonlyArray<{ readonly side: SideName; readonly calls: ReadonlyArray<RefusedCall> }>;
+  /** A performance proof's metric, for its section's values. */
+  readonly metric?: MeasureMetric;
 }
 
 /** A verdict as a headline, in report.md and summary.md. */
@@ -110,9 +114,10 @@ export function commitLine(name: SideName, side: ReportSide): string {
 }
 
 /** report.md: what a reviewer reads in the PR, verdict first. */
-export function renderMarkdown({ report, rows, errors, refused = [] }: MarkdownInput): string {
+export function renderMarkdown({ report, rows, errors, refused = [], metric }: MarkdownInput): string {
   const title = report.scenario.title ?? report.scenario.file;
   const parts: string[] = [`## ${headlines[report.verdict]}: ${title}`, "", `**${report.reasonCode}** — ${report.reason}`];
+  if (report.performance !== undefined && metric !== undefined) parts.push("", performanceMarkdown(report.performance, metric));
 
   if (rows.length > 0) parts.push("", screenshotTable({ base: column("base", report.base), head: column("head", report.head) }, rows));
 

@@ -1,3 +1,4 @@
+import type { PerfMode, PerfOutcome } from "../perf/stats.ts";
 import type { Attempt, ExitCode, ReasonCode, SideName, Verdict } from "../outcome/types.ts";
 
 /** report.json, schema `scenario-proof/v1`; docs/report-json.md describes every field. */
@@ -92,6 +93,42 @@ export interface ReportTimings {
   readonly reportMs: number;
 }
 
+/** An interval of head ÷ base. */
+export interface ReportInterval {
+  /** 0.95 for a 95 % interval. */
+  readonly confidence: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/** A performance proof's (--faster, --not-slower) numbers: docs/report-json.md and docs/performance-proofs.md. */
+export interface ReportPerformance {
+  readonly mode: PerfMode;
+  /** As typed: `task`, or `<label>:<metric>`. */
+  readonly metric: string;
+  /** In percent. */
+  readonly margin: number;
+  readonly maxSamples: number;
+  readonly cpuSlowdown: number | null;
+  /** Null when a run ended the proof before the statistics decided (the verdict says which and why). */
+  readonly outcome: PerfOutcome | null;
+  /** Every counted sample's value, per side, in the order the side ran them (warm-ups left out). */
+  readonly samples: { readonly base: ReadonlyArray<number>; readonly head: ReadonlyArray<number> };
+  /** Which side each sample was, in the order they ran. */
+  readonly order: ReadonlyArray<SideName>;
+  readonly median: { readonly base: number | null; readonly head: number | null };
+  /** head's mean ÷ base's mean; null with fewer than two samples a side or a base whose mean is 0. */
+  readonly ratio: number | null;
+  /** The 95 % interval of `ratio`. */
+  readonly interval: ReportInterval | null;
+  /** The 99 % interval the proof stopped on; null when a run ended it. */
+  readonly decidedOn: ReportInterval | null;
+  /** `images/performance.png`: every sample of both sides; null when there were none. */
+  readonly plot: string | null;
+  /** Each side's median sample's traces (one per measured block), relative to the report folder. */
+  readonly traces: { readonly base: ReadonlyArray<string>; readonly head: ReadonlyArray<string> };
+}
+
 export interface ProofReport {
   readonly schema: "scenario-proof/v1";
   readonly verdict: Verdict;
@@ -111,4 +148,6 @@ export interface ProofReport {
   readonly command: string;
   /** How many distinct values were taken out of the folder's files: secret variables' values, and credential-shaped strings. */
   readonly redactions: { readonly environment: number; readonly secretShaped: number };
+  /** Only in a performance proof's report (--faster, --not-slower); added within `scenario-proof/v1`. */
+  readonly performance?: ReportPerformance;
 }

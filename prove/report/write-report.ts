@@ -4,6 +4,7 @@ import type { Decision } from "../outcome/verdict.ts";
 import { writeComparison } from "./comparison.ts";
 import { columnTitle, copyEvidence, redactDeep, reportSide, type SideEvidence } from "./evidence.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { writePerformance, type PerformanceInput } from "./performance.ts";
 import { combine, noRedactions, redact, redactionCounts, type Replacement } from "./redact.ts";
 import type { ProofReport } from "./schema.ts";
 import { reportTimings } from "./timings.ts";
@@ -29,6 +30,8 @@ export interface ReportInput {
   readonly secrets: ReadonlyArray<Replacement>;
   /** This machine's paths and what the report shows instead, in every text, log and trace it holds. */
   readonly paths: ReadonlyArray<Replacement>;
+  /** A performance proof's samples: report.json's `performance`, its plot and traces, and report.md's section. */
+  readonly performance?: PerformanceInput;
 }
 
 const ownEntries = ["images", "base", "head", "report.json", "report.md", "comparison.png"];
@@ -47,6 +50,7 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
 
   const evidence = await copyEvidence({ dir, base: input.base, head: input.head, replacements, found, settings: { failureRows: true } });
   const { rows } = evidence;
+  const perf = input.performance === undefined ? undefined : await writePerformance(input.performance, dir, replacements, found);
 
   const redacted = {
     ...redactDeep(
@@ -65,6 +69,7 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
         markdown: "report.md",
         timings: reportTimings({ totalMs: input.totalMs, steps: input.steps, base: input.base, head: input.head, reportMs: 0 }),
         command: "",
+        ...(perf === undefined ? {} : { performance: perf }),
       } satisfies Omit<ProofReport, "redactions">,
       replacements,
       found,
@@ -100,7 +105,13 @@ export async function writeReport(input: ReportInput): Promise<ProofReport> {
   });
   // Counted after report.md is redacted too; it does not show the counts.
   const markdown = redact(
-    renderMarkdown({ report: { ...redacted, timings, redactions: redactionCounts(found) }, rows, errors, refused }),
+    renderMarkdown({
+      report: { ...redacted, timings, redactions: redactionCounts(found) },
+      rows,
+      errors,
+      refused,
+      ...(input.performance === undefined ? {} : { metric: input.performance.request.metric }),
+    }),
     secrets,
     found,
   );
