@@ -32,7 +32,8 @@ export const usage = `Usage:
   replay-agent check <file>                             validate a transcript and print a summary
   replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--thinking <text>] [--pause <name>@<n>]...
                    [--cut <name>@<n>]... [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
-                   [--background '<lane>=<reply>']... [--no-stream] [--no-usage] [--out <file>]
+                   [--background '<lane>=<reply>']... [--no-stream] [--no-usage] [--tokens-per-second <n>]
+                   [--first-token-ms <n>] [--out <file>]
   replay-agent new --from <description.json> [--out <file>]
                                                         write a transcript from a short description,
                                                         to stdout or to a new file --out
@@ -48,7 +49,9 @@ request with the tool's result then gets the --reply (--before-tool: text stream
 call). --fail answers the first request with that error status; with --reply, the retry gets the
 reply. --background lane=reply answers any number of requests that do not stream, in a lane of
 their own (a chat title, say). openai-chat sends a usage chunk and expects
-stream_options.include_usage unless --no-usage. --from reads turns, tools with results, pauses
+stream_options.include_usage unless --no-usage. --tokens-per-second and --first-token-ms set the
+transcript's pace: each answer's first frame waits --first-token-ms, each later frame 1000 /
+--tokens-per-second ms (one frame is one token). --from reads turns, tools with results, pauses
 and lanes from a JSON file.
 opencode writes a whole session: the event stream (GET /event, held open), session.create() and
 session.prompt(), each prompt's events down to session.idle before its response; --model is
@@ -133,6 +136,9 @@ const options = {
   background: { type: "string", multiple: true },
   "no-stream": { type: "boolean" },
   "no-usage": { type: "boolean" },
+  "tokens-per-second": { type: "string" },
+  "first-token-ms": { type: "string" },
+  "no-timing": { type: "boolean" },
 } as const;
 
 /** The flags of `new` that describe the transcript (all but --from and --out). */
@@ -150,6 +156,8 @@ const descriptionFlags = [
   "background",
   "no-stream",
   "no-usage",
+  "tokens-per-second",
+  "first-token-ms",
 ] as const;
 
 type Values = ReturnType<typeof parseRest>["values"];
