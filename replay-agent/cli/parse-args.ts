@@ -22,8 +22,9 @@ export const usage = `Usage:
                                                         on stdin/stdout, for an app to spawn; control routes on 127.0.0.1,
                                                         announced on stderr; the arguments after -- are the ones the app
                                                         passed, matched against the transcript's spawn line if it has one
-  replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
-                                                        record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM;
+  replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>] [--no-timing]
+                                                        record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM,
+                                                        the time between its chunks as delay lines (none with --no-timing);
                                                         for openai-realtime (--upstream wss://api.openai.com), its WebSocket sessions
   replay-agent record --provider <p> --out <file> --agent '<command line>' [-- <the app's arguments>...]
                                                         record a real stdio agent (jsonrpc-stdio, codex-app-server, codex-exec,
@@ -91,6 +92,8 @@ export type Command =
       readonly upstream: URL;
       readonly out: string;
       readonly port: number;
+      /** Keep the time between the upstream's chunks as delay lines; false with --no-timing. */
+      readonly timing: boolean;
     }
   | {
       readonly command: "record";
@@ -217,6 +220,11 @@ const parseStdioRecord = (
   if (out === undefined || agent === undefined) {
     return new UsageError({ detail: `record --provider ${provider} needs --out <file> and --agent '<the real agent's command line>'` });
   }
+  if (values["no-timing"] === true) {
+    return new UsageError({
+      detail: `record --provider ${provider} records no timing (only an HTTP provider's is kept): leave out --no-timing`,
+    });
+  }
   const networked = (["upstream", "port"] as const).filter((flag) => values[flag] !== undefined);
   if (networked.length > 0) {
     return new UsageError({
@@ -251,6 +259,11 @@ const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed:
       detail: `record --provider takes one of ${httpProviders.join(", ")} (HTTP providers, with --upstream), ${webSocketProviders.join(", ")} (WebSocket, with --upstream) or ${stdioProviders.join(", ")} (stdio agents, with --agent), got "${provider}"`,
     });
   }
+  if (webSocket && values["no-timing"] === true) {
+    return new UsageError({
+      detail: `record --provider ${provider} records no timing (only an HTTP provider's is kept): leave out --no-timing`,
+    });
+  }
   if (values.agent !== undefined || passed.length > 0) {
     return new UsageError({
       detail: `record --provider ${provider} records ${webSocket ? "a WebSocket" : "an HTTP"} provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent`,
@@ -262,7 +275,7 @@ const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed:
   if (port instanceof UsageError) return port;
   return webSocket
     ? { command: "record", transport: "websocket", provider, upstream: url, out, port }
-    : { command: "record", transport: "http", provider, upstream: url, out, port };
+    : { command: "record", transport: "http", provider, upstream: url, out, port, timing: values["no-timing"] !== true };
 };
 
 const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: ReadonlyArray<string>): Command | UsageError => {
@@ -328,7 +341,7 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
         : { command, transcript: values.transcript, controlPort, notify: notify?.href, args: passed };
     }
     case "record": {
-      const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port", "agent"]);
+      const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port", "agent", "no-timing"]);
       return foreign ?? parseRecord(values, positionals, passed);
     }
     case "new": {
