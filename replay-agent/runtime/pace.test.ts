@@ -2,7 +2,10 @@ import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
+import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
+import { writeNew } from "../fixtures/new-file.ts";
+import { readTranscript, serveTranscript } from "../index.ts";
 import { parseTranscript } from "../transcript/parse.ts";
 import { makeReplayRuntime } from "./make-replay-runtime.ts";
 import type { AnswerRun, ResponseSink } from "./response-sink.ts";
@@ -113,5 +116,45 @@ describe("pace", () => {
       { at: 320, pieces: "4:0" },
       { at: 340, pieces: "5:0" },
     ]);
+  });
+
+  it("streams a paced transcript written by new to the official openai client, each chunk once the agent's clock reaches its time", async () => {
+    const { file } = await writeNew({
+      provider: "openai-chat",
+      pace: { tokensPerSecond: 20, firstTokenMs: 200 },
+      turns: [{ user: "Hi", reply: "One two three four five." }],
+    });
+    const program = Effect.gen(function* () {
+      const { url, runtime } = yield* serveTranscript(yield* readTranscript(file));
+      const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "replay", maxRetries: 0 });
+      // The head line goes at once, so the client's call resolves before the first chunk.
+      const stream = yield* Effect.promise(() =>
+        client.chat.completions.create({
+          model: "gpt-4o-mini",
+          messages: [{ role: "user", content: "Hi" }],
+          stream: true,
+          stream_options: { include_usage: true },
+        }),
+      );
+      const chunks = stream[Symbol.asyncIterator]();
+      const [request] = yield* runtime.requests;
+      const arrivals: Array<{ readonly text: string; readonly after: number }> = [];
+      for (let chunk = 0; ; chunk++) {
+        const due = chunk === 0 ? 200 : 50;
+        yield* TestClock.adjust(due - 1);
+        // One ms before it is due, the agent still waits out the pace before this chunk.
+        expect((yield* runtime.status).next?.summary).toMatch(
+          chunk === 0 ? /^pace 200ms \(before the first frame at line \d+\)$/ : /^pace 50ms \(before the frame at line \d+\)$/,
+        );
+        yield* TestClock.adjust(1);
+        const next = yield* Effect.promise(() => chunks.next());
+        if (next.done === true) break;
+        arrivals.push({ text: next.value.choices[0]?.delta.content ?? "", after: (yield* Clock.currentTimeMillis) - (request?.at ?? 0) });
+      }
+      expect(arrivals.map(({ text }) => text)).toEqual(["", "One", " two", " three", " four", " five", ".", "", ""]);
+      expect(arrivals.map(({ after }) => after)).toEqual([200, 250, 300, 350, 400, 450, 500, 550, 600]);
+      expect(yield* runtime.status).toMatchObject({ remaining: 0, mismatches: [] });
+    });
+    await Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(TestClock.layer())));
   });
 });
