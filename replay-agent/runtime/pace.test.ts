@@ -102,6 +102,28 @@ describe("pace", () => {
     expect(await writeTimes(paced, [request, fail])).toEqual([{ at: 0, pieces: "3:0" }]);
   });
 
+  it("waits firstTokenMs after a pause before the first frame is resumed, not while it is held", async () => {
+    const program = Effect.gen(function* () {
+      const paced = meta("openai-chat", { tokensPerSecond: 20, firstTokenMs: 600 });
+      const transcript = yield* parseTranscript(
+        "paced.ndjson",
+        [paced, request, JSON.stringify({ type: "pause", name: "before" }), chunk("Hi"), done].join("\n"),
+      );
+      const runtime = yield* makeReplayRuntime<unknown, AnswerRun>(transcript, (run) => run);
+      const writes: Array<number> = [];
+      const sink: ResponseSink = { send: () => Effect.map(Clock.currentTimeMillis, (at) => void writes.push(at)), end: Effect.void };
+      const playing = yield* Effect.forkChild(runtime.serve({ method: "POST", path: "/v1/chat/completions" }, sink));
+      yield* runtime.awaitPause("before");
+      yield* TestClock.adjust(5000);
+      expect(writes).toEqual([]);
+      yield* runtime.resume("before");
+      yield* TestClock.adjust("1 minute");
+      yield* Fiber.join(playing);
+      expect(writes).toEqual([5600, 5650]);
+    });
+    await Effect.runPromise(program.pipe(Effect.scoped, Effect.provide(TestClock.layer())));
+  });
+
   it("paces the messages a stdio agent sends in an answer the same way", async () => {
     const message = (text: string) =>
       JSON.stringify({
