@@ -241,12 +241,7 @@ describe("replay-agent check", () => {
     [
       ["record", "--provider", "claude-code", "--out", "r.ndjson", "--agent", "claude", "--no-timing"],
       {},
-      "record --provider claude-code records no timing (only an HTTP provider's is kept): leave out --no-timing",
-    ],
-    [
-      ["record", "--provider", "openai-realtime", "--upstream", "wss://api.openai.com", "--out", "r.ndjson", "--no-timing"],
-      {},
-      "record --provider openai-realtime records no timing (only an HTTP provider's is kept): leave out --no-timing",
+      "record --provider claude-code records no timing (only an HTTP or WebSocket provider's is kept): leave out --no-timing",
     ],
     [
       ["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"],

@@ -26,6 +26,7 @@ export const usage = `Usage:
                                                         record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM,
                                                         the time between its chunks as delay lines (none with --no-timing);
                                                         for openai-realtime (--upstream wss://api.openai.com), its WebSocket sessions
+                                                        (the time before each server message as delay lines)
   replay-agent record --provider <p> --out <file> --agent '<command line>' [-- <the app's arguments>...]
                                                         record a real stdio agent (jsonrpc-stdio, codex-app-server, codex-exec,
                                                         claude-code): the app spawns this in its place; it starts the --agent
@@ -102,6 +103,8 @@ export type Command =
       readonly upstream: URL;
       readonly out: string;
       readonly port: number;
+      /** Keep the time the server took before each message as delay lines; false with --no-timing. */
+      readonly timing: boolean;
     }
   | {
       readonly command: "record";
@@ -222,7 +225,7 @@ const parseStdioRecord = (
   }
   if (values["no-timing"] === true) {
     return new UsageError({
-      detail: `record --provider ${provider} records no timing (only an HTTP provider's is kept): leave out --no-timing`,
+      detail: `record --provider ${provider} records no timing (only an HTTP or WebSocket provider's is kept): leave out --no-timing`,
     });
   }
   const networked = (["upstream", "port"] as const).filter((flag) => values[flag] !== undefined);
@@ -259,11 +262,6 @@ const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed:
       detail: `record --provider takes one of ${httpProviders.join(", ")} (HTTP providers, with --upstream), ${webSocketProviders.join(", ")} (WebSocket, with --upstream) or ${stdioProviders.join(", ")} (stdio agents, with --agent), got "${provider}"`,
     });
   }
-  if (webSocket && values["no-timing"] === true) {
-    return new UsageError({
-      detail: `record --provider ${provider} records no timing (only an HTTP provider's is kept): leave out --no-timing`,
-    });
-  }
   if (values.agent !== undefined || passed.length > 0) {
     return new UsageError({
       detail: `record --provider ${provider} records ${webSocket ? "a WebSocket" : "an HTTP"} provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent`,
@@ -274,7 +272,7 @@ const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed:
   const port = parsePort("--port", values.port);
   if (port instanceof UsageError) return port;
   return webSocket
-    ? { command: "record", transport: "websocket", provider, upstream: url, out, port }
+    ? { command: "record", transport: "websocket", provider, upstream: url, out, port, timing: values["no-timing"] !== true }
     : { command: "record", transport: "http", provider, upstream: url, out, port, timing: values["no-timing"] !== true };
 };
 
