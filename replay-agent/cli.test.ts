@@ -119,6 +119,36 @@ describe("replay-agent new", () => {
   });
 });
 
+describe("replay-agent new's pace", () => {
+  it("writes --tokens-per-second and --first-token-ms as the meta line's pace, which check prints", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-new-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const out = join(dir, "paced.ndjson");
+    const pace = ["--tokens-per-second", "25", "--first-token-ms", "800"];
+    const written = await inProcess([
+      "new",
+      "--provider",
+      "anthropic-messages",
+      "--user",
+      "Hi",
+      "--reply",
+      "Hello there!",
+      ...pace,
+      "--out",
+      out,
+    ]);
+    expect(written).toMatchObject({ exitCode: 0, stderr: "" });
+    expect(written.stdout).toContain("  frames:   9\n  pace:     25 tokens/s, first token after 800 ms\n");
+    const [, metaLine] = (await readFile(out, "utf8")).split("\n");
+    expect(JSON.parse(metaLine ?? "")).toMatchObject({ provider: "anthropic-messages", pace: { tokensPerSecond: 25, firstTokenMs: 800 } });
+    const session = await inProcess(["new", "--provider", "jsonrpc-stdio", "--user", "Hi", "--reply", "Hello!", "--first-token-ms", "0"]);
+    expect(session.exitCode).toBe(0);
+    expect(JSON.parse(session.stdout.split("\n")[1] ?? "")).toMatchObject({ provider: "jsonrpc-stdio", pace: { firstTokenMs: 0 } });
+    const unpaced = await inProcess(["new", "--provider", "anthropic-messages", "--user", "Hi", "--reply", "Hello there!"]);
+    expect(JSON.parse(unpaced.stdout.split("\n")[1] ?? "")).not.toHaveProperty("pace");
+  });
+});
+
 describe("replay-agent --help", () => {
   it.each([
     [["--help"]],
@@ -209,6 +239,11 @@ describe("replay-agent check", () => {
       "record --provider openai-chat records an HTTP provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent",
     ],
     [
+      ["record", "--provider", "claude-code", "--out", "r.ndjson", "--agent", "claude", "--no-timing"],
+      {},
+      "record --provider claude-code records no timing (only an HTTP or WebSocket provider's is kept): leave out --no-timing",
+    ],
+    [
       ["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"],
       {},
       '--upstream takes an http or https URL, like https://api.openai.com, got "api.openai.com"',
@@ -277,6 +312,16 @@ describe("replay-agent check", () => {
       ["new", "--provider", "mistral", "--user", "Hi", "--reply", "Hello!"],
       {},
       'new --provider takes one of openai-chat, openai-responses, anthropic-messages, gemini, ollama, bedrock, cohere, opencode, openai-realtime, jsonrpc-stdio, codex-app-server, codex-exec, claude-code, got "mistral"',
+    ],
+    [
+      ["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--tokens-per-second", "0"],
+      {},
+      '--tokens-per-second takes how many frames a second the answers stream, a number greater than 0, like --tokens-per-second 40; got "0"',
+    ],
+    [
+      ["new", "--provider", "openai-chat", "--user", "Hi", "--reply", "Hello!", "--first-token-ms", "soon"],
+      {},
+      '--first-token-ms takes the milliseconds before each answer\'s first frame, a number from 0 up, like --first-token-ms 600; got "soon"',
     ],
     [["serve", "--transcript", "t.ndjson", "--", "--help"], {}, "serve takes no positional arguments, got --help"],
     [

@@ -75,6 +75,36 @@ describe("loading a transcript", () => {
       '"provider": expected "openai-chat" | "openai-responses"',
     ],
     ["meta without a provider", [line({ type: "meta", format: "replay-transcript", version: 1 })], 1, '"provider" is missing'],
+    [
+      "a pace of 0 tokens per second",
+      [line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat", pace: { tokensPerSecond: 0 } })],
+      1,
+      'meta: "pace.tokensPerSecond": expected tokens per second, a number greater than 0, like 40, got 0. Write it like "pace":{"tokensPerSecond":40,"firstTokenMs":600}: tokens per second above 0, the milliseconds before the first frame from 0 up, either or both',
+    ],
+    [
+      "a negative first-token time",
+      [line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat", pace: { firstTokenMs: -5 } })],
+      1,
+      '"pace.firstTokenMs": expected the milliseconds before an answer\'s first frame, a number from 0 up, like 600, got -5',
+    ],
+    [
+      "a pace given in a string",
+      [line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat", pace: { tokensPerSecond: "40" } })],
+      1,
+      '"pace.tokensPerSecond": expected number, got "40"',
+    ],
+    [
+      "a misspelt pace field",
+      [line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat", pace: { tokensPerSec: 40 } })],
+      1,
+      '"pace.tokensPerSec" is not a field of this line type (check its spelling)',
+    ],
+    [
+      "a pace that sets nothing",
+      [line({ type: "meta", format: "replay-transcript", version: 1, provider: "openai-chat", pace: {} })],
+      1,
+      'meta: "pace" sets no pace. Write it like "pace":{"tokensPerSecond":40,"firstTokenMs":600}',
+    ],
     ["an emit before any expect_outbound", [meta, chunk], 2, "emit_inbound before any expect_outbound"],
     ["a pause before any expect_outbound", [meta, line({ type: "pause", name: "x" }), request], 2, "pause before any expect_outbound"],
     ["an expect_outbound without request", [meta, line({ type: "expect_outbound", message: {} })], 2, 'needs "request" (and no "message")'],
@@ -390,7 +420,7 @@ describe("loading a transcript", () => {
     expect(error).toBeInstanceOf(TranscriptError);
     expect(error.line).toBe(number);
     expect(error.message).toContain(`bad.ndjson:${number}: `);
-    expect(error.problem).toContain(problem);
+    expect(error.message).toContain(problem);
     expect(error.fix).not.toBe("");
   });
 });

@@ -3,7 +3,15 @@ import type { HttpRequest } from "../http/read-request.ts";
 import type { RecordingCounts } from "../record/transcript-file.ts";
 import type { RuntimeStatus } from "../runtime/replay-runtime.ts";
 import { requestExcerpt } from "../runtime/request-excerpt.ts";
+import type { Pace } from "../transcript/schema.ts";
 import type { TranscriptSummary } from "../transcript/summary.ts";
+
+/** A pace in words: `40 tokens/s, first token after 600 ms`. */
+export const describePace = (pace: Pace): string =>
+  [
+    ...(pace.tokensPerSecond === undefined ? [] : [`${pace.tokensPerSecond} tokens/s`]),
+    ...(pace.firstTokenMs === undefined ? [] : [`first token after ${pace.firstTokenMs} ms`]),
+  ].join(", ");
 
 /** What `check` prints about a valid transcript. */
 export const formatTranscriptSummary = (file: string, summary: TranscriptSummary): string => {
@@ -14,6 +22,7 @@ export const formatTranscriptSummary = (file: string, summary: TranscriptSummary
     `  model:    ${summary.model ?? "(not recorded)"}`,
     `  requests: ${summary.requests}`,
     `  frames:   ${summary.frames}`,
+    ...(summary.pace === null ? [] : [`  pace:     ${describePace(summary.pace)}`]),
     `  pauses:   ${pauses}`,
     ...(summary.lanes.length === 0
       ? []

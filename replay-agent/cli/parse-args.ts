@@ -22,9 +22,11 @@ export const usage = `Usage:
                                                         on stdin/stdout, for an app to spawn; control routes on 127.0.0.1,
                                                         announced on stderr; the arguments after -- are the ones the app
                                                         passed, matched against the transcript's spawn line if it has one
-  replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>]
-                                                        record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM;
+  replay-agent record --provider <p> --upstream <url> --out <file> [--port <n>] [--no-timing]
+                                                        record a real HTTP provider through a proxy on 127.0.0.1 until SIGINT or SIGTERM,
+                                                        the time between its chunks as delay lines (none with --no-timing);
                                                         for openai-realtime (--upstream wss://api.openai.com), its WebSocket sessions
+                                                        (the time before each server message as delay lines)
   replay-agent record --provider <p> --out <file> --agent '<command line>' [-- <the app's arguments>...]
                                                         record a real stdio agent (jsonrpc-stdio, codex-app-server, codex-exec,
                                                         claude-code): the app spawns this in its place; it starts the --agent
@@ -32,7 +34,8 @@ export const usage = `Usage:
   replay-agent check <file>                             validate a transcript and print a summary
   replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--thinking <text>] [--pause <name>@<n>]...
                    [--cut <name>@<n>]... [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
-                   [--background '<lane>=<reply>']... [--no-stream] [--no-usage] [--out <file>]
+                   [--background '<lane>=<reply>']... [--no-stream] [--no-usage] [--tokens-per-second <n>]
+                   [--first-token-ms <n>] [--out <file>]
   replay-agent new --from <description.json> [--out <file>]
                                                         write a transcript from a short description,
                                                         to stdout or to a new file --out
@@ -48,7 +51,9 @@ request with the tool's result then gets the --reply (--before-tool: text stream
 call). --fail answers the first request with that error status; with --reply, the retry gets the
 reply. --background lane=reply answers any number of requests that do not stream, in a lane of
 their own (a chat title, say). openai-chat sends a usage chunk and expects
-stream_options.include_usage unless --no-usage. --from reads turns, tools with results, pauses
+stream_options.include_usage unless --no-usage. --tokens-per-second and --first-token-ms set the
+transcript's pace: each answer's first frame waits --first-token-ms, each later frame 1000 /
+--tokens-per-second ms (one frame is one token). --from reads turns, tools with results, pauses
 and lanes from a JSON file.
 opencode writes a whole session: the event stream (GET /event, held open), session.create() and
 session.prompt(), each prompt's events down to session.idle before its response; --model is
@@ -88,6 +93,8 @@ export type Command =
       readonly upstream: URL;
       readonly out: string;
       readonly port: number;
+      /** Keep the time between the upstream's chunks as delay lines; false with --no-timing. */
+      readonly timing: boolean;
     }
   | {
       readonly command: "record";
@@ -96,6 +103,8 @@ export type Command =
       readonly upstream: URL;
       readonly out: string;
       readonly port: number;
+      /** Keep the time the server took before each message as delay lines; false with --no-timing. */
+      readonly timing: boolean;
     }
   | {
       readonly command: "record";
@@ -133,6 +142,9 @@ const options = {
   background: { type: "string", multiple: true },
   "no-stream": { type: "boolean" },
   "no-usage": { type: "boolean" },
+  "tokens-per-second": { type: "string" },
+  "first-token-ms": { type: "string" },
+  "no-timing": { type: "boolean" },
 } as const;
 
 /** The flags of `new` that describe the transcript (all but --from and --out). */
@@ -150,6 +162,8 @@ const descriptionFlags = [
   "background",
   "no-stream",
   "no-usage",
+  "tokens-per-second",
+  "first-token-ms",
 ] as const;
 
 type Values = ReturnType<typeof parseRest>["values"];
@@ -209,6 +223,11 @@ const parseStdioRecord = (
   if (out === undefined || agent === undefined) {
     return new UsageError({ detail: `record --provider ${provider} needs --out <file> and --agent '<the real agent's command line>'` });
   }
+  if (values["no-timing"] === true) {
+    return new UsageError({
+      detail: `record --provider ${provider} records no timing (only an HTTP or WebSocket provider's is kept): leave out --no-timing`,
+    });
+  }
   const networked = (["upstream", "port"] as const).filter((flag) => values[flag] !== undefined);
   if (networked.length > 0) {
     return new UsageError({
@@ -253,8 +272,8 @@ const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed:
   const port = parsePort("--port", values.port);
   if (port instanceof UsageError) return port;
   return webSocket
-    ? { command: "record", transport: "websocket", provider, upstream: url, out, port }
-    : { command: "record", transport: "http", provider, upstream: url, out, port };
+    ? { command: "record", transport: "websocket", provider, upstream: url, out, port, timing: values["no-timing"] !== true }
+    : { command: "record", transport: "http", provider, upstream: url, out, port, timing: values["no-timing"] !== true };
 };
 
 const parseNew = (values: Values, positionals: ReadonlyArray<string>, args: ReadonlyArray<string>): Command | UsageError => {
@@ -320,7 +339,7 @@ export const parseCommand = (argv: ReadonlyArray<string>): Command | UsageError 
         : { command, transcript: values.transcript, controlPort, notify: notify?.href, args: passed };
     }
     case "record": {
-      const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port", "agent"]);
+      const foreign = foreignFlags(command, values, ["provider", "upstream", "out", "port", "agent", "no-timing"]);
       return foreign ?? parseRecord(values, positionals, passed);
     }
     case "new": {

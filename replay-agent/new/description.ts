@@ -1,6 +1,7 @@
 import * as Result from "effect/Result";
 import * as Schema from "effect/Schema";
 import { issueDescriber } from "../transcript/issues.ts";
+import { Pace } from "../transcript/schema.ts";
 import { newProviders } from "../transcript/providers.ts";
 import { DescriptionError } from "./errors.ts";
 import { isSessionProvider, sessionTemplates, templateOf, thinkingProviders } from "./templates.ts";
@@ -83,6 +84,7 @@ export const Description = Schema.Struct({
   provider: Schema.Literals(newProviders).annotate({ expected: `one of ${newProviders.join(", ")}` }),
   model: Schema.optionalKey(Schema.NonEmptyString),
   usage: Schema.optionalKey(Schema.Boolean),
+  pace: Schema.optionalKey(Pace),
   turns: Schema.Array(Turn).check(Schema.isMinLength(1)),
   background: Schema.optionalKey(Schema.Array(Background)),
 });
@@ -101,6 +103,13 @@ const checkTurns = (source: string, description: Description): DescriptionError 
       "usage",
       `only openai-chat makes the usage chunk a choice (stream_options.include_usage); ${description.provider} always sends usage`,
       'Remove "usage"',
+    );
+  }
+  if (description.pace !== undefined && description.pace.tokensPerSecond === undefined && description.pace.firstTokenMs === undefined) {
+    return problem(
+      "pace",
+      "it sets no pace",
+      'Write it like "pace":{"tokensPerSecond":40,"firstTokenMs":600}, either or both, or remove it',
     );
   }
   const mainLane = (description.background ?? []).findIndex((background) => background.lane === "main");
@@ -182,18 +191,25 @@ const checkTurns = (source: string, description: Description): DescriptionError 
 export const decodeDescription = (source: string, input: unknown): Result.Result<Description, DescriptionError> => {
   const decoded = decode(input);
   if (Result.isFailure(decoded)) {
+    const problem = describeIssue(decoded.failure.issue);
     return Result.fail(
       new DescriptionError({
         source,
         where: "",
-        problem: describeIssue(decoded.failure.issue),
-        fix: 'Write it like {"provider":"openai-chat","turns":[{"user":"Give me a short tour","reply":"This project has two files."}]}',
+        problem,
+        fix: problem.includes('"pace')
+          ? 'Write it like "pace":{"tokensPerSecond":40,"firstTokenMs":600}: tokens per second above 0, the milliseconds before the first frame from 0 up, either or both'
+          : 'Write it like {"provider":"openai-chat","turns":[{"user":"Give me a short tour","reply":"This project has two files."}]}',
       }),
     );
   }
   const problem = checkTurns(source, decoded.success);
   return problem === undefined ? Result.succeed(decoded.success) : Result.fail(problem);
 };
+
+/** The meta line's `pace` field a description sets, if any. */
+export const paceField = (description: Description): { readonly pace?: Pace } =>
+  description.pace === undefined ? {} : { pace: description.pace };
 
 /** The pause names of a turn (`pause`, or `cut`) with the delta each holds after (or inside), in the order they play. */
 export const pausesOf = (

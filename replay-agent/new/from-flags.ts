@@ -20,6 +20,8 @@ export interface NewFlags {
   readonly background?: ReadonlyArray<string> | undefined;
   readonly "no-stream"?: boolean | undefined;
   readonly "no-usage"?: boolean | undefined;
+  readonly "tokens-per-second"?: string | undefined;
+  readonly "first-token-ms"?: string | undefined;
 }
 
 const usageError = (detail: string) => new UsageError({ detail });
@@ -49,6 +51,31 @@ const parseBackground = (text: string) => {
   const at = text.indexOf("=");
   if (at <= 0) return usageError(`--background takes <lane>=<reply>, like --background 'title=Math helpers'; got "${text}"`);
   return { lane: text.slice(0, at), reply: text.slice(at + 1) };
+};
+
+/** The meta line's pace from --tokens-per-second and --first-token-ms: numbers, above 0 and from 0 up. */
+const parsePace = (flags: NewFlags): { readonly pace?: { tokensPerSecond?: number; firstTokenMs?: number } } | UsageError => {
+  const perSecond = flags["tokens-per-second"];
+  const firstMs = flags["first-token-ms"];
+  const tokensPerSecond = perSecond === undefined ? undefined : Number(perSecond);
+  const firstTokenMs = firstMs === undefined ? undefined : Number(firstMs);
+  if (tokensPerSecond !== undefined && !(Number.isFinite(tokensPerSecond) && tokensPerSecond > 0 && perSecond?.trim() !== "")) {
+    return usageError(
+      `--tokens-per-second takes how many frames a second the answers stream, a number greater than 0, like --tokens-per-second 40; got "${perSecond ?? ""}"`,
+    );
+  }
+  if (firstTokenMs !== undefined && !(Number.isFinite(firstTokenMs) && firstTokenMs >= 0 && firstMs?.trim() !== "")) {
+    return usageError(
+      `--first-token-ms takes the milliseconds before each answer's first frame, a number from 0 up, like --first-token-ms 600; got "${firstMs ?? ""}"`,
+    );
+  }
+  if (tokensPerSecond === undefined && firstTokenMs === undefined) return {};
+  return {
+    pace: {
+      ...(tokensPerSecond === undefined ? {} : { tokensPerSecond }),
+      ...(firstTokenMs === undefined ? {} : { firstTokenMs }),
+    },
+  };
 };
 
 const all = <A>(results: ReadonlyArray<A | UsageError>): ReadonlyArray<A> | UsageError => {
@@ -129,10 +156,13 @@ export const descriptionFromFlags = (flags: NewFlags): Description | UsageError 
   if (background instanceof UsageError) return background;
   const turns = turnsOf(flags, [...tools]);
   if (turns instanceof UsageError) return turns;
+  const pace = parsePace(flags);
+  if (pace instanceof UsageError) return pace;
   const raw = {
     provider: flags.provider,
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags["no-usage"] === true ? { usage: false } : {}),
+    ...pace,
     turns,
     ...(background.length === 0 ? {} : { background }),
   };

@@ -629,6 +629,14 @@ describe("replay-agent new's description", () => {
       'd.json: background: claude-code is one session of messages: there are no requests beside it to answer in a lane of their own. Remove "background"',
     ],
     [
+      { provider: "openai-chat", pace: {}, turns: [{ user: "Hi", reply: "Hi" }] },
+      'd.json: pace: it sets no pace. Write it like "pace":{"tokensPerSecond":40,"firstTokenMs":600}, either or both, or remove it',
+    ],
+    [
+      { provider: "openai-chat", pace: { tokensPerSecond: -3 }, turns: [{ user: "Hi", reply: "Hi" }] },
+      'd.json: "pace.tokensPerSecond": expected tokens per second, a number greater than 0, like 40. Write it like "pace":{"tokensPerSecond":40,"firstTokenMs":600}',
+    ],
+    [
       { provider: "openai-chat", turns: [{ user: "Hi", reply: "Hi", tool: [] }] },
       'd.json: "turns[0].tool" is not a field of a description (check its spelling). Write it like',
     ],

@@ -1,5 +1,5 @@
 import * as Result from "effect/Result";
-import type { Description, Turn } from "./description.ts";
+import { paceField, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
 import { draw, hex } from "./ids.ts";
 import { opencodeClock } from "./opencode-clock.ts";
@@ -229,7 +229,15 @@ export const opencodeLines = (
     );
   }
   return Result.succeed([
-    { type: "meta", format: "replay-transcript", version: 1, provider: "opencode", model: named, source: "handwritten" },
+    {
+      type: "meta",
+      format: "replay-transcript",
+      version: 1,
+      provider: "opencode",
+      model: named,
+      source: "handwritten",
+      ...paceField(description),
+    },
     ...joined(events),
     { type: "hold" },
     ...requests,

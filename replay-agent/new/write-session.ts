@@ -1,6 +1,6 @@
 import * as Result from "effect/Result";
 import type { NewSessionProvider } from "../transcript/providers.ts";
-import { pausesOf, type Description, type Turn } from "./description.ts";
+import { paceField, pausesOf, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
 import type { Line, SessionLine, SessionStep, SessionTemplate, SessionTurn } from "./session-template.ts";
 import type { PlannedCall } from "./template.ts";
@@ -112,6 +112,7 @@ export const sessionLines = (
       provider: description.provider,
       ...(model === undefined ? {} : { model }),
       source: "handwritten",
+      ...paceField(description),
     },
     ...template.open(session),
   ];

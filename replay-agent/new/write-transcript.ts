@@ -1,7 +1,7 @@
 import * as Result from "effect/Result";
 import type { NewHttpProvider } from "../transcript/providers.ts";
 import { frameBytes, type StreamFrame } from "../wire/stream-frame.ts";
-import { pausesOf, type Background, type Description, type Turn } from "./description.ts";
+import { paceField, pausesOf, type Background, type Description, type Turn } from "./description.ts";
 import { DescriptionError } from "./errors.ts";
 import type { Frame, HttpAnswer, PlannedAnswer, PlannedCall, ProviderTemplate } from "./template.ts";
 import { opencodeLines } from "./opencode.ts";
@@ -125,7 +125,15 @@ const transcriptLines = (
   const model = description.model ?? template.defaultModel(description.turns.some((turn) => turn.thinking !== undefined));
   const usageChunk = description.provider === "openai-chat" && description.usage !== false;
   const lines: Array<Line> = [
-    { type: "meta", format: "replay-transcript", version: 1, provider: description.provider, model, source: "handwritten" },
+    {
+      type: "meta",
+      format: "replay-transcript",
+      version: 1,
+      provider: description.provider,
+      model,
+      source: "handwritten",
+      ...paceField(description),
+    },
   ];
   let previousCalls: ReadonlyArray<PlannedCall> = [];
   let input = 0;

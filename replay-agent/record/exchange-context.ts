@@ -20,6 +20,8 @@ export interface ExchangeContext {
   /** Records a request the recorder was stopped before the provider answered; without it, such a request leaves no trace. */
   readonly unanswered?: ExchangeContext["begin"];
   readonly log: (line: string) => void;
+  /** Whether the time the upstream took is kept, as delay lines and cut delays. */
+  readonly timing: boolean;
 }
 
 /** The provider's headers as the app gets them: all but transfer details (the body is framed anew) and cookies. */

@@ -10,6 +10,7 @@ import { appHeaders, describe, dropped, targetOf, type ExchangeContext } from ".
 import { isKeptHeader } from "./redact.ts";
 import { relayStream } from "./record-stream.ts";
 import { streamKindOfContentType } from "./stream-blocks.ts";
+import { appendDelay, makeTimeline, now, type Timeline } from "./timeline.ts";
 
 /** The app's headers as the provider gets them, before the recorder's credentials: its own and HTTP/2's pseudo-headers dropped, and an identity encoding so frames can be read. */
 const upstreamHeaders = (incoming: IncomingMessage | Http2ServerRequest): Record<string, string> => {
@@ -21,8 +22,8 @@ const upstreamHeaders = (incoming: IncomingMessage | Http2ServerRequest): Record
   return { ...headers, "accept-encoding": "identity" };
 };
 
-/** Relays a whole answer: an error status becomes a fail line, any other a JSON response line. */
-const relayWhole = (context: ExchangeContext, response: Response, app: HttpResponseWriter) =>
+/** Relays a whole answer: an error status becomes a fail line, any other a JSON response line; with a `timeline`, after a delay line of the time until its body had come. */
+const relayWhole = (context: ExchangeContext, response: Response, app: HttpResponseWriter, timeline: Timeline | undefined) =>
   Effect.gen(function* () {
     const text = yield* Effect.promise(() =>
       response.text().then(
@@ -31,6 +32,7 @@ const relayWhole = (context: ExchangeContext, response: Response, app: HttpRespo
       ),
     );
     if (text === undefined) return yield* dropped(context, app);
+    if (timeline !== undefined) yield* appendDelay(context.file, timeline.until(yield* now));
     const headers = context.redactor.headers(response.headers);
     const recordedHeaders = Object.keys(headers).length === 0 ? {} : { headers };
     const body = context.redactor.value(parseBody(text)) ?? "";
@@ -69,6 +71,7 @@ export const recordExchange =
       let answering = false;
       const exchange = Effect.gen(function* () {
         const body = raw.length === 0 || method === "GET" || method === "HEAD" ? undefined : new Uint8Array(raw);
+        const sent = yield* now;
         const response = yield* Effect.tryPromise({
           try: async () =>
             fetch(target, {
@@ -80,10 +83,14 @@ export const recordExchange =
             }),
           catch: (error) => new UpstreamError({ url: target.href, detail: describe(error) }),
         });
+        const answered = yield* now;
         yield* context.begin(request, userAgent);
         answering = true;
+        const timeline = context.timing ? makeTimeline(sent) : undefined;
         const kind = response.status < 400 ? streamKindOfContentType(response.headers.get("content-type") ?? "") : undefined;
-        yield* kind === undefined ? relayWhole(context, response, app) : relayStream(context, response, app, kind);
+        // A stream's head line comes after the time its status and headers took.
+        if (kind !== undefined && timeline !== undefined) yield* appendDelay(context.file, timeline.until(answered));
+        yield* kind === undefined ? relayWhole(context, response, app, timeline) : relayStream(context, response, app, kind, timeline);
         answering = false;
       });
       outgoing.once("close", appGone);

@@ -31,6 +31,8 @@ export interface RecordOptions {
   /** Where the real provider's key (or AWS credentials and region) is read from: the recorder's own environment. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly log: (line: string) => void;
+  /** Keep the time between the upstream's chunks as delay lines (default true); never for a session (OpenCode), whose streams stay open between requests. */
+  readonly timing?: boolean;
 }
 
 /** The model a request asks for: its body's `model`, or the model its path names (Gemini's `/models/<model>:…`, Bedrock's `/model/<id>/…`). */
@@ -67,6 +69,7 @@ export const recordProxy = Effect.fn("recordProxy")(function* (
     sign: auth.sign,
     redactor,
     log: options.log,
+    timing: options.timing !== false && !recordsSessions(options.provider),
   };
   const recording = recordsSessions(options.provider)
     ? yield* sessionRecording(options.out, lines, shared)

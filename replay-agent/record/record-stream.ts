@@ -7,6 +7,7 @@ import { appHeaders, describe, dropped, type ExchangeContext } from "./exchange-
 import { frameCuts } from "./frame-cuts.ts";
 import { recordedFrameOf } from "./recorded-frame.ts";
 import { scannerOf } from "./stream-blocks.ts";
+import { appendDelay, makeChunkTimes, now, type Timeline } from "./timeline.ts";
 import type { RecordedLine } from "./transcript-file.ts";
 
 /** Whether one of `boundaries` lies from `from` to `to`, both included. */
@@ -21,8 +22,17 @@ const boundaryBetween = (boundaries: ReadonlyArray<number>, from: number, to: nu
  * event that ended in the same chunk the next one began in gets `join`, so the recording replays
  * in the writes the upstream made. An event whose chunk went on into the next event is held
  * until that one completes (its `join` is known then), or until the stream ends or is cut short.
+ * With a `timeline`, the time between the upstream's chunks is kept too: a `delay` line before a
+ * frame whose first chunk came later than the chunk before it, and a cut's `delay` where a chunk
+ * boundary inside a frame took time.
  */
-export const relayStream = (context: ExchangeContext, response: Response, app: HttpResponseWriter, kind: StreamKind) =>
+export const relayStream = (
+  context: ExchangeContext,
+  response: Response,
+  app: HttpResponseWriter,
+  kind: StreamKind,
+  timeline: Timeline | undefined,
+) =>
   Effect.gen(function* () {
     yield* context.file.append({
       type: "emit_inbound",
@@ -40,6 +50,7 @@ export const relayStream = (context: ExchangeContext, response: Response, app: H
     /** Where the upstream's chunks ended so far, as byte offsets into the stream; the ones still needed. */
     let boundaries: Array<number> = [];
     let position = 0;
+    const times = makeChunkTimes();
     /** The last event read, not appended yet: whether it joins the next depends on that one. */
     let held: { readonly line: RecordedLine; readonly end: number } | undefined;
     const release = (join: boolean): Effect.Effect<void, RecordOutputError> => {
@@ -58,7 +69,9 @@ export const relayStream = (context: ExchangeContext, response: Response, app: H
             if (typeof frame === "string") return context.log(`replay-agent: ${frame}`);
             if (held !== undefined) yield* release(!boundaryBetween(boundaries, held.end, block.start));
             const inside = boundaries.filter((at) => at > block.start && at < block.end).map((at) => at - block.start);
-            const cut = inside.length === 0 ? {} : { cut: frameCuts(block.bytes, frameBytes(frame.frame), inside) };
+            if (timeline !== undefined) yield* appendDelay(context.file, timeline.until(times.at(block.start)));
+            const delays = timeline === undefined ? [] : inside.map((offset) => timeline.until(times.at(block.start + offset)));
+            const cut = inside.length === 0 ? {} : { cut: frameCuts(block.bytes, frameBytes(frame.frame), inside, delays) };
             held = { line: { type: "emit_inbound", ...frame.line, ...cut }, end: block.end };
           }),
         { discard: true },
@@ -82,6 +95,7 @@ export const relayStream = (context: ExchangeContext, response: Response, app: H
           app.end();
           return;
         }
+        times.add(position, yield* now);
         yield* record(scanner.push(next.value));
         position += next.value.length;
         boundaries.push(position);
@@ -89,6 +103,7 @@ export const relayStream = (context: ExchangeContext, response: Response, app: H
         if (held !== undefined && boundaryBetween(boundaries, held.end, scanner.blockStart)) yield* release(false);
         const needed = held?.end ?? scanner.blockStart;
         boundaries = boundaries.filter((at) => at >= needed);
+        times.forget(needed);
         app.write(next.value);
       }
     });

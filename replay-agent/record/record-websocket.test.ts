@@ -11,6 +11,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { WebSocket } from "ws";
 import { startRecorder } from "../fixtures/cli-process.ts";
 import { fixture } from "../fixtures/fixture.ts";
+import { fixtureLines, writeVariant } from "../fixtures/variant.ts";
 import { startReplayServer } from "../index.ts";
 
 const scratch = async () => {
@@ -100,8 +101,12 @@ const textTurnTypes = [
 ];
 
 describe("replay-agent record --provider openai-realtime", () => {
-  it("records a Realtime session of the official client as it happens, and the recording replays to it with the same result", async () => {
-    const upstream = await startReplayServer({ transcript: fixture("openai-realtime/text-turn.ndjson") });
+  it("records a Realtime session of the official client as it happens, with the time the server took, and the recording replays to it with the same result", async () => {
+    // The upstream takes 150 ms before the first message of each answer, on its own clock.
+    const [meta, ...turn] = await fixtureLines("openai-realtime/text-turn.ndjson");
+    const upstream = await startReplayServer({
+      transcript: await writeVariant([{ ...meta, type: "meta", pace: { firstTokenMs: 150 } }, ...turn]),
+    });
     onTestFinished(() => upstream.close());
     const out = join(await scratch(), "realtime.ndjson");
     const recorder = await startRecorder({
@@ -153,6 +158,16 @@ describe("replay-agent record --provider openai-realtime", () => {
       { type: "expect_outbound", message: { type: "response.create" } },
     ]);
     expect(lines.map((line) => line["type"])).not.toContain("disconnect");
+    // Lower bounds only: the time kept before the first message of the connection's answer and of
+    // session.update's (the app waited for each before it wrote again, so nothing else came between)
+    // is no less than the upstream's 150 ms, less 1 ms for its timer and half a ms of rounding.
+    const keptAfter = (type: string) => {
+      const at = lines.findIndex((line) => line["type"] === "expect_outbound" && JSON.stringify(line).includes(type));
+      const waits = lines.slice(at + 1).findIndex((line) => line["type"] !== "delay");
+      return lines.slice(at + 1, at + 1 + waits).reduce((sum, line) => sum + Number(line["ms"]), 0);
+    };
+    expect(keptAfter('"method":"GET"')).toBeGreaterThanOrEqual(148.5);
+    expect(keptAfter('"type":"session.update"')).toBeGreaterThanOrEqual(148.5);
 
     const replay = await startReplayServer({ transcript: out });
     onTestFinished(() => replay.close());

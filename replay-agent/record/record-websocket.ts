@@ -9,6 +9,7 @@ import { refuseUpgrade } from "../ws/refuse-upgrade.ts";
 import { recordedMeta } from "./meta-line.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
 import { relaySession, sessionServer, type SessionRecording } from "./relay-session.ts";
+import { makeTimeline, now, type Timeline } from "./timeline.ts";
 import { openTranscriptFile, type RecordedLine } from "./transcript-file.ts";
 import { webSocketMessagePatterns } from "./websocket-rules.ts";
 
@@ -20,6 +21,8 @@ export interface WebSocketRecordOptions {
   /** Where the real provider's key is read from (the recorder's own environment). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly log: (line: string) => void;
+  /** Keep the time the server took before each of its messages as delay lines (default true). */
+  readonly timing?: boolean;
 }
 
 /** How much a WebSocket recording holds so far. */
@@ -45,7 +48,9 @@ const modelOf = (path: string): string | undefined => new URL(path, "http://127.
  * once, and appends each to `out` as it is relayed: the connection as an expect_outbound `request`
  * (with the meta line before the first), the app's messages as expect_outbound `message`
  * patterns, the upstream's as emit_inbound messages, an upstream that ends the session as a
- * disconnect. That key and every other secret-looking value of `env` are cut out. One session is
+ * disconnect; unless `timing` is false, a server's message after a delay line of the time since the
+ * connection was opened upstream or the app's last message, what the replay agent counts from. That key and
+ * every other secret-looking value of `env` are cut out. One session is
  * recorded at a time: a transcript plays one lane's answers in order, so the lines of two open
  * sessions could not be told apart.
  */
@@ -65,10 +70,16 @@ export const recordWebSocket = Effect.fn("recordWebSocket")(function* (
 
   /** The path of the session being recorded, while one is. */
   let recording: string | undefined;
+  /** The time kept since the connection was opened upstream or the app's last message: the server's messages answer it. */
+  let timeline: Timeline | undefined;
+  const answerStarts = () => {
+    if (options.timing !== false) timeline = makeTimeline(Effect.runSync(now));
+  };
   const session = (path: string): SessionRecording => ({
     upstream: options.upstream,
     credentials: credentials.headers(key),
     keyVariable: credentials.env,
+    connecting: answerStarts,
     opened: (userAgent) => {
       if (counts.connections === 0) append(Effect.runSync(recordedMeta(provider, { model: modelOf(path), client: userAgent }, redactor)));
       counts.connections++;
@@ -77,8 +88,10 @@ export const recordWebSocket = Effect.fn("recordWebSocket")(function* (
     fromApp: (text) => {
       counts.app++;
       append({ type: "expect_outbound", message: pattern(redactor.pattern(parseBody(text) ?? text)) });
+      answerStarts();
     },
     fromServer: (text) => {
+      const came = Effect.runSync(now);
       let message: unknown;
       try {
         message = JSON.parse(text);
@@ -89,6 +102,8 @@ export const recordWebSocket = Effect.fn("recordWebSocket")(function* (
         return;
       }
       counts.server++;
+      const ms = timeline?.until(came) ?? 0;
+      if (ms >= 1) append({ type: "delay", ms });
       append({ type: "emit_inbound", message: redactor.value(message) });
     },
     closedByServer: (code, reason) => {

@@ -206,7 +206,7 @@ describe("replay-agent record", () => {
   ])("forwards $provider requests with the key from its environment and writes no credential", async ({ provider, env, auth, answer }) => {
     const upstream = await fakeProvider(answer);
     const out = join(await scratch(), "recorded.ndjson");
-    const recorder = await startRecorder({ provider, upstream: upstream.url, out, env });
+    const recorder = await startRecorder({ provider, upstream: upstream.url, out, env, timing: false });
     const client = clients[provider];
     const question = `Is ${planted.githubToken} still valid?`;
 
@@ -288,6 +288,7 @@ describe("replay-agent record", () => {
       provider: "anthropic-messages",
       upstream: upstream.url,
       out,
+      timing: false,
       env: { ANTHROPIC_API_KEY: planted.anthropicKey },
     });
 
@@ -347,6 +348,7 @@ describe("replay-agent record", () => {
       provider: "openai-chat",
       upstream: upstream.url,
       out,
+      timing: false,
       env: { OPENAI_API_KEY: planted.recorderKey },
     });
 
@@ -399,7 +401,7 @@ describe("replay-agent record", () => {
     ];
     const upstream = await piecewiseProvider({ "content-type": "application/x-ndjson" });
     const out = join(await scratch(), "ndjson.ndjson");
-    const recorder = await startRecorder({ provider: "ollama", upstream: upstream.url, out, env: {} });
+    const recorder = await startRecorder({ provider: "ollama", upstream: upstream.url, out, env: {}, timing: false });
 
     expect(await recordWrites(recorder.url, upstream, "/api/chat", writes)).toEqual(writes);
     const stopped = await recorder.stop("SIGINT");
@@ -426,6 +428,7 @@ describe("replay-agent record", () => {
       provider: "openai-chat",
       upstream: upstream.url,
       out,
+      timing: false,
       env: { OPENAI_API_KEY: planted.recorderKey },
     });
 

@@ -15,6 +15,8 @@ export interface SessionRecording {
   readonly credentials: Readonly<Record<string, string>>;
   /** The environment variable the recorder's key comes from, named when the upstream refuses it. */
   readonly keyVariable: string;
+  /** The connection is about to be opened upstream: the time its answer takes counts from here. */
+  readonly connecting?: () => void;
   /** The upstream accepted the connection and the app's socket is open: the session's first line. */
   readonly opened: (userAgent: string | undefined) => void;
   /** A message the app sent, relayed upstream. */
@@ -105,6 +107,7 @@ export const relaySession = (
     const path = incoming.url ?? "/";
     const target = targetOf(recording.upstream, path);
     const shown = recording.redact(target.href);
+    recording.connecting?.();
     const upstream = new WebSocket(target, [...protocolsOf(incoming)], {
       headers: upstreamHeaders(incoming, recording.credentials),
       perMessageDeflate: false,

@@ -1,5 +1,5 @@
 import { describeEntry } from "../transcript/describe.ts";
-import type { ExpectOutbound } from "../transcript/schema.ts";
+import type { ExpectOutbound, Pace } from "../transcript/schema.ts";
 import type { Located, Transcript, TranscriptEntry } from "../transcript/transcript.ts";
 import type { AnswerPiece, AnswerRun } from "./response-sink.ts";
 
@@ -47,14 +47,31 @@ export interface Plan<Run> {
 
 export const mainLane = "main";
 
-/** The steps of consecutive answer lines: runs cut at every pause, delay, mark, wait and hold, and at a frame's cuts that hold. */
+/**
+ * How long the pace waits before an answer line, `frames` frames into its answer: before a frame
+ * (streamed, or a WebSocket or stdio message) `firstTokenMs` for the first and 1000 /
+ * `tokensPerSecond` for each later one, before a whole `response` `firstTokenMs`; nothing before
+ * any other line, nor before a frame the one before it joins (they share a write).
+ */
+const paceBefore = (pace: Pace | undefined, entry: TranscriptEntry, frames: number, joined: boolean): number => {
+  if (pace === undefined || entry.type !== "emit_inbound" || joined || entry.head !== undefined) return 0;
+  const first = pace.firstTokenMs ?? 0;
+  if (entry.response !== undefined) return first;
+  return frames === 0 ? first : pace.tokensPerSecond === undefined ? 0 : 1000 / pace.tokensPerSecond;
+};
+
+/** The steps of consecutive answer lines: runs cut at every pause, delay, mark, wait and hold, at a frame's cuts that hold, and at the pace's waits. */
 const stepsOf = <Run>(
   lines: ReadonlyArray<{ readonly index: number; readonly entry: TranscriptEntry }>,
   prepare: (run: AnswerRun) => Run,
+  pace: Pace | undefined,
 ): Array<Step<Run>> => {
   const steps: Array<Step<Run>> = [];
   let pieces: Array<AnswerPiece> = [];
   let completes: Array<number> = [];
+  /** The frames of this answer so far, and whether the last one joins the next. */
+  let frames = 0;
+  let joinNext = false;
   const flush = () => {
     const [first] = pieces;
     if (first !== undefined) {
@@ -95,6 +112,21 @@ const stepsOf = <Run>(
         steps.push({ kind: "hold", line: entry.line, type: "hold", summary: describeEntry(entry), completes: [index] });
         break;
       default: {
+        const wait = paceBefore(pace, entry, frames, joinNext);
+        if (wait > 0) {
+          flush();
+          const which = frames === 0 ? "first frame" : "frame";
+          steps.push({
+            kind: "delay",
+            ms: wait,
+            line: entry.line,
+            type: "delay",
+            summary: `pace ${Number(wait.toFixed(3))}ms (before the ${which} at line ${entry.line})`,
+            completes: [],
+          });
+        }
+        if (entry.type === "emit_inbound" && entry.head === undefined && entry.response === undefined) frames++;
+        joinNext = entry.type === "emit_inbound" && entry.join === true;
         let from = 0;
         for (const cut of entry.type === "emit_inbound" ? (entry.cut ?? []) : []) {
           if (typeof cut === "number") continue;
@@ -146,9 +178,9 @@ export const planTranscript = <Run>(transcript: Transcript, prepare: (run: Answe
     const max = expect.times === "any" ? Number.POSITIVE_INFINITY : (expect.times ?? 1);
     const min = expect.optional === true || expect.times === "any" ? 0 : max;
     const lane = expect.unordered === true ? `line ${expect.line}` : (expect.lane ?? mainLane);
-    return [{ expect, entryIndex: head.index, lane, min, max, steps: stepsOf(lines, prepare), size: lines.length }];
+    return [{ expect, entryIndex: head.index, lane, min, max, steps: stepsOf(lines, prepare, transcript.meta.pace), size: lines.length }];
   });
-  const openingSteps = stepsOf(opening, prepare);
+  const openingSteps = stepsOf(opening, prepare, transcript.meta.pace);
   const pauses = [...openingSteps, ...exchanges.flatMap((exchange) => exchange.steps)].flatMap((step) =>
     step.kind === "pause" ? [{ name: step.name, line: step.line }] : [],
   );

@@ -28,6 +28,10 @@ const decoders: { readonly [T in LineType]: (input: unknown) => Result.Result<De
   hold: Schema.decodeUnknownResult(lineSchemas.hold, parseOptions),
 };
 
+/** The fix of a meta line's bad `pace`. */
+const writePaceLike =
+  'Write it like "pace":{"tokensPerSecond":40,"firstTokenMs":600}: tokens per second above 0, the milliseconds before the first frame from 0 up, either or both';
+
 const isLineType = (type: unknown): type is LineType => lineTypes.some((known) => known === type);
 
 /** One non-blank, non-comment line: JSON, a known `type`, its fields, and well-formed patterns; a fix quotes `provider`'s lines (undefined for meta). */
@@ -72,9 +76,18 @@ export const parseLine = Effect.fnUntraced(function* (
   }
   const decoded = decoders[type](json);
   if (Result.isFailure(decoded)) {
-    return yield* fail("invalid_field", `${type}: ${describeIssue(decoded.failure.issue)}`, writeItLike(type, provider));
+    const problem = `${type}: ${describeIssue(decoded.failure.issue)}`;
+    return yield* fail("invalid_field", problem, problem.includes('"pace') ? writePaceLike : writeItLike(type, provider));
   }
   const value: DecodedLine = decoded.success;
+  if (
+    value.type === "meta" &&
+    value.pace !== undefined &&
+    value.pace.tokensPerSecond === undefined &&
+    value.pace.firstTokenMs === undefined
+  ) {
+    return yield* fail("invalid_field", 'meta: "pace" sets no pace', writePaceLike);
+  }
   if (value.type === "expect_outbound") {
     const problems = [
       ...validatePattern(value.request, "request"),

@@ -10,7 +10,23 @@ const ErrorStatus = Schema.Int.check(Schema.isBetween({ minimum: 400, maximum: 5
   expected: "an HTTP error status from 400 to 599",
 });
 
-/** First line of every transcript: what it is and which provider's wire format it replays. */
+/**
+ * The pace a transcript's answers stream at: `firstTokenMs` before an answer's first frame, then
+ * 1000 / `tokensPerSecond` ms before each later one (one frame is one token). Either or both.
+ */
+export const Pace = Schema.Struct({
+  tokensPerSecond: Schema.optionalKey(
+    Schema.Finite.check(Schema.isGreaterThan(0)).annotate({ expected: "tokens per second, a number greater than 0, like 40" }),
+  ),
+  firstTokenMs: Schema.optionalKey(
+    Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)).annotate({
+      expected: "the milliseconds before an answer's first frame, a number from 0 up, like 600",
+    }),
+  ),
+});
+export type Pace = typeof Pace.Type;
+
+/** First line of every transcript: what it is and which provider's wire format it replays, and the pace its answers stream at. */
 export const Meta = Schema.Struct({
   type: Schema.Literal("meta"),
   format: Schema.Literal("replay-transcript"),
@@ -20,6 +36,7 @@ export const Meta = Schema.Struct({
   client: Schema.optionalKey(Schema.String),
   capturedAt: Schema.optionalKey(Schema.String),
   source: Schema.optionalKey(Schema.Literals(["recorded", "handwritten"])),
+  pace: Schema.optionalKey(Pace),
 });
 export type Meta = typeof Meta.Type;
 

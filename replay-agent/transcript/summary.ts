@@ -1,4 +1,5 @@
 import type { Provider } from "./providers.ts";
+import type { Pace } from "./schema.ts";
 import type { Transcript } from "./transcript.ts";
 
 /** One lane of a transcript: its name, how many expect_outbound lines it holds, and how many of them are optional. */
@@ -12,6 +13,8 @@ export interface LaneSummary {
 export interface TranscriptSummary {
   readonly provider: Provider;
   readonly model: string | null;
+  /** The meta line's pace, when it sets one. */
+  readonly pace: Pace | null;
   readonly requests: number;
   readonly frames: number;
   /** Pause lines and pauses inside a frame's cuts, in file order. */
@@ -37,6 +40,7 @@ export const summarizeTranscript = (transcript: Transcript): TranscriptSummary =
   return {
     provider: transcript.meta.provider,
     model: transcript.meta.model ?? null,
+    pace: transcript.meta.pace ?? null,
     requests: transcript.entries.filter((entry) => entry.type === "expect_outbound").length,
     frames: transcript.entries.filter((entry) => entry.type === "emit_inbound" && entry.head === undefined).length,
     pauses: transcript.entries.flatMap((entry) => {
