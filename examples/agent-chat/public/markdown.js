@@ -1,8 +1,16 @@
-// Assistant replies as Markdown, with marked. Replies are model output: raw HTML in them is shown as text, and a link
-// or image keeps its address only when it is a web, mail or relative one.
+// Assistant replies as Markdown, with marked, their code highlighted by highlight.js. Replies are model output: raw
+// HTML in them is shown as text, and a link or image keeps its address only when it is a web, mail or relative one.
+import hljs from "@highlightjs/cdn-assets/es/highlight.min.js";
 import { Marked } from "marked";
+import { markedHighlight } from "marked-highlight";
 
-const markdown = new Marked({
+const highlight = markedHighlight({
+  emptyLangClass: "hljs",
+  langPrefix: "hljs language-",
+  highlight: (code, lang) => hljs.highlight(code, { language: hljs.getLanguage(lang) ? lang : "plaintext" }).value,
+});
+
+const markdown = new Marked(highlight, {
   gfm: true,
   renderer: {
     html: ({ text, block }) => (block ? `<p>${escapeHtml(text.trimEnd())}</p>\n` : escapeHtml(text)),
@@ -15,7 +23,14 @@ const markdown = new Marked({
 
 /** The HTML of a whole reply. */
 export function renderMarkdown(text) {
-  return markdown.parser(markdown.lexer(text));
+  return markdown.parser(lex(text));
+}
+
+/** The tokens of Markdown text, run through marked's token hooks (the highlighting), as `parse` does. */
+function lex(text) {
+  const tokens = markdown.lexer(text);
+  markdown.walkTokens(tokens, markdown.defaults.walkTokens);
+  return tokens;
 }
 
 /**
@@ -37,12 +52,12 @@ export class MarkdownStream {
   push(text) {
     this.#received += text;
     this.#text = this.#received.replace(/\r\n?/g, "\n");
-    let tokens = markdown.lexer(this.#text.slice(this.#closed));
+    let tokens = lex(this.#text.slice(this.#closed));
     const restart = !this.#whole && this.#closed > 0 && Object.keys(tokens.links).length > 0;
     if (Object.keys(tokens.links).length > 0) this.#whole = true;
     if (restart) {
       this.#closed = 0;
-      tokens = markdown.lexer(this.#text);
+      tokens = lex(this.#text);
     }
     const split = this.#whole ? 0 : closedCount(tokens, this.#text.slice(this.#closed));
     this.#closed += tokens.slice(0, split).reduce((length, token) => length + token.raw.length, 0);

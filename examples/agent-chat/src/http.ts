@@ -10,8 +10,15 @@ const contentTypes: Record<string, string> = {
   ".svg": "image/svg+xml",
 };
 
-/** The browser modules served from the app's dependencies, by the path the page's import map gives them. */
-const vendorModules = new Map([["/vendor/marked.js", fileURLToPath(import.meta.resolve("marked"))]]);
+/** The browser's modules and styles served from the app's dependencies, by the paths the page links and maps them to. */
+const vendorModules = new Map(
+  Object.entries({
+    "/vendor/marked.js": "marked",
+    "/vendor/marked-highlight.js": "marked-highlight",
+    "/vendor/highlight.js": "@highlightjs/cdn-assets/es/highlight.min.js",
+    "/vendor/highlight.css": "@highlightjs/cdn-assets/styles/github.min.css",
+  }).map(([path, specifier]) => [path, fileURLToPath(import.meta.resolve(specifier))]),
+);
 
 /** Answers `/health` and serves the browser UI from `publicDir`, and its modules from the app's dependencies. */
 export function createRequestHandler(publicDir: string): (req: IncomingMessage, res: ServerResponse) => void {
