@@ -18,14 +18,14 @@ test("Against Anthropic's Messages API, a turn streams a reply, shows its tool c
   await agent.paused("mid-stream");
   await expect(page.getByText("Let me look at the project files.")).toBeVisible();
   await expect(page.getByText('list_files {"path": "src"}')).toBeVisible();
-  await expect(page.getByText("The project has one file, `src/math.ts`,")).toBeVisible();
+  await expect(page.getByText("The project has one file, src/math.ts,")).toBeVisible();
   await expect(stop).toBeVisible();
   await expect(status).toHaveText("running");
   await app.screenshot("streaming");
 
   await agent.resume();
   await expect(stop).toBeHidden();
-  await expect(page.getByText("The project has one file, `src/math.ts`, which exports `sum`, the value of 1 + 1.")).toBeVisible();
+  await expect(page.getByText("The project has one file, src/math.ts, which exports sum, the value of 1 + 1.")).toBeVisible();
   await expect(status).toHaveText("completed");
   await expect(status).toHaveAttribute("title", "480 prompt + 46 completion tokens");
   await app.screenshot("finished");

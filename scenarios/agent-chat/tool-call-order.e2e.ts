@@ -8,7 +8,7 @@ test("A tool call stays between the text before it and the answer after it, also
   const composer = page.getByRole("textbox");
   const thread = page.getByRole("log", { name: "Messages" }).locator("[data-role], [data-testid=tool-call] summary");
   const beforeAnswer = ["What is in src?", "Let me look.", 'list_files {"path":"src"}'];
-  const answered = [...beforeAnswer, "There is one file in src: `math.ts`."];
+  const answered = [...beforeAnswer, "There is one file in src: math.ts."];
 
   await composer.fill("What is in src?");
   await composer.press("Enter");

@@ -19,7 +19,7 @@ test("Two tool calls streamed in one response each show their own name and argum
   await app.screenshot("asked");
 
   await agent.resume();
-  await expect(page.getByText("`src/math.ts` exports `sum`, the value of 1 + 1.")).toBeVisible();
+  await expect(page.getByText("src/math.ts exports sum, the value of 1 + 1.")).toBeVisible();
   await expect(toolCalls.locator("summary")).toHaveText(['read_file {"path":"README.md"}', 'read_file {"path":"src/math.ts"}']);
   await toolCalls.locator("summary").first().click();
   await toolCalls.locator("summary").last().click();

@@ -1,4 +1,8 @@
 // DOM building for the thread list and the open thread. Threads are plain objects from the server.
+import { MarkdownStream } from "./markdown.js";
+
+/** Each assistant message's element on screen → its reply, which takes the streamed deltas. */
+const replies = new WeakMap();
 
 /** Creates an element with attributes (null and false skip one) and children. */
 function h(tag, attributes = {}, ...children) {
@@ -74,20 +78,49 @@ export function renderEmpty(container, projects) {
   container.replaceChildren(h("div", { class: "empty" }, h("h2", {}, "Start a conversation"), hint));
 }
 
-/** Appends streamed text to a message already on screen; false when it is not there. */
+/** Appends streamed text to an assistant message already on screen; false when it is not there. */
 export function appendDelta(container, messageId, text) {
   const element = container.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
-  if (!element) return false;
-  element.append(text);
+  const reply = element && replies.get(element);
+  if (!reply) return false;
+  reply.append(text);
   return true;
 }
 
+/** A person's message as they wrote it; an assistant's reply as Markdown. */
 function messageElement(message) {
-  return h(
-    "div",
-    { class: `message ${message.role}`, "data-role": message.role, "data-message-id": message.id },
-    message.text,
-  );
+  const element = h("div", { class: `message ${message.role}`, "data-role": message.role, "data-message-id": message.id });
+  if (message.role === "user") {
+    element.append(message.text);
+  } else {
+    const reply = new Reply(element);
+    reply.append(message.text);
+    replies.set(element, reply);
+  }
+  return element;
+}
+
+/** A reply's element as its text streams in: closed blocks are added once, the open rest is replaced. */
+class Reply {
+  #markdown = new MarkdownStream();
+  #element;
+  /** The nodes of the open rest. */
+  #open = [];
+
+  constructor(element) {
+    this.#element = element;
+  }
+
+  append(text) {
+    const { restart, closed, open } = this.#markdown.push(text);
+    if (restart) this.#element.replaceChildren();
+    else for (const node of this.#open) node.remove();
+    this.#element.insertAdjacentHTML("beforeend", closed);
+    const template = document.createElement("template");
+    template.innerHTML = open;
+    this.#open = [...template.content.childNodes];
+    this.#element.append(template.content);
+  }
 }
 
 function toolCallElement(call, openToolCalls) {
