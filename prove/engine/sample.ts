@@ -31,15 +31,15 @@ const soFar = (interval: RatioInterval | undefined) =>
 /**
  * Prepares both sides (checked out while the scenario was listed; head hard-links base's install when
  * their manifests match), then runs them one at a time, never both at once: each side's warm-up,
- * then pairs of samples in ABBA turns until `decide` decides or a run gives no sample. Every run has
- * measureTraceEnv set, and cpuSlowdownEnv with --cpu-slowdown.
+ * then pairs of samples in ABBA turns until `decide` decides or a run gives no sample. The warm-ups
+ * have measureTraceEnv set (their traces are the report's), and every run cpuSlowdownEnv with --cpu-slowdown.
  */
 export const sampleSides = Effect.fn("Perf.sample")(function* (run: Run, options: ProveOptions, request: PerfRequest) {
   const git = yield* Git;
   const { base, head, context: plain, early } = yield* oneScenarioReady(run, options, 1);
   const same = yield* git.sameDependencies(plain.repo, base.sha, head.sha);
   const shared: SharedInstall | undefined = same ? { by: "base", installed: yield* Deferred.make<string, void>() } : undefined;
-  const env = { [measureTraceEnv]: "1", ...(request.cpuSlowdown === undefined ? {} : { [cpuSlowdownEnv]: String(request.cpuSlowdown) }) };
+  const env: Readonly<Record<string, string>> = request.cpuSlowdown === undefined ? {} : { [cpuSlowdownEnv]: String(request.cpuSlowdown) };
   const context: SideContext = { ...plain, shared, checkedOut: early.checkedOut, attempt: { ...plain.attempt, env } };
   const sampled = yield* inTurns(
     request,
@@ -88,12 +88,15 @@ const inTurns = Effect.fn("Perf.inTurns")(function* (
     roots[name] = prepared.appRoot;
   }
 
+  // Only the warm-ups are traced: tracing slows the page, which the app can observe, so no counted sample is.
+  const traced: SideContext = { ...context, attempt: { ...context.attempt, env: { ...context.attempt.env, [measureTraceEnv]: "1" } } };
+
   /** One run of a side: its value, or why it gives none. */
   const once = (name: SideName, index: number, shownAs: string) =>
     Effect.gen(function* () {
       const appRoot = roots[name];
       if (appRoot === undefined) return yield* Effect.die(new Error(`${name} was not prepared`));
-      const attempt = yield* attemptOnce(name, 0, index, appRoot, context, out(name), undefined, shownAs);
+      const attempt = yield* attemptOnce(name, 0, index, appRoot, index === 0 ? traced : context, out(name), undefined, shownAs);
       if (attempt === undefined) return yield* Effect.die(new Error(`${name}'s run gave nothing`));
       const outcome = attempt.attempt.outcome;
       if (outcome !== "passed") return { attempt, value: undefined, why: outcome } as const;

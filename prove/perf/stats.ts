@@ -54,12 +54,6 @@ export function median(values: ReadonlyArray<number>): number {
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
 }
 
-/** The index of the sample `median` picks: the one whose trace a report keeps. */
-export function medianIndex(values: ReadonlyArray<number>): number {
-  const target = median(values);
-  return values.indexOf(target);
-}
-
 /**
  * The interval of head ÷ base at `confidence`: Welch's t interval of the difference of the means
  * (head − base), divided by base's mean, plus 1. Undefined with fewer than two samples a side, or

@@ -1,10 +1,10 @@
-// A performance proof's part of the report: report.json's `performance`, the plot of every sample, the median samples' traces, and report.md's section.
-import { readFile, rm, writeFile, mkdir } from "node:fs/promises";
+// A performance proof's part of the report: report.json's `performance`, the plot of every sample, each side's warm-up trace, and report.md's section.
+import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { SideName } from "../outcome/types.ts";
 import type { PerfRequest } from "../perf/request.ts";
 import type { Sampled, SideSamples } from "../perf/samples.ts";
-import { median, medianIndex, ratioInterval } from "../perf/stats.ts";
+import { median, ratioInterval } from "../perf/stats.ts";
 import { formatRange, formatRatio, formatValue } from "../perf/words.ts";
 import { redact, type Redactions, type Replacement } from "./redact.ts";
 import type { ReportPerformance } from "./schema.ts";
@@ -65,24 +65,20 @@ export function plotSvg(request: PerfRequest, base: ReadonlyArray<number>, head:
 }
 
 /**
- * The median sample's traces of a side, copied redacted into `<side>/` of the report folder (one per
- * measured block with a trace); every other sample's traces are removed from the run folder.
+ * A side's warm-up run's traces, copied redacted into `<side>/` of the report folder (one per measured
+ * block with a trace). Only the warm-up is traced: tracing slows the page (the zoo's long reply's task
+ * time by a fifth), which the app can observe, so no counted sample is.
  */
-async function keepMedianTraces(
+async function keepWarmupTraces(
   name: SideName,
   side: SideSamples,
   dir: string,
   replacements: ReadonlyArray<Replacement>,
   found: Redactions,
 ): Promise<ReadonlyArray<string>> {
-  const middle = medianIndex(side.samples.map((sample) => sample.value));
   const kept: string[] = [];
-  for (const [index, sample] of side.samples.entries()) {
-    const traces = (sample.attempt.artifacts.measures ?? []).flatMap((block) => (block.trace === undefined ? [] : [block.trace]));
-    if (index !== middle) {
-      await Promise.all(traces.map((trace) => rm(trace, { force: true })));
-      continue;
-    }
+  if (side.warmup !== undefined) {
+    const traces = (side.warmup.artifacts.measures ?? []).flatMap((block) => (block.trace === undefined ? [] : [block.trace]));
     for (const [number, trace] of traces.entries()) {
       const text = await readFile(trace, "utf8").catch(() => undefined);
       if (text === undefined) continue;
@@ -136,8 +132,8 @@ export async function writePerformance(
         : null,
     plot,
     traces: {
-      base: await keepMedianTraces("base", sampled.base, dir, replacements, found),
-      head: await keepMedianTraces("head", sampled.head, dir, replacements, found),
+      base: await keepWarmupTraces("base", sampled.base, dir, replacements, found),
+      head: await keepWarmupTraces("head", sampled.head, dir, replacements, found),
     },
   };
 }
@@ -151,7 +147,7 @@ export function performanceMarkdown(performance: ReportPerformance, metric: Para
     `| - | - | - |`,
     `| median ${performance.metric} | ${value(performance.median.base)} | ${value(performance.median.head)} |`,
     `| samples | ${performance.samples.base.length} | ${performance.samples.head.length} |`,
-    `| median sample's trace | ${traceLinks(performance.traces.base)} | ${traceLinks(performance.traces.head)} |`,
+    `| warm-up run's trace | ${traceLinks(performance.traces.base)} | ${traceLinks(performance.traces.head)} |`,
   ];
   const ratio =
     performance.ratio === null || interval === null

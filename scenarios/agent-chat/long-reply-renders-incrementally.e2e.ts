@@ -1,6 +1,6 @@
 import { expect, test } from "../../harness/index.ts";
 
-// About 1,400 tokens of Markdown at 100 tokens a second (its meta line's pace), held at pause "reply-streamed" after its last delta.
+// About 1,400 tokens of Markdown at 200 tokens a second, a fast model's pace (its meta line's pace), held at pause "reply-streamed" after its last delta.
 test.use({ transcript: "./long-markdown-reply.ndjson" });
 
 test("A long reply streams as Markdown, and shows what the finished reply shows: headings, lists and code", async ({
