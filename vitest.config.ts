@@ -23,8 +23,9 @@ const build = "test-support/global-build.ts";
 export default defineConfig({
   test: {
     exclude: ["**/node_modules/**", "reports/**", "test-results/**", "dist/**", ".e2e-prover*/**"],
-    // An end-to-end proof of several zoo scenarios runs six Playwright runs on two cores: minutes, not seconds.
-    testTimeout: 240_000,
+    // An end-to-end proof of several zoo scenarios runs six Playwright runs on two cores, and the zoo's performance
+    // proof ten or more one after another (3 minutes on a quiet machine): minutes, not seconds.
+    testTimeout: 420_000,
     hookTimeout: 60_000,
     // Two test files at a time: an end-to-end file waits on browsers, apps and installs for much of its time, and each
     // keeps what it checks for leftovers to its own folders, pids and commits. Groups run one after another.

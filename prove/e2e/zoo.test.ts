@@ -28,9 +28,7 @@ const demoProofs = [
  * requests its transcript does not expect before that scenario's own bug shows.)
  */
 const zooBugs = bugs.filter((bug) => bug.options.length === 0 && !demoProofs.some((proof) => proof.id === bug.id));
-
-/** The zoo's performance bug: its scenario passes on both sides, and its fix is proved by measuring (its `proof` file: --faster task). */
-const perfBug = "reply-markdown-reparsed-per-token";
+// A bug with a proof file's options (the performance bug's --faster: prove/e2e/zoo-faster.test.ts) is proved its own way.
 
 let work: string;
 let zoo: ZooSandbox;
@@ -214,45 +212,6 @@ describe("prove-scenario demo, run by a developer with secrets in the environmen
       expect(await processesMentioning(`scenario-prover-${prover.pid}.`)).toEqual([]);
     },
   );
-});
-
-describe("the zoo's performance bug, proved by demo with the options of its proof file", () => {
-  it(`${perfBug}: head's page works less while the long reply streams, sampled in turns after a warm-up a side, with the interval clear of the 10 % margin`, async () => {
-    const bug = bugs.find((candidate) => candidate.id === perfBug);
-    expect(bug?.options).toEqual(["--faster", "task"]);
-    const out = join(work, `demo-${perfBug}`);
-    const prover = startProver(["demo", perfBug, "--out", out, "--json"]);
-    const run = await prover;
-
-    expect(run.exitCode, run.stderr).toBe(0);
-    const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
-    expect([report.verdict, report.reasonCode]).toEqual(["proved", "faster"]);
-    expect(report.command).toBe(`pnpm prove-scenario demo ${perfBug}`);
-    const performance = report.performance;
-    if (performance === undefined) throw new Error("the report has no performance section");
-    expect(performance).toMatchObject({ mode: "faster", metric: "task", margin: 10, outcome: "faster" });
-    // Both sides pass the scenario every time: the proof is in the numbers, not in an assertion.
-    expect([...report.base.attempts, ...report.head.attempts].map((attempt) => attempt.outcome)).toEqual(
-      Array.from({ length: performance.samples.base.length + performance.samples.head.length }, () => "passed"),
-    );
-    expect(performance.samples.base.length).toBeGreaterThanOrEqual(4);
-    expect(performance.order.slice(0, 4)).toEqual(["base", "head", "head", "base"]);
-    expect(performance.decidedOn?.high).toBeLessThan(0.9);
-    expect(performance.interval?.high).toBeLessThan(0.9);
-    // Every sample of base took more of the page's time than head's median: the work grows with the reply on base only.
-    expect(Math.min(...performance.samples.base)).toBeGreaterThan(performance.median.head ?? Number.POSITIVE_INFINITY);
-    expect(run.stderr).toMatch(/\nbase sample 1: task \d/);
-    // The plot and one trace per side (its median sample's, of its one measured block), in the report folder.
-    expect((await sharp(join(out, "images/performance.png")).metadata()).format).toBe("png");
-    for (const trace of [...performance.traces.base, ...performance.traces.head]) {
-      expect(JSON.parse(await readFile(join(out, trace), "utf8"))).toHaveProperty("traceEvents");
-    }
-    expect([performance.traces.base.length, performance.traces.head.length]).toEqual([1, 1]);
-    const markdown = await readFile(join(out, "report.md"), "utf8");
-    expect(markdown).toContain("### Performance");
-    expect((await readdir(tmpdir())).filter((name) => name.startsWith(`scenario-prover-${prover.pid}.`))).toEqual([]);
-    expect(await processesMentioning(`scenario-prover-${prover.pid}.`)).toEqual([]);
-  });
 });
 
 describe("every other bug of the zoo, in one proof of several scenarios cut into two shards", () => {
