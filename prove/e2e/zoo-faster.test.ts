@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listBugs } from "../demo/index.ts";
@@ -57,7 +58,8 @@ describe("the zoo's performance bug, proved by demo with the options of its proo
     const plot = await sharp(join(out, "images/performance.png")).metadata();
     expect([plot.format, plot.width, plot.height]).toEqual(["png", 720, 360]);
     for (const trace of [...performance.traces.base, ...performance.traces.head]) {
-      expect(JSON.parse(await readFile(join(out, trace), "utf8"))).toHaveProperty("traceEvents");
+      expect(trace).toMatch(/^(base|head)\/measure-trace\.json\.gz$/);
+      expect(JSON.parse(gunzipSync(await readFile(join(out, trace))).toString("utf8"))).toHaveProperty("traceEvents");
     }
     expect([performance.traces.base.length, performance.traces.head.length]).toEqual([1, 1]);
     const markdown = await readFile(join(out, "report.md"), "utf8");

@@ -1,6 +1,8 @@
 // A performance proof's part of the report: report.json's `performance`, the plot of every sample, each side's warm-up trace, and report.md's section.
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import type { SideName } from "../outcome/types.ts";
 import type { PerfRequest } from "../perf/request.ts";
 import type { Sampled, SideSamples } from "../perf/samples.ts";
@@ -65,8 +67,9 @@ export function plotSvg(request: PerfRequest, base: ReadonlyArray<number>, head:
 }
 
 /**
- * A side's warm-up run's traces, copied redacted into `<side>/` of the report folder (one per measured
- * block with a trace). Only the warm-up is traced: tracing slows the page (the zoo's long reply's task
+ * A side's warm-up run's traces, copied redacted and gzipped into `<side>/` of the report folder (one
+ * per measured block with a trace): a block of many layouts traces to tens of MB (94 MB, 4.7 MB gzipped,
+ * for 300 list renders), and DevTools' Performance panel opens a .json.gz as it is. Only the warm-up is traced: tracing slows the page (the zoo's long reply's task
  * time by a fifth), which the app can observe, so no counted sample is.
  */
 async function keepWarmupTraces(
@@ -82,14 +85,16 @@ async function keepWarmupTraces(
     for (const [number, trace] of traces.entries()) {
       const text = await readFile(trace, "utf8").catch(() => undefined);
       if (text === undefined) continue;
-      const path = `${name}/measure-trace${traces.length > 1 ? `-${number + 1}` : ""}.json`;
+      const path = `${name}/measure-trace${traces.length > 1 ? `-${number + 1}` : ""}.json.gz`;
       await mkdir(join(dir, name), { recursive: true });
-      await writeFile(join(dir, path), redact(text, replacements, found));
+      await writeFile(join(dir, path), await gzipped(redact(text, replacements, found)));
       kept.push(path);
     }
   }
   return kept;
 }
+
+const gzipped = promisify(gzip);
 
 /** report.json's `performance`, writing its plot and traces into report folder `dir`. */
 export async function writePerformance(

@@ -125,7 +125,7 @@ export interface ReportPerformance {
   readonly decidedOn: ReportInterval | null;
   /** `images/performance.png`: every sample of both sides; null when there were none. */
   readonly plot: string | null;
-  /** Each side's warm-up run's traces (one per measured block), relative to the report folder: only the warm-ups are traced. */
+  /** Each side's warm-up run's traces, gzipped (one per measured block), relative to the report folder: only the warm-ups are traced. */
   readonly traces: { readonly base: ReadonlyArray<string>; readonly head: ReadonlyArray<string> };
 }
 
