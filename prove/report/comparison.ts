@@ -24,7 +24,8 @@ const captionHeight = 34;
 const lineHeight = 22;
 const placeholderHeight = 360;
 
-const escapeXml = (text: string) =>
+/** Text as SVG text content or an attribute value, for the images sharp renders. */
+export const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[char] ?? char);
 
 /** Breaks text into lines of at most `width` characters, at spaces where it can. */

@@ -8,6 +8,7 @@ import type { PerfRequest } from "../perf/request.ts";
 import type { Sampled, SideSamples } from "../perf/samples.ts";
 import { median, ratioInterval } from "../perf/stats.ts";
 import { formatRange, formatRatio, formatValue } from "../perf/words.ts";
+import { escapeXml } from "./comparison.ts";
 import { redact, type Redactions, type Replacement } from "./redact.ts";
 import type { ReportPerformance } from "./schema.ts";
 import { loadSharp } from "./sharp.ts";
@@ -20,8 +21,6 @@ export interface PerformanceInput {
 
 const plotFile = "images/performance.png";
 const colors: Readonly<Record<SideName, string>> = { base: "#cf222e", head: "#1a7f37" };
-
-const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The plot as SVG: every sample of each side, in sample order along x, its value up y from 0, base and head in their colours. */
 export function plotSvg(request: PerfRequest, base: ReadonlyArray<number>, head: ReadonlyArray<number>): string {
