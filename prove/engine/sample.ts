@@ -14,7 +14,7 @@ import type { ProveOptions } from "../options/index.ts";
 import type { ClassifiedAttempt } from "../outcome/classify.ts";
 import type { SideName } from "../outcome/types.ts";
 import { Progress } from "../progress/progress.ts";
-import { attemptOnce, errorAttempt, prepare, type SharedInstall, type SideContext } from "./side.ts";
+import { attemptOnce, errorAttempt, prepareShared, type SharedInstall, type SideContext } from "./side.ts";
 import { oneScenarioReady } from "./steps.ts";
 import type { Run } from "./run.ts";
 import { formatRange, formatRatio, formatValue } from "../perf/words.ts";
@@ -75,10 +75,7 @@ const inTurns = Effect.fn("Perf.inTurns")(function* (
   for (const name of ["base", "head"] as const) {
     yield* Effect.promise(() => mkdir(out(name), { recursive: true }));
     const start = yield* Clock.currentTimeMillis;
-    const prepared = yield* prepare(name, sides[name].commit, context, out(name)).pipe(
-      Effect.ensuring(
-        context.shared !== undefined && name === context.shared.by ? Deferred.fail(context.shared.installed, undefined) : Effect.void,
-      ),
+    const prepared = yield* prepareShared(name, sides[name].commit, context, out(name)).pipe(
       Effect.map((appRoot) => ({ appRoot, failed: undefined })),
       Effect.catch((error: SideError) =>
         Clock.currentTimeMillis.pipe(Effect.map((end) => ({ appRoot: undefined, failed: errorAttempt(error, end - start, null) }))),

@@ -171,6 +171,17 @@ export const checkOut = (name: RunName, commit: Commit, where: Pick<SideContext,
   });
 
 /** Checks the side's commit out (unless it was, earlier), installs and builds it; returns the app's folder in the worktree. */
+/**
+ * `prepare`, after which the installing side that got no install (a failure, an interrupt, nothing to
+ * install) lets the others install for themselves.
+ */
+export const prepareShared = (name: RunName, commit: Commit, context: SideContext, out: string) =>
+  prepare(name, commit, context, out).pipe(
+    Effect.ensuring(
+      context.shared !== undefined && name === context.shared.by ? Deferred.fail(context.shared.installed, undefined) : Effect.void,
+    ),
+  );
+
 export const prepare = Effect.fn("Side.prepare")(function* (name: RunName, commit: Commit, context: SideContext, out: string) {
   const progress = yield* Progress;
   const early = context.checkedOut?.[name];
@@ -322,11 +333,7 @@ export const runSide = Effect.fn("Side.run")(function* (name: RunName, ref: stri
             await writeFile(`${early.file}.new`, go ? "" : preparedStop);
             await rename(`${early.file}.new`, early.file);
           }).pipe(Effect.andThen(go ? Deferred.succeed(early.ready, undefined) : Deferred.fail(early.ready, undefined)));
-    const preparing = prepare(name, commit, context, out).pipe(
-      // The installing side that got no install (a failure, an interrupt, nothing to install) lets the others install for themselves.
-      Effect.ensuring(
-        context.shared !== undefined && name === context.shared.by ? Deferred.fail(context.shared.installed, undefined) : Effect.void,
-      ),
+    const preparing = prepareShared(name, commit, context, out).pipe(
       Effect.onExit((exit) =>
         Exit.isSuccess(exit)
           ? Effect.flatMap(isDecided(context, 0), (decided) => settle(exit.value === earlyRoot && !decided))
