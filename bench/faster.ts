@@ -28,6 +28,12 @@ function loadMachine(load: Load): ReadonlyArray<ResultPromise> {
   return [0, 1].map(() => execa("yes", [], { stdout: "ignore", stdin: "ignore", reject: false }));
 }
 
+/**
+ * Set by SIGINT or SIGTERM: the running proof is stopped as a user's Ctrl-C stops it (the prover
+ * removes its own worktrees), and the bench then removes its sandbox and folders and ends.
+ */
+const stopped = new AbortController();
+
 /** One proof through the prover's bin, its report.json read: the whole command as a user runs it. */
 async function prove(args: ReadonlyArray<string>, out: string): Promise<Answer> {
   const start = performance.now();
@@ -36,8 +42,10 @@ async function prove(args: ReadonlyArray<string>, out: string): Promise<Answer> 
     reject: false,
     stdin: "ignore",
     env: { FORCE_COLOR: "0" },
+    cancelSignal: stopped.signal,
   });
   const wallMs = performance.now() - start;
+  if (stopped.signal.aborted) throw new Error("bench faster: stopped by a signal; its sandbox and folders are removed");
   const report = JSON.parse(await readFile(join(out, "report.json"), "utf8").catch(() => "{}")) as {
     readonly verdict?: string;
     readonly reason?: string;
@@ -62,7 +70,16 @@ export async function fasterFigures(): Promise<Figure[]> {
   const loads = (process.env.BENCH_FASTER_LOADS ?? "quiet,loaded")
     .split(",")
     .filter((load): load is Load => load === "quiet" || load === "loaded");
-  const out = await mkdtemp(join(tmpdir(), "bench-faster-"));
+  // Kept (process.on, not once) until the folders are removed: execa's exit hook re-raises a signal no other listener holds.
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`bench faster: ${signal}: stopping the running proof, then removing the bench's sandbox and folders`);
+    stopped.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  // BENCH_FASTER_OUT keeps every proof's report folder there, to read the samples after.
+  const kept = process.env.BENCH_FASTER_OUT;
+  const out = kept === undefined ? await mkdtemp(join(tmpdir(), "bench-faster-")) : resolve(kept);
   const sandbox = await createDemoSandbox({ bugId: perfBug, repoRoot: root });
   const figures: Figure[] = [];
   try {
@@ -76,6 +93,7 @@ export async function fasterFigures(): Promise<Figure[]> {
           { name: "same commit", args: same, count: sameRuns },
         ] as const;
         for (const { name, args, count } of cases) {
+          if (count === 0) continue;
           const answers: Answer[] = [];
           for (let index = 1; index <= count; index++) {
             const answer = await prove(args, join(out, `${load}-${name.replace(" ", "-")}-${index}`));
@@ -111,7 +129,9 @@ export async function fasterFigures(): Promise<Figure[]> {
     }
   } finally {
     await sandbox.dispose();
-    await rm(out, { recursive: true, force: true });
+    if (kept === undefined) await rm(out, { recursive: true, force: true });
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
   }
   return figures;
 }

@@ -155,7 +155,9 @@ export function performanceMarkdown(performance: ReportPerformance, metric: Para
   ];
   const ratio =
     performance.ratio === null || interval === null
-      ? "head ÷ base: none (base's value is 0 in every sample, or too few samples)"
+      ? performance.outcome === null
+        ? "head ÷ base: not compared: a run ended the proof before each side had two samples (the verdict says which and why)"
+        : "head ÷ base: none (base's value is 0 in every sample)"
       : `head ÷ base **${formatRatio(performance.ratio)}**, 95 % interval ${formatRange(interval.low, interval.high)}` +
         (performance.decidedOn === null
           ? ""
