@@ -42,6 +42,24 @@ describe("prove-scenario --faster", () => {
     );
   });
 
+  it("could not run when the scenario measures no block of the label asked for, naming the blocks it measured, after base's warm-up alone", async () => {
+    const { exitCode, report } = await prove([
+      "--base",
+      "slow",
+      "--head",
+      "fast",
+      scenario,
+      "--faster",
+      "render:task",
+      ...against("unmeasured"),
+    ]);
+    expect([report.verdict, exitCode, report.reasonCode]).toEqual(["could-not-run", 2, "no-measure"]);
+    expect(report.reason).toBe(
+      `The scenario measured no block labelled "render" on base (slow): it must call app.measure(label, async () => { … }) around the work to compare; it measured "work".`,
+    );
+    expect([report.base.attempts.length, report.head.attempts.length]).toEqual([1, 0]);
+  });
+
   it("reports a side whose scenario fails as failing, with its error, not as a number", async () => {
     const { exitCode, report } = await prove([
       "--base",
