@@ -94,8 +94,9 @@ function gaps(run: StreamRun): number[] {
 /**
  * The long reply (2,005 frames, none delayed) and the spaced one (10 deltas, each after a 10 ms
  * delay line), each streamed by both apps in turns after a warm-up, once each app has read the
- * long reply raw (checked byte for byte, and by status and head). The replay agent and the route
- * run in this process, as both run in a Playwright worker.
+ * long reply raw (checked byte for byte, and by status and head). The replay agents and the route
+ * run in this process, as they run in a Playwright worker: the direct app's agent as in a test
+ * without a route, the routed app's turning the loop every 1 ms of writing, as in a test with one.
  * route-first-frame-ms and route-first-frame-direct-ms: from the client's call to the spaced
  * reply's first event, which the agent writes at once; route-first-frame-ratio: route ÷ direct;
  * route-frame-us and route-frame-direct-us: the long reply's time from the call to its last event
@@ -105,13 +106,13 @@ function gaps(run: StreamRun): number[] {
  * two deltas the transcript spaces 10 ms apart.
  */
 async function streamFigures(
-  replay: ReplayServer,
+  replay: Readonly<Record<Path, ReplayServer>>,
   route: Route,
   long: ReadonlyArray<Line>,
   spaced: ReadonlyArray<Line>,
   runs: number,
 ): Promise<Figure[]> {
-  const apps = { direct: startApp({ ANTHROPIC_BASE_URL: replay.url }), route: startApp(route.env) };
+  const apps = { direct: startApp({ ANTHROPIC_BASE_URL: replay.direct.url }), route: startApp(route.env) };
   try {
     checkSame(await apps.direct.raw(), await apps.route.raw());
     const streamed = (reply: ReadonlyArray<Line>, arrivals: boolean) => {
@@ -124,9 +125,9 @@ async function streamFigures(
     };
     const longTurns = await streamed(long, false);
     const spacedTurns = await streamed(spaced, true);
-    if (replay.status().remaining !== 0 || route.strays().length > 0)
+    if (replay.direct.status().remaining !== 0 || replay.route.status().remaining !== 0 || route.strays().length > 0)
       throw new Error(
-        `bench: the replay agent did not play its whole transcript, or the route refused a call: ${JSON.stringify({ ...replay.status(), strays: route.strays() })}`,
+        `bench: a replay agent did not play its whole transcript, or the route refused a call: ${JSON.stringify({ direct: replay.direct.status(), route: replay.route.status(), strays: route.strays() })}`,
       );
     const perFrame = (run: StreamRun) => (run.total / run.frames) * 1000;
     const largestGap = (run: StreamRun) => Math.max(...gaps(run));
@@ -204,23 +205,27 @@ export async function routeFigures(runs = 11): Promise<Figure[]> {
   const dir = await mkdtemp(join(tmpdir(), "bench-route-"));
   try {
     const transcript = join(dir, "replies.ndjson");
-    // Both replies' warm-up and runs, and the long reply's raw reads.
-    const exchanges = 2 + 2 * runs;
+    // One app's warm-up and runs of both replies, and its raw read of the long one.
+    const exchanges = 1 + runs;
     await writeFile(
       transcript,
       transcriptText([
-        { reply: long, exchanges: 2 + exchanges },
+        { reply: long, exchanges: 1 + exchanges },
         { reply: spaced, exchanges },
       ]),
     );
-    const replay = await startReplayServer({ transcript });
+    // An agent a path, each as the harness starts it: the routed one turns the loop every 1 ms of writing (TurnLoopBetweenWrites).
+    const replay = {
+      direct: await startReplayServer({ transcript }),
+      route: await startReplayServer({ transcript, turnLoopEveryMs: 1 }),
+    };
     try {
       const cpu = process.cpuUsage();
       const [load, { startRoute }] = await timed(() => import("../harness/route/start-route.ts"));
       const loadCpu = process.cpuUsage(cpu);
       const { preloadFile } = await import("../harness/route/preload-file.ts");
       const options = (target: string): RouteOptions => ({ routes: [{ hosts: ["api.anthropic.com"], target }], dir });
-      const [first, route] = await timed(() => startRoute(options(replay.url)));
+      const [first, route] = await timed(() => startRoute(options(replay.route.url)));
       const figures: Figure[] = [];
       try {
         figures.push(...(await streamFigures(replay, route, long, spaced, runs)), ...(await preloadFigures(route, preloadRuns)));
@@ -229,7 +234,7 @@ export async function routeFigures(runs = 11): Promise<Figure[]> {
       }
       const later: number[] = [];
       for (let index = 0; index < laterStarts; index++) {
-        const [start, another] = await timed(() => startRoute(options(replay.url)));
+        const [start, another] = await timed(() => startRoute(options(replay.route.url)));
         later.push(start);
         await another.stop();
       }
@@ -243,7 +248,7 @@ export async function routeFigures(runs = 11): Promise<Figure[]> {
         { figure: "route-start-preload-bundle-ms", value: bundle, unit: "ms", goal: null },
       ];
     } finally {
-      await replay.close();
+      await Promise.all([replay.direct.close(), replay.route.close()]);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

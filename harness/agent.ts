@@ -111,7 +111,7 @@ type SingleAgent = Omit<ScenarioAgent, "of" | "names">;
  * Starts a replay agent on `transcript`: an HTTP server, or a stdio peer for `jsonrpc-stdio`.
  * With no transcript it serves an empty one, so any request the app sends fails the test.
  */
-async function startAgent(transcript: string | undefined): Promise<{ agent: SingleAgent; dispose: () => Promise<void> }> {
+async function startAgent(transcript: string | undefined, routed: boolean): Promise<{ agent: SingleAgent; dispose: () => Promise<void> }> {
   const scratch = transcript === undefined ? await mkdtemp(join(tmpdir(), "scenario-transcript-")) : undefined;
   const removeScratch = async () => {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
@@ -138,7 +138,8 @@ async function startAgent(transcript: string | undefined): Promise<{ agent: Sing
       };
       return { agent, dispose: async () => (await peer.close(), await removeScratch()) };
     }
-    const server = await startReplayServer({ transcript: file }).catch((error: unknown) => {
+    // Routed, the app's calls reach the agent through the route's proxy in this process: the loop turns every 1 ms of writing so it forwards what was written.
+    const server = await startReplayServer({ transcript: file, turnLoopEveryMs: routed ? 1 : undefined }).catch((error: unknown) => {
       throw transcriptError(file, error);
     });
     const agent: SingleAgent = {
@@ -174,14 +175,14 @@ export interface StartedAgents {
  * Starts a replay agent for each of the test's transcripts (`resolve` turns a path given in the scenario into a file), at
  * once; one with no transcript serves an empty one. When one cannot start, those started are stopped before it throws.
  */
-export async function startAgents(transcript: TranscriptOption, resolve: (path: string) => string): Promise<StartedAgents> {
+export async function startAgents(transcript: TranscriptOption, resolve: (path: string) => string, routed = false): Promise<StartedAgents> {
   const given: ReadonlyArray<readonly [string, string | undefined]> =
     transcript === undefined || typeof transcript === "string" ? [["", transcript]] : Object.entries(transcript);
   if (given.length === 0) {
     throw new HarnessError("config", "test.use({ transcript }) names no transcript: give it a file, or one file for each name.");
   }
   const settled = await Promise.allSettled(
-    given.map(async ([name, path]) => ({ name, ...(await startAgent(path === undefined ? undefined : resolve(path))) })),
+    given.map(async ([name, path]) => ({ name, ...(await startAgent(path === undefined ? undefined : resolve(path), routed)) })),
   );
   const started = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const dispose = async () => void (await Promise.all(started.map((one) => one.dispose())));

@@ -138,9 +138,10 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
 
   // Starting the agent is the harness's work, so it has its own timeout, outside the test's.
   agent: [
-    async ({ transcript }, use, testInfo) => {
+    async ({ transcript, scenarioApp }, use, testInfo) => {
       const { afterFailure, agentProblems, startAgents } = await import("./agent.ts");
-      const { agent, each, dispose } = await startAgents(transcript, (path) => resolve(dirname(testInfo.file), path));
+      const routed = scenarioApp.route !== undefined && scenarioApp.route !== false;
+      const { agent, each, dispose } = await startAgents(transcript, (path) => resolve(dirname(testInfo.file), path), routed);
       let ends: ReadonlyArray<TestEnd>;
       try {
         await use(agent);

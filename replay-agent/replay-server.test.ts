@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
@@ -195,6 +196,58 @@ describe("the replay server", () => {
       Array.from({ length: half }, (_, index) => ({ text: ` word${from + index}`, afterResume }));
     expect(received).toEqual([...expected(0, false), ...expected(half, true)]);
     expect(server.status()).toMatchObject({ remaining: 0, mismatches: [] });
+  });
+
+  it("lets a reader in its own process take each frame of a reply written back to back as it is written when told to turn the loop after every write, and not otherwise", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "replay-agent-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const [meta, request] = (await readFile(fixture("openai-chat/short-tour.ndjson"), "utf8")).split("\n").slice(1);
+    // Small enough together (about 50 KB) that the socket's buffers take the whole reply without the reader reading.
+    const frames = 400;
+    const chunk = (index: number) =>
+      JSON.stringify({
+        type: "emit_inbound",
+        sse: { data: { object: "chat.completion.chunk", choices: [{ index: 0, delta: { content: ` w${index}` } }] } },
+      });
+    const file = join(dir, "back-to-back.ndjson");
+    const done = JSON.stringify({ type: "emit_inbound", sse: { data: "[DONE]" } });
+    await writeFile(file, [meta, request, ...Array.from({ length: frames }, (_, index) => chunk(index)), done].join("\n"));
+    const body = JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "Give me a short tour" }], stream: true });
+
+    /** The reads a TCP client in this process makes of the reply (one each turn of the loop that finds bytes waiting), and what it read. */
+    const reads = async (turnLoopEveryMs: number | undefined) => {
+      const server = await startReplayServer({ transcript: file, turnLoopEveryMs });
+      onTestFinished(() => server.close());
+      const socket = connect({ host: "127.0.0.1", port: Number(new URL(server.url).port) });
+      let count = 0;
+      let text = "";
+      // The reply's last chunk ends its chunked body: read up to it (the server may keep the connection open).
+      const ended = new Promise<void>((resolve) =>
+        socket.setEncoding("utf8").on("data", (data: string) => {
+          count += 1;
+          text += data;
+          if (text.endsWith("\r\n0\r\n\r\n")) resolve();
+        }),
+      );
+      socket.write(
+        `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+      );
+      await ended;
+      socket.destroy();
+      return { reads: count, text: text.replace(/^date: .*\r\n/im, "") };
+    };
+
+    // Every write (0 ms): the harness turns it every 1 ms, which pnpm bench route measures.
+    const turning = await reads(0);
+    const straight = await reads(undefined);
+    // The same bytes either way.
+    expect(turning.text).toBe(straight.text);
+    expect(turning.text.match(/^data: /gm)?.length).toBe(frames + 1);
+    // Without turning, the reader reads nothing until the agent stops writing: the reply arrives in a read or two.
+    expect(straight.reads).toBeLessThanOrEqual(4);
+    // Turning, it reads the frames as they come: most in a read of their own.
+    expect(turning.reads).toBeGreaterThan(frames / 2);
   });
 
   it("refuses to start on an invalid transcript, naming the line", async () => {

@@ -4,6 +4,7 @@ import * as Scope from "effect/Scope";
 import { readTranscript } from "./read-transcript.ts";
 import { serveTranscript } from "./serve-transcript.ts";
 import type { Transcript } from "./transcript/transcript.ts";
+import { TurnLoopBetweenWrites, turnsEvery } from "./wire/turn-loop.ts";
 
 /** A request the transcript did not expect, with the expectation it was held against. */
 export interface ReplayMismatch {
@@ -58,12 +59,25 @@ export interface ReplayServer {
 export const loadTranscript = (path: string): Promise<Transcript> => Effect.runPromise(readTranscript(path));
 
 /** Loads `transcript` (a file path) and serves it until `close()`; rejects with the loader's line-numbered error. */
-export const startReplayServer = async (options: { readonly transcript: string; readonly port?: number }): Promise<ReplayServer> => {
+export const startReplayServer = async (options: {
+  readonly transcript: string;
+  readonly port?: number;
+  /**
+   * Let the event loop turn after a write once this many ms have passed since the last turn (0: after
+   * every write), so that a proxy in this process, such as the harness's route, forwards frames
+   * written back to back as they come (TurnLoopBetweenWrites). Unset: no turns.
+   */
+  readonly turnLoopEveryMs?: number;
+}): Promise<ReplayServer> => {
   const scope = Effect.runSync(Scope.make());
   const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
   const served = await Effect.runPromise(
     readTranscript(options.transcript).pipe(
       Effect.flatMap((transcript) => serveTranscript(transcript, { port: options.port })),
+      Effect.provideService(
+        TurnLoopBetweenWrites,
+        options.turnLoopEveryMs === undefined ? { afterWrite: Effect.void } : turnsEvery(options.turnLoopEveryMs),
+      ),
       Scope.provide(scope),
     ),
   ).catch(async (error: unknown) => {

@@ -2,6 +2,7 @@ import * as Effect from "effect/Effect";
 import type { SseFrame } from "../transcript/schema.ts";
 import type { HttpResponseWriter } from "./http-response.ts";
 import { transferHeaders } from "./json.ts";
+import { afterWrite } from "./turn-loop.ts";
 
 /** One server-sent event as text: an optional `event:` name and its `data:` payload. */
 export interface SseEvent {
@@ -49,7 +50,8 @@ const writeTaken = (response: HttpResponseWriter, bytes: Uint8Array): Effect.Eff
 
 /**
  * Writes each of `writes` as its own write, the next only once the connection has taken the one
- * before, so no two are merged into one segment; sends a 200 head with the stream's default
+ * before, so no two are merged into one segment (and the loop turned after each where
+ * TurnLoopBetweenWrites is set); sends a 200 head with the stream's default
  * headers (event-stream unless said) with the first write when no head line was sent.
  */
 export const writeStreamWrites = (
@@ -59,5 +61,5 @@ export const writeStreamWrites = (
 ): Effect.Effect<void> =>
   Effect.suspend(() => {
     if (!response.headersSent) response.writeHead(200, streamHeaders({}, defaultHeaders));
-    return Effect.forEach(writes, (bytes) => writeTaken(response, bytes), { discard: true });
+    return Effect.forEach(writes, (bytes) => Effect.andThen(writeTaken(response, bytes), afterWrite), { discard: true });
   });

@@ -3,6 +3,7 @@ import type { Duplex } from "node:stream";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import { WebSocket, type RawData, type WebSocketServer } from "ws";
+import { afterWrite } from "../wire/turn-loop.ts";
 import { refuseUpgrade } from "./refuse-upgrade.ts";
 
 /**
@@ -72,7 +73,7 @@ export const takeConnection = (
       Effect.callback<void>((resume) => {
         if (state.kind !== "open" || state.socket.readyState !== WebSocket.OPEN) return resume(Effect.void);
         state.socket.send(JSON.stringify(message), () => resume(Effect.void));
-      }),
+      }).pipe(Effect.andThen(afterWrite)),
     );
   return {
     open,
