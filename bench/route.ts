@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { routedTurnLoopEveryMs } from "../harness/agent.ts";
 import { startReplayServer, type ReplayServer } from "../replay-agent/index.ts";
 import type { Route, RouteOptions } from "../harness/route/start-route.ts";
 import { median, rounded, type Figure } from "./figure.ts";
@@ -217,7 +218,7 @@ export async function routeFigures(runs = 11): Promise<Figure[]> {
     // An agent a path, each as the harness starts it: the routed one turns the loop every 1 ms of writing (TurnLoopBetweenWrites).
     const replay = {
       direct: await startReplayServer({ transcript }),
-      route: await startReplayServer({ transcript, turnLoopEveryMs: 1 }),
+      route: await startReplayServer({ transcript, turnLoopEveryMs: routedTurnLoopEveryMs }),
     };
     try {
       const cpu = process.cpuUsage();

@@ -104,6 +104,13 @@ function transcriptError(file: string, error: unknown): HarnessError {
   );
 }
 
+/**
+ * How often a routed test's agent lets the event loop turn while it writes (startReplayServer's
+ * turnLoopEveryMs): the app's calls reach it through the route's proxy in this process, which
+ * forwards only what was written before a turn.
+ */
+export const routedTurnLoopEveryMs = 1;
+
 /** One replay agent before it is joined with the test's others (see startAgents). */
 type SingleAgent = Omit<ScenarioAgent, "of" | "names">;
 
@@ -138,10 +145,11 @@ async function startAgent(transcript: string | undefined, routed: boolean): Prom
       };
       return { agent, dispose: async () => (await peer.close(), await removeScratch()) };
     }
-    // Routed, the app's calls reach the agent through the route's proxy in this process: the loop turns every 1 ms of writing so it forwards what was written.
-    const server = await startReplayServer({ transcript: file, turnLoopEveryMs: routed ? 1 : undefined }).catch((error: unknown) => {
-      throw transcriptError(file, error);
-    });
+    const server = await startReplayServer({ transcript: file, turnLoopEveryMs: routed ? routedTurnLoopEveryMs : undefined }).catch(
+      (error: unknown) => {
+        throw transcriptError(file, error);
+      },
+    );
     const agent: SingleAgent = {
       provider: loaded.meta.provider,
       url: server.url,

@@ -12,7 +12,7 @@ import type { ScenarioAgent, TestEnd, TranscriptOption } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
 import { isHeadlessShell, resolveChromium } from "./chromium.ts";
 import type { StrayCallMetadata } from "../common/contract.ts";
-import type { ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
+import type { RouteConfig, ScenarioAppConfig, ScenarioWorkerOptions } from "./config.ts";
 import { HarnessError } from "./errors.ts";
 import { logExcerpt } from "./log-excerpt.ts";
 import { untilPrepared } from "./prepared.ts";
@@ -60,12 +60,16 @@ function noteTestEnd(testInfo: TestInfo, agent: ScenarioAgent): ReadonlyArray<Te
   return ends;
 }
 
+/** Whether the config's `app.route` asks for a route. */
+const asksForRoute = (scenarioApp: ScenarioAppConfig): scenarioApp is ScenarioAppConfig & { readonly route: true | RouteConfig } =>
+  scenarioApp.route !== undefined && scenarioApp.route !== false;
+
 /** Starts the route the config's `app.route` asks for, to the test's agents; undefined when it asks for none. */
 async function startRouteFor(
   scenarioApp: ScenarioAppConfig,
   agents: ReadonlyArray<{ readonly name: string; readonly agent: ScenarioAgent }>,
 ): Promise<{ env: Readonly<Record<string, string>>; strays(): ReadonlyArray<StrayCallMetadata>; stop(): Promise<void> } | undefined> {
-  if (scenarioApp.route === undefined || scenarioApp.route === false) return undefined;
+  if (!asksForRoute(scenarioApp)) return undefined;
   const { startAppRoute } = await import("./route/app-route.ts").catch((error: unknown) => {
     throw missingMockttp(error) ?? error;
   });
@@ -140,8 +144,11 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   agent: [
     async ({ transcript, scenarioApp }, use, testInfo) => {
       const { afterFailure, agentProblems, startAgents } = await import("./agent.ts");
-      const routed = scenarioApp.route !== undefined && scenarioApp.route !== false;
-      const { agent, each, dispose } = await startAgents(transcript, (path) => resolve(dirname(testInfo.file), path), routed);
+      const { agent, each, dispose } = await startAgents(
+        transcript,
+        (path) => resolve(dirname(testInfo.file), path),
+        asksForRoute(scenarioApp),
+      );
       let ends: ReadonlyArray<TestEnd>;
       try {
         await use(agent);

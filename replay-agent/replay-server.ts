@@ -4,7 +4,7 @@ import * as Scope from "effect/Scope";
 import { readTranscript } from "./read-transcript.ts";
 import { serveTranscript } from "./serve-transcript.ts";
 import type { Transcript } from "./transcript/transcript.ts";
-import { TurnLoopBetweenWrites, turnsEvery } from "./wire/turn-loop.ts";
+import { noTurns, TurnLoopBetweenWrites, turnsEvery } from "./wire/turn-loop.ts";
 
 /** A request the transcript did not expect, with the expectation it was held against. */
 export interface ReplayMismatch {
@@ -74,10 +74,7 @@ export const startReplayServer = async (options: {
   const served = await Effect.runPromise(
     readTranscript(options.transcript).pipe(
       Effect.flatMap((transcript) => serveTranscript(transcript, { port: options.port })),
-      Effect.provideService(
-        TurnLoopBetweenWrites,
-        options.turnLoopEveryMs === undefined ? { afterWrite: Effect.void } : turnsEvery(options.turnLoopEveryMs),
-      ),
+      Effect.provideService(TurnLoopBetweenWrites, options.turnLoopEveryMs === undefined ? noTurns : turnsEvery(options.turnLoopEveryMs)),
       Scope.provide(scope),
     ),
   ).catch(async (error: unknown) => {

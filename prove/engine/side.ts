@@ -170,7 +170,6 @@ export const checkOut = (name: RunName, commit: Commit, where: Pick<SideContext,
     );
   });
 
-/** Checks the side's commit out (unless it was, earlier), installs and builds it; returns the app's folder in the worktree. */
 /**
  * `prepare`, after which the installing side that got no install (a failure, an interrupt, nothing to
  * install) lets the others install for themselves.
@@ -182,6 +181,7 @@ export const prepareShared = (name: RunName, commit: Commit, context: SideContex
     ),
   );
 
+/** Checks the side's commit out (unless it was, earlier), installs and builds it; returns the app's folder in the worktree. */
 export const prepare = Effect.fn("Side.prepare")(function* (name: RunName, commit: Commit, context: SideContext, out: string) {
   const progress = yield* Progress;
   const early = context.checkedOut?.[name];

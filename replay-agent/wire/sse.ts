@@ -50,8 +50,8 @@ const writeTaken = (response: HttpResponseWriter, bytes: Uint8Array): Effect.Eff
 
 /**
  * Writes each of `writes` as its own write, the next only once the connection has taken the one
- * before, so no two are merged into one segment (and the loop turned after each where
- * TurnLoopBetweenWrites is set); sends a 200 head with the stream's default
+ * before, so no two are merged into one segment (the loop turned between them as
+ * TurnLoopBetweenWrites says); sends a 200 head with the stream's default
  * headers (event-stream unless said) with the first write when no head line was sent.
  */
 export const writeStreamWrites = (

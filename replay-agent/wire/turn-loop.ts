@@ -8,6 +8,9 @@ export interface LoopTurns {
   readonly afterWrite: Effect.Effect<void>;
 }
 
+/** No turns: the default. */
+export const noTurns: LoopTurns = { afterWrite: Effect.void };
+
 /**
  * Set where something else in the replay agent's process reads what it writes: the harness's route
  * (app.route) proxies the app's calls in the Playwright worker that runs the agent. A write's
@@ -17,7 +20,7 @@ export interface LoopTurns {
  * far, as the app reads them straight from the agent. None by default: nothing else needs it.
  */
 export const TurnLoopBetweenWrites = Context.Reference<LoopTurns>("replay-agent/TurnLoopBetweenWrites", {
-  defaultValue: () => ({ afterWrite: Effect.void }),
+  defaultValue: () => noTurns,
 });
 
 /**
