@@ -23,7 +23,7 @@ const against = (name: string) => ["--repo", repo.dir, "--config", config, "--ou
 
 // Head proved faster, end to end: prove/e2e/zoo-faster.test.ts, the zoo's performance bug.
 describe("prove-scenario --faster", () => {
-  it("finds no clear difference between a commit and itself", async () => {
+  it("finds no clear difference between a commit and itself, its blocks run with the renderer slowed down as --cpu-slowdown asks", async () => {
     const { exitCode, report } = await prove([
       "--base",
       "fast",
@@ -34,12 +34,17 @@ describe("prove-scenario --faster", () => {
       "work:task",
       "--max-samples",
       "4",
+      "--cpu-slowdown",
+      "2",
       ...against("same"),
     ]);
     expect([report.verdict, exitCode, report.reasonCode]).toEqual(["not-proved", 1, "no-clear-difference"]);
     expect(report.reason).toMatch(
       /^No clear difference: head ÷ base \d\.\d\d \(95 % interval .+\) in work's task time, 4 samples each; head is not faster by the 10 % margin/,
     );
+    // What the runs' blocks noted, not the option echoed: the factor reached the harness of every run.
+    expect(report.performance?.cpuSlowdown).toBe(2);
+    expect(await readFile(join(reportDir(report), "report.md"), "utf8")).toContain(", the renderer 2× slower while measured.");
   });
 
   it("could not run when the scenario measures no block of the label asked for, naming the blocks it measured, after base's warm-up alone", async () => {

@@ -95,6 +95,23 @@ async function keepWarmupTraces(
 
 const gzipped = promisify(gzip);
 
+/**
+ * The CPU slowdown the compared blocks ran at, as their runs noted it: `--cpu-slowdown`, or the
+ * scenario's own `cpuSlowdown` option without it; null when they ran at full speed. Before any run
+ * measured a compared block (a proof ended by base's warm-up), the one `--cpu-slowdown` asked for.
+ */
+function slowdownOf(request: PerfRequest, sampled: Sampled): number | null {
+  const runs = [sampled.base, sampled.head].flatMap((side) => [
+    ...(side.warmup === undefined ? [] : [side.warmup]),
+    ...side.samples.map((sample) => sample.attempt),
+  ]);
+  const blocks = runs
+    .flatMap((run) => run.artifacts.measures ?? [])
+    .filter((block) => request.label === undefined || block.label === request.label);
+  if (blocks.length === 0) return request.cpuSlowdown ?? null;
+  return blocks.find((block) => block.cpuSlowdown !== undefined)?.cpuSlowdown ?? null;
+}
+
 /** report.json's `performance`, writing its plot and traces into report folder `dir`. */
 export async function writePerformance(
   input: PerformanceInput,
@@ -123,7 +140,7 @@ export async function writePerformance(
     metric: request.typed,
     margin: request.marginPercent,
     maxSamples: request.maxSamples,
-    cpuSlowdown: request.cpuSlowdown ?? null,
+    cpuSlowdown: slowdownOf(request, sampled),
     outcome: end.kind === "decided" ? end.outcome : null,
     samples: { base, head },
     order: sampled.order,
@@ -166,7 +183,7 @@ export function performanceMarkdown(performance: ReportPerformance, metric: Para
     performance.mode === "faster"
       ? `--faster ${performance.metric}: head must be faster by more than ${performance.margin} %`
       : `--not-slower ${performance.metric}: head must not be slower by more than ${performance.margin} %`;
-  const slowdown = performance.cpuSlowdown === null ? "" : `, the renderer ${performance.cpuSlowdown}× slower (--cpu-slowdown)`;
+  const slowdown = performance.cpuSlowdown === null ? "" : `, the renderer ${performance.cpuSlowdown}× slower while measured`;
   return [
     "### Performance",
     "",
