@@ -239,11 +239,6 @@ describe("replay-agent check", () => {
       "record --provider openai-chat records an HTTP provider through a proxy: leave out --agent and the arguments after --, which are for a stdio agent",
     ],
     [
-      ["record", "--provider", "claude-code", "--out", "r.ndjson", "--agent", "claude", "--no-timing"],
-      {},
-      "record --provider claude-code records no timing (only an HTTP or WebSocket provider's is kept): leave out --no-timing",
-    ],
-    [
       ["record", "--provider", "openai-chat", "--upstream", "api.openai.com", "--out", "r.ndjson"],
       {},
       '--upstream takes an http or https URL, like https://api.openai.com, got "api.openai.com"',

@@ -27,10 +27,11 @@ export const usage = `Usage:
                                                         the time between its chunks as delay lines (none with --no-timing);
                                                         for openai-realtime (--upstream wss://api.openai.com), its WebSocket sessions
                                                         (the time before each server message as delay lines)
-  replay-agent record --provider <p> --out <file> --agent '<command line>' [-- <the app's arguments>...]
+  replay-agent record --provider <p> --out <file> --agent '<command line>' [--no-timing] [-- <the app's arguments>...]
                                                         record a real stdio agent (jsonrpc-stdio, codex-app-server, codex-exec,
                                                         claude-code): the app spawns this in its place; it starts the --agent
-                                                        command with the app's arguments after its own and records both ways
+                                                        command with the app's arguments after its own and records both ways,
+                                                        the time the agent took before each line as delay lines (none with --no-timing)
   replay-agent check <file>                             validate a transcript and print a summary
   replay-agent new --provider <p> --user <text> --reply <text> [--model <m>] [--thinking <text>] [--pause <name>@<n>]...
                    [--cut <name>@<n>]... [--tool '<name> <json>']... [--before-tool <text>] [--fail <status>]
@@ -115,6 +116,8 @@ export type Command =
       readonly agent: ReadonlyArray<string>;
       /** The arguments after `--`: the ones the app started its agent with. */
       readonly args: ReadonlyArray<string>;
+      /** Keep the time the agent took before each line as delay lines; false with --no-timing. */
+      readonly timing: boolean;
     }
   | { readonly command: "check"; readonly transcript: string }
   | { readonly command: "new"; readonly source: NewSource; readonly out: string | undefined; readonly args: ReadonlyArray<string> }
@@ -223,11 +226,6 @@ const parseStdioRecord = (
   if (out === undefined || agent === undefined) {
     return new UsageError({ detail: `record --provider ${provider} needs --out <file> and --agent '<the real agent's command line>'` });
   }
-  if (values["no-timing"] === true) {
-    return new UsageError({
-      detail: `record --provider ${provider} records no timing (only an HTTP or WebSocket provider's is kept): leave out --no-timing`,
-    });
-  }
   const networked = (["upstream", "port"] as const).filter((flag) => values[flag] !== undefined);
   if (networked.length > 0) {
     return new UsageError({
@@ -243,7 +241,7 @@ const parseStdioRecord = (
   if (typeof words === "string") return new UsageError({ detail: `--agent ${JSON.stringify(agent)}: ${words}` });
   if (words.length === 0)
     return new UsageError({ detail: "--agent takes the real agent's command line, like --agent claude; got nothing" });
-  return { command: "record", transport: "stdio", provider, out, agent: words, args: passed };
+  return { command: "record", transport: "stdio", provider, out, agent: words, args: passed, timing: values["no-timing"] !== true };
 };
 
 const parseRecord = (values: Values, positionals: ReadonlyArray<string>, passed: ReadonlyArray<string>): Command | UsageError => {

@@ -77,14 +77,22 @@ const launcher = async (dir: string, name: string, command: ReadonlyArray<string
   return { file, stderr };
 };
 
-/** The recording's lines as JSON, and what `check` makes of it. */
-const recorded = async (file: string) => ({
-  lines: (await readFile(file, "utf8"))
+/**
+ * The recording's lines as JSON but its delay lines (the time the agent took, which varies from run
+ * to run: the timing test reads them), the delays apart, and what `check` makes of it.
+ */
+const recorded = async (file: string) => {
+  const all = (await readFile(file, "utf8"))
     .split("\n")
     .filter((text) => text !== "")
-    .map((text): Line => JSON.parse(text)),
-  transcript: await Effect.runPromise(readTranscript(file)),
-});
+    .map((text): Line => JSON.parse(text));
+  return {
+    lines: all.filter((line) => line.type !== "delay"),
+    delays: all.filter((line) => line.type === "delay"),
+    all,
+    transcript: await Effect.runPromise(readTranscript(file)),
+  };
+};
 
 const emitted = (lines: ReadonlyArray<Line>) => lines.filter((line) => line.type === "emit_inbound").map((line) => line["message"]);
 
@@ -188,7 +196,7 @@ describe("replay-agent record in front of a stdio agent", () => {
     await agent.close();
     expect(agent.status()).toMatchObject({ remaining: 0, mismatches: [] });
 
-    const { lines, transcript } = await recorded(out);
+    const { lines, delays, transcript } = await recorded(out);
     expect(transcript.meta).toMatchObject({ provider: "jsonrpc-stdio", source: "recorded", capturedAt: expect.any(String) });
     expect(lines.slice(1, 3)).toEqual([
       { type: "expect_outbound", spawn: { args: ["--experimental-acp"] } },
@@ -222,7 +230,48 @@ describe("replay-agent record in front of a stdio agent", () => {
     const { stderr: _replayStderr, ...replayed } = await acpApp(replay.command, async () => {}, "close stdin");
     expect(replayed).toEqual(seen);
     await replay.close();
-    expect(replay.status()).toMatchObject({ played: 14, remaining: 0, mismatches: [], next: null });
+    // Its 14 messages, and the delay lines before the agent's (the agent held at its pause before the tool call, at least).
+    expect(delays.length).toBeGreaterThanOrEqual(1);
+    expect(replay.status()).toMatchObject({ played: 14 + delays.length, remaining: 0, mismatches: [], next: null });
+  });
+
+  it("keeps the time the agent took before each line as delay lines, and the recording replays with them; --no-timing keeps none", async () => {
+    const original = await fixtureLines("jsonrpc-stdio/acp-prompt.ndjson");
+    // The agent takes 300 ms to answer the prompt, then 150 ms between its first two chunks (its pause left out).
+    const slow = await writeVariant([
+      ...original.slice(0, 6),
+      { type: "delay", ms: 300 },
+      ...original.slice(6, 7),
+      { type: "delay", ms: 150 },
+      ...original.slice(7, 8),
+      ...original.slice(9),
+    ]);
+    const dir = await tempDir();
+    const out = join(dir, "timed.ndjson");
+    const recording = await acpApp(recorder("jsonrpc-stdio", out, await startPeer(slow)), async () => {}, "close stdin");
+
+    const { all, lines, delays } = await recorded(out);
+    const before = (line: Line | undefined) => all[all.findIndex((candidate) => JSON.stringify(candidate) === JSON.stringify(line)) - 1];
+    const [first, second] = [before(original[6]), before(original[7])];
+    expect([first?.type, second?.type]).toEqual(["delay", "delay"]);
+    // Lower bounds only: each line came no sooner than the agent's wait, less up to 1 ms a timer of its (Node's timers keep whole ms).
+    expect(Number(first?.["ms"])).toBeGreaterThanOrEqual(299);
+    expect(Number(second?.["ms"])).toBeGreaterThanOrEqual(149);
+    expect(delays.every((line) => Number.isInteger(line["ms"]) && Number(line["ms"]) >= 1)).toBe(true);
+    // Each delay line right before an agent's line, never before the app's.
+    expect(all.filter((line, index) => line.type === "delay" && all[index + 1]?.type !== "emit_inbound")).toEqual([]);
+    expect(emitted(lines)).toEqual(emitted(original));
+
+    const replay = await startPeer(out);
+    const replayed = await acpApp(replay.command, async () => {}, "close stdin");
+    expect(replayed.updates).toEqual(recording.updates);
+    await replay.close();
+    expect(replay.status()).toMatchObject({ played: all.length - 1, remaining: 0, mismatches: [], next: null });
+
+    const untimed = join(dir, "untimed.ndjson");
+    const argv = recorder("jsonrpc-stdio", untimed, await startPeer(slow));
+    await acpApp([...argv.slice(0, -1), "--no-timing", "--"], async () => {}, "close stdin");
+    expect((await recorded(untimed)).delays).toEqual([]);
   });
 
   it("records the Agent SDK's turn with Claude Code, its random request_ids as patterns, and the recording replays it to query()", async () => {

@@ -18,6 +18,7 @@ import { recordedMeta } from "./meta-line.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
 import { splitLines } from "./split-lines.ts";
 import { stdioRecordingRules } from "./stdio-rules.ts";
+import { makeTimeline, now, type Timeline } from "./timeline.ts";
 import { openTranscriptFile, type RecordedLine } from "./transcript-file.ts";
 
 export interface StdioRecordOptions {
@@ -33,6 +34,8 @@ export interface StdioRecordOptions {
   /** The environment the agent runs in; the values of its secret-looking variables are cut out of the recording. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly log: (line: string) => void;
+  /** Keep the time the agent took before each line as delay lines (false: --no-timing); default true. */
+  readonly timing?: boolean;
 }
 
 /** How the agent ended, and how the recording did. */
@@ -104,7 +107,10 @@ export const checkProblem = (file: string): string | undefined => {
  * message for a provider that reads a prompt), each line the agent writes as an emit_inbound (in
  * the order they came, but for answers the protocol's rules keep with the message they answer),
  * and the agent's exit as an exit line, but for an exit 0 after the app closed the agent's stdin
- * (the replay agent exits so by itself). When the recorder is stopped (`stop`), the agent gets the
+ * (the replay agent exits so by itself). Unless `timing` is false, each line of the agent comes after
+ * a delay line of the time since the app's last message or the agent's line before, whichever came
+ * later (since the agent started, before either): the time the agent took, what the replay agent
+ * waits after it played the line before. When the recorder is stopped (`stop`), the agent gets the
  * signal, and the file gets an exit line only if it needs one to pass `replay-agent check`.
  */
 export const recordStdio = Effect.fn("recordStdio")(function* (
@@ -123,6 +129,12 @@ export const recordStdio = Effect.fn("recordStdio")(function* (
   const append = (line: RecordedLine) =>
     Effect.runSync(file.append(line).pipe(Effect.catch((error) => Effect.sync(() => log(`replay-agent: ${error.message}`)))));
   const order = answerOrder(rules, append);
+  /** The time kept since the app's last message or the agent's last line: what the agent's next line took. */
+  let timeline: Timeline | undefined;
+  const answerStarts = () => {
+    if (options.timing !== false) timeline = makeTimeline(Effect.runSync(now));
+  };
+  answerStarts();
   let appClosed = false;
   let stoppedBy: NodeJS.Signals | undefined;
 
@@ -131,9 +143,11 @@ export const recordStdio = Effect.fn("recordStdio")(function* (
     if (agent.exitCode !== null || agent.signalCode !== null) return;
     counts.app++;
     order.fromApp(message, { type: "expect_outbound", message: rules.pattern(redactor.pattern(message)) });
+    answerStarts();
   };
   const fromAgent = (line: string) => {
     if (line.trim() === "") return;
+    const came = Effect.runSync(now);
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -144,7 +158,9 @@ export const recordStdio = Effect.fn("recordStdio")(function* (
       return;
     }
     counts.agent++;
-    order.fromAgent(message, { type: "emit_inbound", message: redactor.value(message) });
+    const ms = timeline?.until(came) ?? 0;
+    const emit: RecordedLine = { type: "emit_inbound", message: redactor.value(message) };
+    order.fromAgent(message, ms >= 1 ? [{ type: "delay", ms }, emit] : [emit]);
   };
 
   const { input, output } = options;
