@@ -18,7 +18,7 @@ import { recordedMeta } from "./meta-line.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
 import { splitLines } from "./split-lines.ts";
 import { stdioRecordingRules } from "./stdio-rules.ts";
-import { makeTimeline, now, type Timeline } from "./timeline.ts";
+import { delayLines, makeTimeline, now, type Timeline } from "./timeline.ts";
 import { openTranscriptFile, type RecordedLine } from "./transcript-file.ts";
 
 export interface StdioRecordOptions {
@@ -160,7 +160,7 @@ export const recordStdio = Effect.fn("recordStdio")(function* (
     counts.agent++;
     const ms = timeline?.until(came) ?? 0;
     const emit: RecordedLine = { type: "emit_inbound", message: redactor.value(message) };
-    order.fromAgent(message, ms >= 1 ? [{ type: "delay", ms }, emit] : [emit]);
+    order.fromAgent(message, [...delayLines(ms), emit]);
   };
 
   const { input, output } = options;

@@ -9,7 +9,7 @@ import { refuseUpgrade } from "../ws/refuse-upgrade.ts";
 import { recordedMeta } from "./meta-line.ts";
 import { makeRedactor, secretValues } from "./redact.ts";
 import { relaySession, sessionServer, type SessionRecording } from "./relay-session.ts";
-import { makeTimeline, now, type Timeline } from "./timeline.ts";
+import { delayLines, makeTimeline, now, type Timeline } from "./timeline.ts";
 import { openTranscriptFile, type RecordedLine } from "./transcript-file.ts";
 import { webSocketMessagePatterns } from "./websocket-rules.ts";
 
@@ -103,7 +103,7 @@ export const recordWebSocket = Effect.fn("recordWebSocket")(function* (
       }
       counts.server++;
       const ms = timeline?.until(came) ?? 0;
-      if (ms >= 1) append({ type: "delay", ms });
+      delayLines(ms).forEach(append);
       append({ type: "emit_inbound", message: redactor.value(message) });
     },
     closedByServer: (code, reason) => {

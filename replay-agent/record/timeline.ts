@@ -1,7 +1,7 @@
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import type { RecordOutputError } from "../errors.ts";
-import type { TranscriptFile } from "./transcript-file.ts";
+import type { RecordedLine, TranscriptFile } from "./transcript-file.ts";
 
 /** The time now, in ms with a fraction, from the recorder's clock. */
 export const now: Effect.Effect<number> = Effect.map(Clock.currentTimeNanos, (nanos) => Number(nanos) / 1e6);
@@ -28,9 +28,12 @@ export const makeTimeline = (start: number): Timeline => {
   };
 };
 
+/** The delay line of a wait of `ms`: none under 1 ms (the timeline gives 0 then). */
+export const delayLines = (ms: number): ReadonlyArray<RecordedLine> => (ms >= 1 ? [{ type: "delay", ms }] : []);
+
 /** Appends a delay line of `ms`, when there is one to keep. */
 export const appendDelay = (file: TranscriptFile, ms: number): Effect.Effect<void, RecordOutputError> =>
-  ms >= 1 ? file.append({ type: "delay", ms }) : Effect.void;
+  Effect.forEach(delayLines(ms), file.append, { discard: true });
 
 /** When each chunk of a stream came, by where it starts in the stream; `at(offset)` is the time of the chunk that holds that byte. */
 export const makeChunkTimes = () => {
