@@ -59,8 +59,10 @@ describe("an app with PostgreSQL and a worker", () => {
     });
     const run = await proof;
     expect(run.exitCode, run.stderr).toBe(0);
-    // Each side installed as init's `install: "auto"` says, from the registry: drizzle-orm, pg and drizzle-kit.
-    for (const side of ["base", "head"]) expect(run.stderr).toMatch(new RegExp(`^${side} {2}install {3}npm install {2}`, "m"));
+    // Base installed as init's `install: "auto"` says, from the registry (drizzle-orm, pg and drizzle-kit), and head, whose
+    // manifests are base's, hard-linked it: base's install wrote the lockfile the repository lacks, which is not head's cue.
+    expect(run.stderr).toMatch(/^base {2}install {3}npm install {2}/m);
+    expect(run.stderr).toMatch(/^head {2}install {3}base's, hard-linked \(the same dependency manifests\) {2}/m);
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as ProofReport;
     expect([report.verdict, report.reasonCode]).toEqual(["proved", "proved"]);
     // Base's column rounds to whole dollars; head's migration keeps the cents. Every run's order is the first its database saw.

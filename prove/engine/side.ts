@@ -134,18 +134,18 @@ const describeAttempt = ({ attempt }: ClassifiedAttempt) =>
 
 /**
  * This side's install from the shared one, when there is one made by another side: true when it
- * was reused. The other side's install is reused only when it ran the same command, the same
- * package manager version included (`label`).
+ * was reused. The other side's commit has the same dependency manifests (the shared install's
+ * condition), so on this machine its install ran this side's command, the same package manager
+ * version included: planned again from its worktree after the install, the plan would see
+ * what that install wrote (the lockfile of a repository that had none) and name another command.
  */
-const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: RunName, path: string, context: SideContext, label: string) {
+const reuseSharedInstall = Effect.fn("Side.reuseInstall")(function* (name: RunName, path: string, context: SideContext) {
   const progress = yield* Progress;
   const shared = context.shared;
   if (shared === undefined || name === shared.by) return false;
   const start = yield* Clock.currentTimeMillis;
   const from = yield* Deferred.await(shared.installed).pipe(Effect.option);
   if (Option.isNone(from)) return false;
-  const donor = planInstall(context.app.install, join(from.value, context.app.root), from.value);
-  if (donor.kind !== "command" || donor.label !== label) return false;
   const waited = yield* Clock.currentTimeMillis;
   const copied = yield* copyInstalled(from.value, path);
   if (copied === 0) return false;
@@ -195,7 +195,7 @@ export const prepare = Effect.fn("Side.prepare")(function* (name: RunName, commi
   const plan = planInstall(context.app.install, appRoot, path);
   if (plan.kind === "unknown") return yield* Effect.fail(new InstallUnknown({ where: where(appRoot), detail: plan.detail }));
   if (plan.kind === "skip") yield* progress.done({ side: name, step: "install", detail: `skipped (${plan.reason})` }, 0);
-  else if (!(yield* reuseSharedInstall(name, path, context, plan.label))) {
+  else if (!(yield* reuseSharedInstall(name, path, context))) {
     yield* progress.step(
       { side: name, step: "install", detail: plan.label },
       runStep("install", plan, join(out, "install.log"), where(plan.cwd)),
