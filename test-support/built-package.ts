@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { bundlePackage } from "../build/bundles.ts";
 
@@ -113,3 +113,14 @@ export const builtReplayAgent = async (): Promise<string> => join(await builtPac
 
 /** The harness as an installed package exports it (`scenario-prover/harness`), from this build's bundle (see builtPackage). */
 export const builtHarness = async (): Promise<string> => join(await builtPackage(), "lib", "harness.js");
+
+/**
+ * scenario-prover as installed in the node_modules folder `modules`, for a repository's scenarios
+ * to import `scenario-prover/harness` from: a package exporting this build's harness (see builtHarness).
+ */
+export async function installBuiltHarness(modules: string): Promise<void> {
+  const prover = join(modules, "scenario-prover");
+  await mkdir(prover, { recursive: true });
+  await writeFile(join(prover, "package.json"), JSON.stringify({ name: "scenario-prover", exports: { "./harness": "./harness.js" } }));
+  await writeFile(join(prover, "harness.js"), `export * from ${JSON.stringify(await builtHarness())};\n`);
+}

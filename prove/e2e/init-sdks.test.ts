@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtHarness } from "../../test-support/built-package.ts";
+import { installBuiltHarness } from "../../test-support/built-package.ts";
 import { initScenarios } from "../init/init.ts";
 
 /** This checkout, whose node_modules hold each SDK and the Playwright the fixtures run. */
@@ -117,10 +117,7 @@ async function sdkRepository(name: string, app: SdkApp): Promise<string> {
     await mkdir(dirname(join(dir, "node_modules", pkg)), { recursive: true });
     await symlink(target, join(dir, "node_modules", pkg));
   }
-  const prover = join(dir, "node_modules", "scenario-prover");
-  await mkdir(prover, { recursive: true });
-  await writeFile(join(prover, "package.json"), JSON.stringify({ name: "scenario-prover", exports: { "./harness": "./harness.js" } }));
-  await writeFile(join(prover, "harness.js"), `export * from ${JSON.stringify(await builtHarness())};\n`);
+  await installBuiltHarness(join(dir, "node_modules"));
   await writeFile(
     join(dir, "package.json"),
     JSON.stringify({ name: "chat", private: true, scripts: { start: "node server.js" }, dependencies: versions }),

@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtHarness } from "../../test-support/built-package.ts";
+import { installBuiltHarness } from "../../test-support/built-package.ts";
 import type { ProofReport } from "../index.ts";
 import { initScenarios } from "../init/init.ts";
 import { makeOrdersRepo, type OrdersRepo } from "./support/orders-repo.ts";
@@ -39,12 +39,7 @@ describe("an app with PostgreSQL and a worker", () => {
     );
     // scenario-prover as an installed package exports it (this build's harness), beside the Playwright it imports.
     const modules = join(repo.dir, "node_modules");
-    await mkdir(join(modules, "scenario-prover"), { recursive: true });
-    await writeFile(
-      join(modules, "scenario-prover", "package.json"),
-      JSON.stringify({ name: "scenario-prover", exports: { "./harness": "./harness.js" } }),
-    );
-    await writeFile(join(modules, "scenario-prover", "harness.js"), `export * from ${JSON.stringify(await builtHarness())};\n`);
+    await installBuiltHarness(modules);
     await symlink(await realpath(join(checkout, "node_modules", "@playwright")), join(modules, "@playwright"));
     await writeFile(
       join(repo.dir, "scenarios", "order.e2e.ts"),
