@@ -68,6 +68,8 @@ export default tseslint.config(
     },
   },
   { files: ["examples/agent-chat/public/**/*.js"], languageOptions: { globals: { ...globals.browser } } },
+  // The orders app's client component, which runs in the page.
+  { files: ["prove/test-fixtures/orders/app/app/orders.js"], languageOptions: { globals: { ...globals.browser } } },
   { files: ["common/**/*.ts"], rules: restricted(independentOf("harness", "prove", "replay-agent")) },
   { files: ["harness/**/*.ts"], rules: restricted(throughIndex("replay-agent", "prove")) },
   { files: ["prove/**/*.ts"], rules: restricted(throughIndex("replay-agent", "harness")) },

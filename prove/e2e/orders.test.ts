@@ -24,13 +24,16 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-describe("an app with PostgreSQL and a worker", () => {
+describe("a Next.js app with PostgreSQL through Drizzle, and a worker", () => {
   it("proves a fix whose migration changes a column with the config init wrote, unchanged: both sides at once and three runs each, every run on a PostgreSQL of its own migrated at its side's commit, and leaves no database running nor its data", async () => {
-    // init reads the app as a user's repository holds it: Drizzle's config, the migrate script, the worker script. Its
-    // own try of the install and the start is init.test.ts's; the proof below installs and starts them.
+    // init reads the app as a user's repository holds it: Next.js and its API routes, Drizzle's config, the migrate script,
+    // the worker script. Its own try of the install and the start is init.test.ts's; the proof below installs and starts them.
     const init = await initScenarios(repo.dir, { tryCommands: async () => ({ worked: [], failed: [] }) });
     expect(init.detected).toEqual(
       expect.arrayContaining([
+        'framework: Next.js 16 (next "16.5.0" in package.json)',
+        "start: npx next dev -p {port} (the dev script `next dev`, its tool run by npx from node_modules/.bin; next dev takes the port as -p)",
+        expect.stringMatching(/^warm: \/api\/events, \/api\/orders \(app\/api\/events\/route\.js, app\/api\/orders\/route\.js; /),
         'services.postgres: postgres (dialect: "postgresql" in drizzle.config.js)',
         "prepare: npm run db:migrate (the db:migrate script `node migrate.js` runs the app's migrations)",
         "env: DATABASE_URL: {postgres.url} (dbCredentials reads DATABASE_URL in drizzle.config.js)",
@@ -54,7 +57,7 @@ describe("an app with PostgreSQL and a worker", () => {
     });
     const run = await proof;
     expect(run.exitCode, run.stderr).toBe(0);
-    // Base installed as init's `install: "auto"` says, from the registry (drizzle-orm, pg and drizzle-kit), and head, whose
+    // Base installed as init's `install: "auto"` says, from the registry (next, react, drizzle-orm, pg, drizzle-kit), and head, whose
     // manifests are base's, hard-linked it: base's install wrote the lockfile the repository lacks, which is not head's cue.
     expect(run.stderr).toMatch(/^base {2}install {3}npm install {2}/m);
     expect(run.stderr).toMatch(/^head {2}install {3}base's, hard-linked \(the same dependency manifests\) {2}/m);
@@ -69,6 +72,7 @@ describe("an app with PostgreSQL and a worker", () => {
     // Base's migrations made base's schema, which its worker read: the computed total is right, the column lost its cents.
     expect([report.base.serverLog, report.head.serverLog]).toEqual(["base/server.log", null]);
     const baseLog = await readFile(join(out, "base/server.log"), "utf8");
+    expect(baseLog).toContain("▲ Next.js 16.5.0");
     expect(baseLog).toContain("migrated: schema 0000_create_orders");
     expect(baseLog).toContain("orders worker ready (schema 0000_create_orders)");
     expect(baseLog).toContain("priced order 1: 3 × Notebook = 7.47");

@@ -3,10 +3,11 @@ import { join, resolve } from "node:path";
 import { execa } from "execa";
 
 /**
- * A git repository of the orders app (prove/test-fixtures/orders/app/): a web server and a worker
- * sharing PostgreSQL through Drizzle. The page places an order; the web server stores it queued and
- * notifies the worker, which prices it and notifies the page back through the server. Its commits,
- * each tagged:
+ * A git repository of the orders app (prove/test-fixtures/orders/app/): a Next.js app (App Router,
+ * run by `next dev`) and a worker sharing PostgreSQL through Drizzle, as a Next.js template with a
+ * database holds them. The page places an order; its API route stores it queued and notifies the
+ * worker, which prices it and notifies the page back through another route's server-sent events.
+ * Its commits, each tagged:
  *
  * - `bug`: the order's total is a `numeric(10)` column, which PostgreSQL rounds to whole dollars, so
  *   three notebooks at $2.49 show "$7"
@@ -32,7 +33,7 @@ export async function makeOrdersRepo(root: string): Promise<OrdersRepo> {
   };
 
   await git("init", "-q", "-b", "main");
-  await writeFile(join(dir, ".gitignore"), "node_modules/\n");
+  await writeFile(join(dir, ".gitignore"), "node_modules/\n.next/\n");
   await cp(join(fixture, "app"), dir, { recursive: true });
   // Named after the folder it was made in, so two repositories made in the same second have commits of their own.
   await commit("bug", "Price orders in a worker", `Made in ${root}.`);
