@@ -65,7 +65,7 @@ describe("a Next.js app with PostgreSQL through Drizzle, and a worker", () => {
     expect([report.verdict, report.reasonCode]).toEqual(["proved", "proved"]);
     // Base's column rounds to whole dollars; head's migration keeps the cents. Every run's order is the first its database saw.
     expect(report.base.attempts.map(({ outcome, error }) => [outcome, error?.kind, error?.location])).toEqual(
-      Array.from({ length: 3 }, () => ["failed", "assertion", "scenarios/order.e2e.ts:11"]),
+      Array.from({ length: 3 }, () => ["failed", "assertion", "scenarios/order.e2e.ts:13"]),
     );
     for (const { error } of report.base.attempts) expect(error?.message).toContain('Received: "Order 1: 3 × Notebook, done, $7"');
     expect(report.head.attempts.map(({ outcome }) => outcome)).toEqual(["passed", "passed", "passed"]);

@@ -1,14 +1,25 @@
-import { schemaVersion } from "../db.js";
-import { Orders } from "./orders.js";
+import { desc } from "drizzle-orm";
+import { db, schemaVersion } from "../db.js";
+import { orders } from "../schema.js";
+import { OrderForm } from "./orders.js";
 
-// The footer names the database's schema as it is now, not as it was at build time.
+// The orders and the schema as the database has them now, not as they were at build time.
 export const dynamic = "force-dynamic";
 
 export default async function Page() {
+  const placed = await db.select().from(orders).orderBy(desc(orders.id));
   return (
     <main>
       <h1>Orders</h1>
-      <Orders />
+      <OrderForm />
+      <ul>
+        {placed.map((order) => (
+          <li key={order.id}>
+            Order {order.id}: {order.quantity} × {order.item}, {order.status}
+            {order.total === null ? "" : `, $${order.total}`}
+          </li>
+        ))}
+      </ul>
       <footer>Schema: {await schemaVersion()}</footer>
     </main>
   );
