@@ -131,6 +131,12 @@ export interface StrayCallMetadata {
   readonly path: string;
   /** When the request arrived, in epoch ms. */
   readonly at: number;
+  /**
+   * Set when the call never became a request: its TLS handshake with the route failed, with mockttp's cause
+   * (`cert-rejected`, `reset`, …). The route makes certificates for names only, so an HTTPS call to an IP address
+   * (which sends no server name) fails there; its host is then `an IP address`, its method `CONNECT`, its path empty.
+   */
+  readonly tlsFailure?: string;
 }
 
 /**

@@ -99,8 +99,12 @@ function noteStrays(testInfo: TestInfo, strays: ReadonlyArray<StrayCallMetadata>
   for (const stray of strays) {
     const into = ((stray.at - started) / 1000).toFixed(1);
     process.stderr.write(
-      `scenario-prover route: refused ${stray.method} ${stray.host}${stray.path} (${into} s into the test): ` +
-        "its host is neither routed to the replay agent nor allowed (app.route in the config).\n",
+      stray.tlsFailure === undefined
+        ? `scenario-prover route: refused ${stray.method} ${stray.host}${stray.path} (${into} s into the test): ` +
+            "its host is neither routed to the replay agent nor allowed (app.route in the config).\n"
+        : `scenario-prover route: refused HTTPS to an IP address (${into} s into the test): its TLS handshake with the route ` +
+            `failed (${stray.tlsFailure}), as the route makes certificates for host names only; it did not leave this machine. ` +
+            "Call the provider by its host name, which app.route can route.\n",
     );
   }
 }

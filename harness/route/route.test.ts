@@ -306,6 +306,37 @@ describe("startRoute", () => {
     }
   });
 
+  it("names an HTTPS call to an IP address, which no certificate of the route's can answer: its TLS handshake fails on the app's side, before any request, and nothing leaves the machine", async () => {
+    const route = await startRoute({ routes: [{ hosts: ["api.openai.com"], target: "http://127.0.0.1:9" }], dir: await folder() });
+    try {
+      // Python's standard library and Node's fetch (through the route's preload), each as an app calls an address in its code.
+      const python = await execa(
+        "python3",
+        [
+          "-c",
+          'import urllib.request\ntry: urllib.request.urlopen("https://192.0.2.10/v1/models")\nexcept Exception as error: print(error)',
+        ],
+        { env: route.env, extendEnv: false },
+      );
+      expect(python.stdout).toContain("certificate verify failed: IP address mismatch");
+      const node = await execa(
+        process.execPath,
+        ["-e", 'fetch("https://[2001:db8::10]/v1/models").catch((error) => console.log(error.cause?.message ?? error.message))'],
+        { env: route.env, extendEnv: false },
+      );
+      expect(node.stdout).toContain("IP: 2001:db8::10 is not in the cert's list");
+      // The route hears of each failed handshake as the app gives up; the TLS alert or reset may reach it a moment after.
+      await expect
+        .poll(() => route.strays())
+        .toEqual([
+          { host: "an IP address", method: "CONNECT", path: "", at: expect.any(Number), tlsFailure: expect.any(String) },
+          { host: "an IP address", method: "CONNECT", path: "", at: expect.any(Number), tlsFailure: expect.any(String) },
+        ]);
+    } finally {
+      await route.stop();
+    }
+  });
+
   it("takes as allowed only hosts on this machine, saying why each other one is not", async () => {
     expect(
       await offMachine([

@@ -131,6 +131,19 @@ export async function startRoute(options: RouteOptions): Promise<Route> {
     const caFile = join(dir, "ca.pem");
     const [preload] = await Promise.all([preloadFile(dir), writeFile(caFile, ca.cert)]);
     await server.start(0);
+    // An HTTPS call to an IP address sends no server name, and mockttp's certificates name hosts only: the app's TLS
+    // refuses the route's certificate before any request, so the refusal below never sees it. It is named here (with no
+    // address: the handshake's failure does not carry the tunnel's). A named host's handshake gets its own certificate.
+    await server.on("tls-client-error", (failure) => {
+      if (failure.tlsMetadata.sniHostname !== undefined || !isLoopback(failure.remoteIpAddress ?? "")) return;
+      strays.push({
+        host: "an IP address",
+        method: "CONNECT",
+        path: "",
+        at: failure.timingEvents.startTime,
+        tlsFailure: failure.failureCause,
+      });
+    });
     for (const route of options.routes) {
       const target = new URL(route.target);
       const toReplay = {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseJsonReport } from "../playwright/json-report.ts";
 import type { StepMetadata } from "../../common/contract.ts";
 import { classify } from "./classify.ts";
-import { stepAt } from "./refused.ts";
+import { describeRefused, refusedCalls, stepAt } from "./refused.ts";
 import { describeTimeout, timedOut } from "./timed-out.ts";
 
 /**
@@ -142,6 +142,29 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     ]);
     // Without the steps (a run the reporter did not see end), each call is still named, without its step.
     expect(classifySample("refused-failed").attempt.refused?.map((call) => call.step)).toEqual([undefined, undefined]);
+  });
+
+  it("names an HTTPS call to an IP address, which failed its TLS handshake with the route, by that failure", () => {
+    const stray = {
+      host: "an IP address",
+      method: "CONNECT",
+      path: "",
+      at: Date.parse("2026-12-04T10:00:01Z"),
+      tlsFailure: "cert-rejected",
+    };
+    const steps = [
+      {
+        title: "locator.click",
+        location: "/repo/scenarios/a.e2e.ts:5",
+        start: Date.parse("2026-12-04T10:00:00Z"),
+        end: Date.parse("2026-12-04T10:00:02Z"),
+      },
+    ];
+    const [call] = refusedCalls([stray], steps, "/repo");
+    expect(call).toEqual({ ...stray, at: "2026-12-04T10:00:01.000Z", step: "locator.click (scenarios/a.e2e.ts:5)" });
+    expect(call === undefined ? undefined : describeRefused(call)).toBe(
+      "HTTPS to an IP address, its TLS handshake with the route failed (cert-rejected) (during locator.click (scenarios/a.e2e.ts:5))",
+    );
   });
 
   it("keeps what went wrong in the page with its time and step, and ends a failed attempt's first cause with the first that came before it failed", () => {

@@ -35,10 +35,15 @@ export function refusedCalls(
       path: stray.path,
       at: new Date(stray.at).toISOString(),
       ...(step === undefined ? {} : { step }),
+      ...(stray.tlsFailure === undefined ? {} : { tlsFailure: stray.tlsFailure }),
     };
   });
 }
 
-/** One refused call as a line of text: `GET example.com/ (during locator.click (scenarios/a.e2e.ts:5))`. */
+/**
+ * One refused call as a line of text: `GET example.com/ (during locator.click (scenarios/a.e2e.ts:5))`, or for an HTTPS
+ * call to an IP address `HTTPS to an IP address, its TLS handshake with the route failed (cert-rejected) (during …)`.
+ */
 export const describeRefused = (call: RefusedCall): string =>
-  `${call.method} ${call.host}${call.path}${call.step === undefined ? "" : ` (${call.step.startsWith("after ") ? "" : "during "}${call.step})`}`;
+  `${call.tlsFailure === undefined ? `${call.method} ${call.host}${call.path}` : `HTTPS to ${call.host}, its TLS handshake with the route failed (${call.tlsFailure})`}` +
+  `${call.step === undefined ? "" : ` (${call.step.startsWith("after ") ? "" : "during "}${call.step})`}`;

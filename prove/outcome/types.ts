@@ -64,6 +64,8 @@ export interface RefusedCall {
   readonly at: string;
   /** The test's step it came in: `locator.click (scenarios/chat.e2e.ts:12)`, or `after …` between steps; absent when unknown. */
   readonly step?: string;
+  /** Why its TLS handshake with the route failed, for an HTTPS call to an IP address (StrayCallMetadata.tlsFailure). */
+  readonly tlsFailure?: string;
 }
 
 export type Verdict = "proved" | "not-proved" | "could-not-run";
