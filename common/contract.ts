@@ -110,6 +110,12 @@ export const readyAtAnnotation = "scenario-harness:ready-at";
  */
 export const strayCallsAnnotation = "scenario-harness:stray-calls";
 
+/**
+ * A failed test's replay agents that received no request at all, though their transcripts expected some: a text the
+ * prover adds to the failure's first cause, since an app that never reached the replay agent fails for that first.
+ */
+export const agentsUnreachedAnnotation = "scenario-harness:agents-unreached";
+
 /** The file the steps reporter (harness/steps-reporter.ts) writes a proof's run's steps to, as a JSON array of StepMetadata. */
 export const stepsFileEnv = "SCENARIO_STEPS_FILE";
 

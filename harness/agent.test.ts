@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startAgents } from "./agent.ts";
+import { startAgents, unreachedAgents } from "./agent.ts";
 
 /** A transcript of the replay agent's fixtures. */
 const fixture = (name: string): string => join(import.meta.dirname, "..", "replay-agent", "fixtures", name);
@@ -30,6 +30,25 @@ describe("a test's replay agents", () => {
       expect(() => single.agent.of("chat")).toThrow("it was given one transcript, not several by name");
     } finally {
       await single.dispose();
+    }
+  });
+
+  it("names, for a failed test, the replay agents that received no request though their transcripts expect some", async () => {
+    const { agent, each, dispose } = await startAgents(
+      { chat: "openai-chat/short-tour.ndjson", title: "anthropic-messages/short-tour.ndjson" },
+      fixture,
+    );
+    try {
+      // The app reached the chat's agent (a request it did not expect is a request too) and never the title's.
+      await fetch(`${agent.of("chat").url}/v1/unknown`, { method: "POST", body: "{}" });
+      const finished = each.map(({ name, agent: one }) => ({ name, status: one.status() }));
+      expect(unreachedAgents(finished, false)).toMatch(
+        /^The replay agent of the transcript "title" received no request: the app never called it\. /,
+      );
+      expect(unreachedAgents(finished, true)).toBeUndefined();
+      expect(unreachedAgents(finished.slice(0, 1), false)).toBeUndefined();
+    } finally {
+      await dispose();
     }
   });
 });

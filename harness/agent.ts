@@ -289,6 +289,27 @@ function agentProblem(status: AgentStatus, testPassed: boolean, end: TestEnd, na
 }
 
 /**
+ * For a test that failed, the agents that received no request although their transcripts expect one, as a note naming
+ * them and how an app reaches the replay agent; undefined when the test passed or every agent was reached. A test
+ * that passed says so itself, as an unplayed transcript.
+ */
+export function unreachedAgents(
+  agents: ReadonlyArray<{ readonly name: string; readonly status: AgentStatus }>,
+  testPassed: boolean,
+): string | undefined {
+  if (testPassed) return undefined;
+  const unreached = agents.filter(({ status }) => status.played === 0 && status.remaining > 0 && status.mismatches.length === 0);
+  if (unreached.length === 0) return undefined;
+  const which = unreached.map(({ name }) => (name === "" ? "The replay agent" : `The replay agent of the transcript "${name}"`));
+  return (
+    `${which.join(" and ")} received no request: the app never called ${unreached.length === 1 ? "it" : "them"}. ` +
+    "If the app calls its model provider in this test, it is not pointed at the replay agent: set the variables its SDK reads " +
+    "(the config's provider block), or route the provider's hosts for a URL fixed in its code (app.route); see " +
+    "node_modules/scenario-prover/docs/routing.md."
+  );
+}
+
+/**
  * The teardown verdict of a test's agents: any mismatch fails the test; an unplayed transcript fails a test that
  * otherwise passed. Each agent is named by its transcript's name ("" for a test given one); mismatches come first.
  */

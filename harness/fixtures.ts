@@ -7,6 +7,7 @@ import {
   serverLogAttachment,
   serverLogExcerptAnnotation,
   strayCallsAnnotation,
+  agentsUnreachedAnnotation,
 } from "../common/contract.ts";
 import type { ScenarioAgent, TestEnd, TranscriptOption } from "./agent.ts";
 import type { ScenarioApp } from "./app.ts";
@@ -147,7 +148,7 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
   // Starting the agent is the harness's work, so it has its own timeout, outside the test's.
   agent: [
     async ({ transcript, scenarioApp }, use, testInfo) => {
-      const { afterFailure, agentProblems, startAgents } = await import("./agent.ts");
+      const { afterFailure, agentProblems, startAgents, unreachedAgents } = await import("./agent.ts");
       const { agent, each, dispose } = await startAgents(
         transcript,
         (path) => resolve(dirname(testInfo.file), path),
@@ -171,6 +172,11 @@ export const test = base.extend<ScenarioFixtures, InternalWorkerFixtures>({
           type: mismatchAfterFailureAnnotation,
           description: "the test failed before the app sent its first unexpected request",
         });
+      }
+      const unreached = unreachedAgents(finished, testInfo.status === "passed");
+      if (unreached !== undefined && testInfo.status !== "interrupted") {
+        testInfo.annotations.push({ type: agentsUnreachedAnnotation, description: unreached });
+        process.stderr.write(`scenario-prover: ${unreached}\n`);
       }
       const problem = agentProblems(finished, testInfo.status === "passed");
       if (problem !== undefined) throw problem;

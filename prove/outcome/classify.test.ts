@@ -144,6 +144,23 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(classifySample("refused-failed").attempt.refused?.map((call) => call.step)).toEqual([undefined, undefined]);
   });
 
+  it("ends a failed attempt's first cause with the harness's note of the replay agents the app never reached", () => {
+    // The page-error run, as if its app had never called the replay agent.
+    const text = readFileSync(join(import.meta.dirname, "samples", "page-error.json"), "utf8");
+    const note = "The replay agent received no request: the app never called it.";
+    const unreached = text.replaceAll(
+      '"annotations": [',
+      `"annotations": [{ "type": "scenario-harness:agents-unreached", "description": "${note}" },`,
+    );
+    expect(unreached).not.toBe(text);
+    const report = parseJsonReport(unreached);
+    if (report === undefined) throw new Error("not a JSON report");
+    const { attempt } = classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 });
+    expect(attempt.outcome).toBe("failed");
+    expect(attempt.error?.message.endsWith(`\n\n${note}`)).toBe(true);
+    expect(classifySample("page-error").attempt.error?.message).not.toContain(note);
+  });
+
   it("names an HTTPS call to an IP address, which failed its TLS handshake with the route, by that failure", () => {
     const stray = {
       host: "an IP address",

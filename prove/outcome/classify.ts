@@ -12,6 +12,7 @@ import {
   serverLogAttachment,
   serverLogExcerptAnnotation,
   strayCallsAnnotation,
+  agentsUnreachedAnnotation,
   type MeasureMetadata,
   type StepMetadata,
   type StrayCallMetadata,
@@ -247,7 +248,9 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
   const placed = explained.outcome === "failed" ? withFirstEvent(explained, events) : explained;
   const excerpt = result.annotations.find((annotation) => annotation.type === serverLogExcerptAnnotation)?.description;
   const logged = excerpt === undefined || !saysWhy(excerpt) ? placed : withServerLog(placed, excerpt);
-  const { outcome, error, errors } = refused.length === 0 ? logged : withRefusedCalls(logged, refused);
+  const unreached = result.annotations.find((annotation) => annotation.type === agentsUnreachedAnnotation)?.description;
+  const noted = unreached === undefined || logged.outcome !== "failed" ? logged : withNote(logged, unreached);
+  const { outcome, error, errors } = refused.length === 0 ? noted : withRefusedCalls(noted, refused);
   return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }), ...withObserved }, artifacts };
 }
 
@@ -271,18 +274,26 @@ function straysOf(result: JsonResult): ReadonlyArray<StrayCallMetadata> {
   }
 }
 
+/** The first cause with a note of the harness's appended (the replay agents the app never reached). */
+function withNote<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
+  explained: E,
+  note: string,
+): E {
+  const error = { ...explained.error, message: `${explained.error.message}\n\n${note}` };
+  const [, ...rest] = explained.errors ?? [];
+  return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
+}
+
 /** The first cause with the calls the route refused appended: an app that failed offline often failed for one of them. */
 function withRefusedCalls<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
   explained: E,
   refused: ReadonlyArray<RefusedCall>,
 ): E {
   const lines = refused.map((call) => `- ${describeRefused(call)}`).join("\n");
-  const error = {
-    ...explained.error,
-    message: `${explained.error.message}\n\nCalls the route refused (their hosts are neither routed to the replay agent nor allowed, app.route):\n${lines}`,
-  };
-  const [, ...rest] = explained.errors ?? [];
-  return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
+  return withNote(
+    explained,
+    `Calls the route refused (their hosts are neither routed to the replay agent nor allowed, app.route):\n${lines}`,
+  );
 }
 
 /** A line of an app's output that may say why a test failed: a warning, an error, a refusal. */
