@@ -1,6 +1,6 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
 import type { SdkProvider } from "./provider-sdks.ts";
+import { readSource, sourceFiles } from "./source-files.ts";
 
 /** The model the app's source names for a provider: the one id found, and the file it is in. */
 export type AppModel =
@@ -22,42 +22,7 @@ const modelIds: Readonly<Record<SdkProvider, RegExp | undefined>> = {
   ollama: undefined,
 };
 
-const sourceFile = /\.(?:[cm]?[jt]sx?|py)$/;
-/** Folders that hold no app source of its own: dependencies, builds, tests' output. */
-const skipped = new Set([
-  "node_modules",
-  ".git",
-  "dist",
-  "build",
-  ".next",
-  ".nuxt",
-  ".svelte-kit",
-  "out",
-  "coverage",
-  "__pycache__",
-  ".venv",
-  "venv",
-]);
 const quoted = /["'`]([\w.:-]{2,80})["'`]/g;
-/** Enough for an app's own source; a bigger tree is read up to here. */
-const maxFiles = 2000;
-const maxBytes = 512 * 1024;
-
-/** The app's source files under `dir`, depth first, without the folders above. */
-async function sourceFiles(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  const walk = async (folder: string): Promise<void> => {
-    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (files.length >= maxFiles) return;
-      const path = join(folder, entry.name);
-      if (entry.isDirectory() && !skipped.has(entry.name) && !entry.name.startsWith(".")) await walk(path);
-      else if (entry.isFile() && sourceFile.test(entry.name) && !/\.(?:test|spec|e2e)\.[cm]?[jt]sx?$/.test(entry.name)) files.push(path);
-    }
-  };
-  await walk(dir);
-  return files;
-}
 
 /** The model id of `provider` that the app's source under `dir` names, when it names exactly one. */
 export async function findAppModel(dir: string, provider: SdkProvider): Promise<AppModel> {
@@ -65,8 +30,9 @@ export async function findAppModel(dir: string, provider: SdkProvider): Promise<
   if (pattern === undefined) return { kind: "none" };
   const found = new Map<string, string>();
   for (const file of await sourceFiles(dir)) {
-    if ((await stat(file)).size > maxBytes) continue;
-    for (const match of (await readFile(file, "utf8")).matchAll(quoted)) {
+    const text = await readSource(file);
+    if (text === undefined) continue;
+    for (const match of text.matchAll(quoted)) {
       const id = match[1] ?? "";
       if (pattern.test(id) && !found.has(id)) found.set(id, relative(dir, file).split(sep).join("/"));
     }

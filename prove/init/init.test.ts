@@ -385,6 +385,11 @@ describe("prove-scenario init", () => {
     "start: npm run dev (could not tell how the server gets its port: `uvicorn main:app --reload` is not a server init knows)",
     "app root: . (the repository's root)",
   ];
+  /** A Python server's code that posts to `url` with urllib, its key from `key`. */
+  const pythonUrllib = (url: string, key: string) =>
+    "import json, os, urllib.request\n\n" +
+    `def ask(body):\n    request = urllib.request.Request("${url}", data=json.dumps(body).encode(), headers={"Authorization": "Bearer " + os.environ["${key}"]})\n` +
+    "    return urllib.request.urlopen(request)\n";
   /** A row for an app whose model provider SDK init points at the replay agent. */
   const sdkRow = (
     shape: string,
@@ -1128,6 +1133,90 @@ describe("prove-scenario init", () => {
       ],
       "cohere",
     ),
+    sdkRow(
+      "a Python app that calls OpenAI's URL with urllib and lists no SDK",
+      pythonApp("app.py", pythonUrllib("https://api.openai.com/v1/chat/completions", "OPENAI_API_KEY")),
+      [
+        ...pythonStart,
+        "model provider: api.openai.com (https://api.openai.com/v1/chat/completions in app.py)",
+        "provider: OPENAI_API_KEY (app.py names OPENAI_API_KEY, which the app may need before it sends; the replay agent never checks it)",
+        "route: true (app.py names https://api.openai.com/v1/chat/completions, which no variable changes: the route sends api.openai.com to the replay agent)",
+      ],
+      [
+        '    provider: { OPENAI_API_KEY: "replay" }, // app.py names OPENAI_API_KEY, which the app may need before it sends; the replay agent never checks it',
+        route(
+          "app.py names https://api.openai.com/v1/chat/completions, which no variable changes: the route sends api.openai.com to the replay agent",
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "a Python app whose requirements list openai but whose code calls OpenAI's URL with urllib",
+      {
+        ...pythonApp("requirements.txt", "openai>=1.40\n"),
+        "app.py": pythonUrllib("https://api.openai.com/v1/chat/completions", "OPENAI_API_KEY"),
+      },
+      [
+        ...pythonStart,
+        "model provider: api.openai.com (https://api.openai.com/v1/chat/completions in app.py)",
+        "provider: OPENAI_BASE_URL, OPENAI_API_KEY (openai (Python) reads OPENAI_BASE_URL (from 1.3.0 on) and OPENAI_API_KEY)",
+        "route: true (app.py names https://api.openai.com/v1/chat/completions, which no variable changes: the route sends api.openai.com to the replay agent; the provider variables stay for openai (Python)'s own calls)",
+      ],
+      [
+        '    provider: { OPENAI_BASE_URL: "{replay}/v1", OPENAI_API_KEY: "replay" }, // openai (Python) reads OPENAI_BASE_URL (from 1.3.0 on) and OPENAI_API_KEY',
+        route(
+          "app.py names https://api.openai.com/v1/chat/completions, which no variable changes: the route sends api.openai.com to the replay agent; the provider variables stay for openai (Python)'s own calls",
+        ),
+      ],
+      "openai-chat",
+    ),
+    sdkRow(
+      "a Node server that calls Anthropic's URL with https.request and lists openai, which the route leaves alone",
+      nodeApp(
+        { openai: "^4.52.0" },
+        {
+          "lib/claude.cjs":
+            'const https = require("node:https");\n' +
+            "module.exports = (body) =>\n" +
+            '  https.request("https://api.anthropic.com/v1/messages", { method: "POST", headers: { "x-api-key": process.env.ANTHROPIC_API_KEY } });\n',
+        },
+      ),
+      [
+        ...nodeStart,
+        "model provider: api.anthropic.com (https://api.anthropic.com/v1/messages in lib/claude.cjs); also openai (package.json)",
+        "provider: ANTHROPIC_API_KEY (lib/claude.cjs names ANTHROPIC_API_KEY, which the app may need before it sends; the replay agent never checks it)",
+        "route: true (lib/claude.cjs names https://api.anthropic.com/v1/messages, which no variable changes: the route sends api.anthropic.com to the replay agent)",
+      ],
+      [
+        '    // lib/claude.cjs\'s call to api.anthropic.com is the first call to a provider the app\'s source names; these lines leave openai (package.json) alone. A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) and points each SDK at its own agent with {replay.<name>} in provider (docs/config.md#provider).',
+        '    provider: { ANTHROPIC_API_KEY: "replay" }, // lib/claude.cjs names ANTHROPIC_API_KEY, which the app may need before it sends; the replay agent never checks it',
+        route(
+          "lib/claude.cjs names https://api.anthropic.com/v1/messages, which no variable changes: the route sends api.anthropic.com to the replay agent",
+        ),
+      ],
+      "anthropic-messages",
+    ),
+    sdkRow(
+      "a Node server that fetches OpenAI's Responses API by its URL",
+      nodeApp(
+        {},
+        {
+          "server.js":
+            'app.listen(process.env.PORT);\nconst reply = () => fetch("https://api.openai.com/v1/responses", { method: "POST" });\n',
+        },
+      ),
+      [
+        ...nodeStart,
+        "model provider: api.openai.com (https://api.openai.com/v1/responses in server.js)",
+        "route: true (server.js names https://api.openai.com/v1/responses, which no variable changes: the route sends api.openai.com to the replay agent)",
+      ],
+      [
+        route(
+          "server.js names https://api.openai.com/v1/responses, which no variable changes: the route sends api.openai.com to the replay agent",
+        ),
+      ],
+      "openai-responses",
+    ),
   ])("writes the config of $shape", async ({ files, app, detected, config, open, gitignore, notes, transcript }) => {
     const repo = await folder(files);
     const dir = join(repo, app);
@@ -1493,6 +1582,28 @@ describe("prove-scenario init", () => {
     expect(several.notes.find((note) => note.startsWith("scenarios/example.ndjson answers"))).toContain(
       "when the app asks the default model of replay-agent new: run the command on its first line again with --model <the app's model> (one of claude-haiku-4-5, claude-opus-4-1) about",
     );
+  });
+
+  it("routes a provider URL that the app's own source names, not one in its tests, its dependencies or a bundle, and says to add mockttp", async () => {
+    const dir = await folder({
+      "package.json": json({ scripts: { start: "python3 app.py" } }),
+      "a-bundle.js": `fetch("https://api.cohere.com/v2/chat");\n${"//".repeat(300 * 1024)}\n`,
+      "app.py": pythonUrllib("https://api.anthropic.com/v1/messages", "ANTHROPIC_API_KEY"),
+      "tests/test_app.py": 'FAKE = "https://api.openai.com/v1/chat/completions"\n',
+      "test_app.py": 'FAKE = "https://api.openai.com/v1/chat/completions"\n',
+      "node_modules/openai/index.js": 'const base = "https://api.openai.com/v1";\n',
+    });
+
+    const result = await initScenarios(dir, untried);
+
+    expect(result.detected.filter((line) => line.startsWith("model provider: "))).toEqual([
+      "model provider: api.anthropic.com (https://api.anthropic.com/v1/messages in app.py)",
+    ]);
+    expect(result.notes.filter((note) => note.includes("mockttp"))).toEqual([
+      "app.route needs the mockttp package, which scenario-prover loads only for the route: run `npm install -D mockttp@4.6.3` before running the example.",
+    ]);
+    const checked = await Effect.runPromise(readTranscript(join(dir, "scenarios/example.ndjson")));
+    expect(checked.meta.provider).toBe("anthropic-messages");
   });
 
   it("writes the config of an Express app in a subfolder of its repository, with npm start and the folder as root", async () => {

@@ -18,7 +18,8 @@ import { findAppModel, type AppModel } from "./app-model.ts";
 import { exampleTranscript, exampleTurn } from "./example-transcript.ts";
 import { gitTopLevel, installedVersion, readAppFolder, readPackageJson, reader } from "./folder.ts";
 import { findProviderSdks } from "./manifests.ts";
-import { chooseProvider, sdkLabel } from "./provider-choice.ts";
+import { chooseProvider } from "./provider-choice.ts";
+import { findProviderUrls } from "./provider-urls.ts";
 import { providerConfigLines, providerDetected, providerNotes } from "./provider-lines.ts";
 import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts";
 import { basePathNote, choiceLines, configChoices, servedPath, serviceChoiceLines } from "./choices.ts";
@@ -115,8 +116,8 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
 
 /**
  * Writes a starter config and example scenario for the app in `cwd` (holding its package.json), and
- * when the app lists a model provider's SDK, the config's lines that point it at the replay agent and
- * an example transcript; adds the prove-scenario script and the .gitignore lines. Before writing,
+ * when the app lists a model provider's SDK or its source names a provider's URL, the config's lines
+ * that point it at the replay agent and an example transcript; adds the prove-scenario script and the .gitignore lines. Before writing,
  * runs the install and the start it writes in the app's folder (`options.tryCommands`), and gives
  * what failed with its output and fix. Writes nothing and throws InitRefused when one of those
  * files exists, or InitFailed for a missing or unusable package.json. With a @playwright/test
@@ -132,12 +133,17 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
   const packageJson = await readPackageJson(cwd);
   const sdks = findProviderSdks(packageJson.value, reader(cwd));
   const dir = await realpath(cwd);
+  const { routedHostsOf } = await import("../../replay-agent/index.ts");
+  const urls = await findProviderUrls(dir, routedHostsOf);
   const top = await gitTopLevel(dir);
   const playwright = findPlaywright();
   const mismatch = playwright === undefined ? undefined : playwrightMismatch(playwright);
   const own = mismatch === undefined ? undefined : ownPlaywright(dir, top ?? dir, machine);
   const writes = ownWrites(dir, own);
-  refuseExisting(writes.dir, sdks.length === 0 ? [configFile, exampleFile] : [configFile, exampleFile, transcriptFile]);
+  refuseExisting(
+    writes.dir,
+    sdks.length === 0 && urls.length === 0 ? [configFile, exampleFile] : [configFile, exampleFile, transcriptFile],
+  );
   const run = resolvePackageManager(dir, top ?? dir, machine);
   const detected = detectApp(readAppFolder(dir, top ?? dir, packageJson.value));
   const detection = {
@@ -153,12 +159,7 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
   const root = top === undefined ? "." : relative(top, dir).split(sep).join("/") || ".";
   const install = autoInstall(dir, top ?? dir, machine);
   const portUnknown = start.port.kind === "unknown" ? start.port.why : undefined;
-  const provider =
-    sdks.length === 0
-      ? undefined
-      : chooseProvider(sdks, (await import("../../replay-agent/index.ts")).routedHostsOf, (name) =>
-          installedVersion(dir, top ?? dir, name),
-        );
+  const provider = chooseProvider(sdks, urls, routedHostsOf, (name) => installedVersion(dir, top ?? dir, name));
   const model: AppModel = provider === undefined ? { kind: "none" } : await findAppModel(dir, provider.transcript);
 
   const notes: string[] = [];
@@ -245,7 +246,7 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
   const example =
     provider === undefined || transcript === undefined
       ? undefined
-      : { path: `./${basename(transcriptFile)}`, sdk: sdkLabel(provider.found), model: transcript.model, ...exampleTurn };
+      : { path: `./${basename(transcriptFile)}`, sdk: provider.caller, model: transcript.model, ...exampleTurn };
   await writeNewFile(join(writes.dir, exampleFile), renderExample(servedPath(detection), example));
   written.push(writes.shown(exampleFile));
   if (transcript !== undefined) {

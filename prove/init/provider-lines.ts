@@ -1,7 +1,7 @@
 import type { AppModel } from "./app-model.ts";
 import { exampleTurn } from "./example-transcript.ts";
 import type { FoundSdk } from "./manifests.ts";
-import { sdkLabel, type ProviderChoice } from "./provider-choice.ts";
+import type { ProviderChoice } from "./provider-choice.ts";
 import type { ProviderLines } from "./templates.ts";
 import { exampleFile, transcriptFile } from "./write.ts";
 
@@ -11,7 +11,6 @@ const listed = (others: ReadonlyArray<FoundSdk>) =>
 
 /** The config's provider lines for `choice`, with the comment naming the SDKs it leaves alone. */
 export function providerConfigLines(choice: ProviderChoice): ProviderLines {
-  const name = sdkLabel(choice.found);
   return {
     variables: choice.variables,
     why: choice.variablesWhy,
@@ -19,7 +18,7 @@ export function providerConfigLines(choice: ProviderChoice): ProviderLines {
     others:
       choice.others.length === 0
         ? undefined
-        : `${name} is the first model provider SDK the app lists; these lines leave ${listed(choice.others)} alone. ` +
+        : `${choice.lead}; these lines leave ${listed(choice.others)} alone. ` +
           'A test that calls several names a transcript for each (test.use({ transcript: { chat: "chat.ndjson", title: "title.ndjson" } })) ' +
           "and points each SDK at its own agent with {replay.<name>} in provider (docs/config.md#provider).",
   };
@@ -36,7 +35,7 @@ function modelLine(model: AppModel): string {
 export function providerDetected(choice: ProviderChoice, model: AppModel): string[] {
   const names = Object.keys(choice.variables);
   return [
-    `model provider: ${sdkLabel(choice.found)} (${choice.version.from})${choice.others.length === 0 ? "" : `; also ${listed(choice.others)}`}`,
+    `model provider: ${choice.caller} (${choice.from})${choice.others.length === 0 ? "" : `; also ${listed(choice.others)}`}`,
     ...(names.length === 0 ? [] : [`provider: ${names.join(", ")} (${choice.variablesWhy})`]),
     ...(choice.route === undefined ? [] : [`route: true (${choice.route})`]),
     modelLine(model),
@@ -51,7 +50,7 @@ export function providerNotes(choice: ProviderChoice, model: AppModel): string[]
       : "the default model of replay-agent new: run the command on its first line again with --model <the app's model>" +
         (model.kind === "several" ? ` (one of ${model.models.join(", ")})` : "");
   return [
-    `${transcriptFile} answers the app's ${sdkLabel(choice.found)} call when the app asks ${asked} about the user message ${JSON.stringify(exampleTurn.user)} (provider ${choice.transcript}, written by replay-agent new). ` +
+    `${transcriptFile} answers the app's ${choice.caller} call when the app asks ${asked} about the user message ${JSON.stringify(exampleTurn.user)} (provider ${choice.transcript}, written by replay-agent new). ` +
       `The second test of ${exampleFile} types that message into the page's first text box and presses Enter: change its steps if the app takes a message otherwise, since a transcript left unplayed fails the test.`,
     ...(choice.todo === undefined ? [] : [choice.todo]),
   ];
