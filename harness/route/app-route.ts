@@ -2,7 +2,8 @@ import { tmpdir } from "node:os";
 import { routedHostsOf, type Provider } from "../../replay-agent/index.ts";
 import type { RouteConfig } from "../config.ts";
 import { HarnessError } from "../errors.ts";
-import { offMachine, startRoute, type Route, type RouteTarget } from "./start-route.ts";
+import { offMachine, offMachineProblem } from "../../common/route-hosts.ts";
+import { startRoute, type Route, type RouteTarget } from "./start-route.ts";
 
 /** One of the test's replay agents, as the route sees it. */
 export interface RoutedAgent {
@@ -38,11 +39,7 @@ export async function startAppRoute(config: true | RouteConfig, agents: readonly
   const allowed = config === true ? [] : (config.allow ?? []);
   const away = await offMachine(allowed);
   if (away.length > 0) {
-    throw new HarnessError(
-      "config",
-      `app.route.allow names hosts that are not on this machine: ${away.join("; ")}. ` +
-        "The route passes through only services on the loopback, so that nothing leaves the machine: remove them, or serve them here.",
-    );
+    throw new HarnessError("config", offMachineProblem(away));
   }
   return startRoute({ routes: routeTargets(config, agents), allowed, dir: tmpdir() });
 }

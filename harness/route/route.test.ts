@@ -9,7 +9,8 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import { routedHostsOf, startReplayServer } from "../../replay-agent/index.ts";
-import { offMachine, startRoute } from "./start-route.ts";
+import { offMachine } from "../../common/route-hosts.ts";
+import { startRoute } from "./start-route.ts";
 
 const scratch: string[] = [];
 afterEach(async () => {

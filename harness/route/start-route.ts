@@ -1,9 +1,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import { join } from "node:path";
 import { generateCACertificate, getLocal, RulePriority, type CompletedRequest } from "mockttp";
 import type { StrayCallMetadata } from "../../common/contract.ts";
+import { forHostName, isLoopback } from "../../common/route-hosts.ts";
 import { preloadFile } from "./preload-file.ts";
 
 /** Hosts whose requests go to one replay agent, whatever URL the app holds. */
@@ -71,39 +70,6 @@ export function forHost(host: string): (request: CompletedRequest) => boolean {
     const defaultPort = url.protocol === "https:" ? "443" : "80";
     return pattern.test(url.hostname.toLowerCase()) && (port === undefined || (url.port || defaultPort) === port);
   };
-}
-
-/** Whether an address is on this machine's loopback. */
-const isLoopback = (address: string): boolean =>
-  address === "::1" || (isIP(address.replace(/^::ffff:/, "")) === 4 && address.replace(/^::ffff:/, "").startsWith("127."));
-
-/**
- * The allowed hosts that are not on this machine, each with why: the route passes through only services on the loopback
- * (nothing leaves the machine). A name under `.localhost` always is; another with `*` cannot be looked up, so is refused.
- */
-export async function offMachine(hosts: readonly string[]): Promise<string[]> {
-  const found = await Promise.all(
-    hosts.map(async (host) => {
-      const name = forHostName(host);
-      // A name under .localhost is the loopback's by definition (RFC 6761), whatever this machine's resolver says.
-      if (name === "localhost" || name.endsWith(".localhost")) return [];
-      if (name.includes("*")) return [`${host} (a pattern outside .localhost)`];
-      if (isIP(name.replace(/^\[|\]$/g, "")) !== 0)
-        return isLoopback(name.replace(/^\[|\]$/g, "")) ? [] : [`${host} (not a loopback address)`];
-      const addresses = await lookup(name, { all: true }).catch(() => []);
-      if (addresses.length === 0) return [`${host} (no address found for ${name})`];
-      const away = addresses.filter(({ address }) => !isLoopback(address));
-      return away.length === 0 ? [] : [`${host} (${name} is ${away.map(({ address }) => address).join(", ")})`];
-    }),
-  );
-  return found.flat();
-}
-
-/** The name part of a route host (`name`, `name:port`, `[::1]` or `[::1]:port`). */
-function forHostName(host: string): string {
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
-  const at = host.lastIndexOf(":");
-  return at > 0 && !host.slice(0, at).includes(":") ? host.slice(0, at) : host;
 }
 
 /** The route's certificate authority, made once in a process: a new key pair costs a few hundred ms of CPU. */

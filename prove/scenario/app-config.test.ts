@@ -8,8 +8,10 @@ import { readAppConfig, readProofActionTimeout, readProofExpectTimeout } from ".
 const repo = "/work/shop";
 
 /** The app config the prover reads from a listed config's metadata, or the error's message. */
-function read(app: Record<string, unknown>) {
-  const exit = Effect.runSyncExit(readAppConfig({ scenarioApp: { start: "npm start", ...app } }, "/elsewhere/scenarios.config.ts", repo));
+async function read(app: Record<string, unknown>) {
+  const exit = await Effect.runPromiseExit(
+    readAppConfig({ scenarioApp: { start: "npm start", ...app } }, "/elsewhere/scenarios.config.ts", repo),
+  );
   if (Exit.isSuccess(exit)) return exit.value;
   const error = Exit.findErrorOption(exit);
   return error._tag === "Some" ? error.value.message : "no error";
@@ -53,8 +55,8 @@ describe("the config's app, as the prover reads it", () => {
       { ready: { path: "/", warm: ["/api/chat", "/api/title?warm=1"] } },
       { root: "", install: "auto", build: undefined, submodules: false },
     ],
-  ])("takes %s", (_case, app, expected) => {
-    expect(read(app)).toEqual(expected);
+  ])("takes %s", async (_case, app, expected) => {
+    expect(await read(app)).toEqual(expected);
   });
 
   it.each([
@@ -94,6 +96,11 @@ describe("the config's app, as the prover reads it", () => {
     ["route.allow: a number", { route: { allow: [5432] } }, "app.route.allow is [5432]; set it to true"],
     ["route: an unknown field", { route: { host: ["x"] } }, 'app.route has a field "host" it does not know; set it to true'],
     [
+      "route.allow: a host off this machine",
+      { route: { allow: ["db.localhost", "203.0.113.7:5432"] } },
+      "app.route.allow names hosts that are not on this machine: 203.0.113.7:5432 (not a loopback address). The route passes",
+    ],
+    [
       "ready.warm: a path alone",
       { ready: { path: "/", warm: "/api/chat" } },
       'app.ready.warm is "/api/chat"; set it to a list of paths the harness asks for once the app is ready, each starting with "/", e.g. ["/api/chat"], or leave it out.',
@@ -104,8 +111,8 @@ describe("the config's app, as the prover reads it", () => {
       'app.ready.warm holds "http://localhost:3000/api/chat", which is not a path; set it to a list of paths',
     ],
     ["ready.warm: a number", { ready: { path: "/", warm: [3000] } }, "app.ready.warm holds 3000, which is not a path; set it to a list"],
-  ])("refuses %s, naming the valid values", (_case, app, message) => {
-    expect(read(app)).toContain(message);
+  ])("refuses %s, naming the valid values", async (_case, app, message) => {
+    expect(await read(app)).toContain(message);
   });
 });
 

@@ -2,6 +2,7 @@ import { isAbsolute, normalize, relative, resolve } from "node:path";
 import * as Effect from "effect/Effect";
 import { appMetadataKey, proofMetadataKey } from "../../common/contract.ts";
 import { warmProblem } from "../../common/ready-warm.ts";
+import { offMachine, offMachineProblem } from "../../common/route-hosts.ts";
 import { ConfigError } from "../errors.ts";
 
 /** What the prover needs of the config's `app` (AppMetadata in the config's metadata). */
@@ -87,7 +88,19 @@ const routeValue = (value: unknown, config: string): Effect.Effect<void, ConfigE
   const byName = typeof hosts === "object" && hosts !== null && !Array.isArray(hosts) && Object.values(hosts).every(stringList);
   if (hosts !== undefined && !stringList(hosts) && !byName) return fail(`.hosts is ${JSON.stringify(hosts)}`);
   if (allow !== undefined && !stringList(allow)) return fail(`.allow is ${JSON.stringify(allow)}`);
-  return Effect.void;
+  // The harness refuses these too as each test starts; here they are refused before either side installs.
+  return Effect.promise(() => offMachine((allow as ReadonlyArray<string> | undefined) ?? [])).pipe(
+    Effect.flatMap((away) =>
+      away.length === 0
+        ? Effect.void
+        : Effect.fail(
+            new ConfigError({
+              config,
+              detail: offMachineProblem(away),
+            }),
+          ),
+    ),
+  );
 };
 
 /** Refuses an `app.ready.warm` the harness could not ask for: a list of paths, each starting with "/". */
