@@ -34,6 +34,26 @@ export function routeTargets(config: true | RouteConfig, agents: readonly Routed
   });
 }
 
+/**
+ * A note for a config whose `app.route.hosts` lists hosts by transcript name, when a name matches none of the test's
+ * transcripts while one of them has no list (it gets its provider's hosts): a misspelt name. Undefined otherwise: a name
+ * of another test's transcripts, with each of this test's given its list or meant to take its provider's, says nothing.
+ */
+export function unmatchedHostNames(config: true | RouteConfig, agents: readonly RoutedAgent[]): string | undefined {
+  const hosts = config === true ? undefined : config.hosts;
+  if (hosts === undefined || Array.isArray(hosts)) return undefined;
+  const names = agents.map(({ name }) => name).filter((name) => name !== "");
+  const unmatched = Object.keys(hosts).filter((key) => !names.includes(key));
+  const unlisted = names.filter((name) => !(name in hosts));
+  if (unmatched.length === 0 || unlisted.length === 0) return undefined;
+  const quoted = (list: readonly string[]) => list.map((name) => JSON.stringify(name)).join(", ");
+  return (
+    `app.route.hosts names ${quoted(unmatched)}, which is none of this test's transcripts (${names.join(", ")}), ` +
+    `while ${quoted(unlisted)} ${unlisted.length === 1 ? "gets its" : "get their"} provider's hosts, as no list names ` +
+    `${unlisted.length === 1 ? "it" : "them"}: if a name is misspelt, write it as the transcript's name in test.use.`
+  );
+}
+
 /** Starts the route a config's `app.route` asks for, to the test's agents; a refused setting is a config error. */
 export async function startAppRoute(config: true | RouteConfig, agents: readonly RoutedAgent[]): Promise<Route> {
   const allowed = config === true ? [] : (config.allow ?? []);
@@ -41,5 +61,7 @@ export async function startAppRoute(config: true | RouteConfig, agents: readonly
   if (away.length > 0) {
     throw new HarnessError("config", offMachineProblem(away));
   }
+  const unmatched = unmatchedHostNames(config, agents);
+  if (unmatched !== undefined) process.stderr.write(`scenario-prover route: ${unmatched}\n`);
   return startRoute({ routes: routeTargets(config, agents), allowed, dir: tmpdir() });
 }

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import { routedHostsOf, startReplayServer } from "../../replay-agent/index.ts";
 import { offMachine } from "../../common/route-hosts.ts";
+import { unmatchedHostNames } from "./app-route.ts";
 import { startRoute } from "./start-route.ts";
 
 const scratch: string[] = [];
@@ -336,6 +337,23 @@ describe("startRoute", () => {
     } finally {
       await route.stop();
     }
+  });
+
+  it("notes a name of app.route.hosts that is none of the test's transcripts while one of them has no list, as a misspelt name", () => {
+    const agents = [
+      { name: "chat", url: "http://127.0.0.1:9", provider: "anthropic-messages" },
+      { name: "title", url: "http://127.0.0.1:8", provider: "openai-chat" },
+    ] as const;
+    const titel = { hosts: { chat: ["llm.example.com"], titel: ["api.openai.com"] } };
+    expect(unmatchedHostNames(titel, agents)).toBe(
+      'app.route.hosts names "titel", which is none of this test\'s transcripts (chat, title), while "title" gets its provider\'s hosts, ' +
+        "as no list names it: if a name is misspelt, write it as the transcript's name in test.use.",
+    );
+    // Names of another test's transcripts, with each of this test's listed or none listed by name, say nothing.
+    expect(unmatchedHostNames({ hosts: { chat: ["a.example"], title: ["b.example"], summary: ["c.example"] } }, agents)).toBeUndefined();
+    expect(unmatchedHostNames({ hosts: { chat: ["a.example"] } }, agents)).toBeUndefined();
+    expect(unmatchedHostNames({ hosts: ["a.example"] }, agents)).toBeUndefined();
+    expect(unmatchedHostNames(true, agents)).toBeUndefined();
   });
 
   it("takes as allowed only hosts on this machine, saying why each other one is not", async () => {
