@@ -318,7 +318,7 @@ describe("prove-scenario init", () => {
         "app root: . (the repository's root)",
       ],
       notes: [],
-      proveCommand: "npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+      proveCommand: "npx prove-scenario --base <base-ref> --head HEAD scenarios/example.e2e.ts",
       exampleCommand: "npx playwright test -c scenarios.config.ts",
       tried: [],
       failed: [],
@@ -1606,6 +1606,40 @@ describe("prove-scenario init", () => {
     expect(checked.meta.provider).toBe("anthropic-messages");
   });
 
+  it("names the repository's default branch as --base, and the example's first test by --grep when the example holds two", async () => {
+    /** Commits the folder's files on `branch`, as a repository with history has them. */
+    const commitOn = async (dir: string, branch: string) => {
+      const git = simpleGit(dir);
+      await git.raw(["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
+      await git.add(".");
+      await git.raw(["-c", "user.name=Init Test", "-c", "user.email=init@example.com", "commit", "-q", "-m", "the app"]);
+    };
+    const server = nodeApp({});
+    // On master, which is checked out: the base is master.
+    const master = await folder(server);
+    await commitOn(master, "master");
+    // A clone whose origin's default branch is trunk, on the branch of a fix: the base is origin/trunk, not the fix's branch.
+    const clone = await folder(nodeApp({ openai: "^4.52.0" }));
+    await commitOn(clone, "fix");
+    await simpleGit(clone).raw(["update-ref", "refs/remotes/origin/trunk", "HEAD"]);
+    await simpleGit(clone).raw(["symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/trunk"]);
+    // A repository with no commit yet: init cannot tell.
+    const fresh = await folder(server);
+
+    const results = [await initScenarios(master, untried), await initScenarios(clone, untried), await initScenarios(fresh, untried)];
+
+    expect(results.map((result) => result.proveCommand)).toEqual([
+      "npx prove-scenario --base master --head HEAD scenarios/example.e2e.ts",
+      'npx prove-scenario --base origin/trunk --head HEAD --grep "the app opens" scenarios/example.e2e.ts',
+      "npx prove-scenario --base <base-ref> --head HEAD scenarios/example.e2e.ts",
+    ]);
+    const titles = async (dir: string) =>
+      [...(await read(dir, "scenarios/example.e2e.ts")).matchAll(/^ *test\("([^"]+)"/gm)].map((match) => match[1]);
+    expect(await titles(master)).toEqual(["the app opens"]);
+    // --grep picks a test whose title contains the text: the first only.
+    expect(await titles(clone)).toEqual(["the app opens", "the app shows the replayed reply"]);
+  });
+
   it("writes the config of an Express app in a subfolder of its repository, with npm start and the folder as root", async () => {
     const repo = await folder({
       "apps/web/package.json": '{\n\t"name": "web",\n\t"scripts": {\n\t\t"start": "node server.js"\n\t}\n}',
@@ -1724,7 +1758,7 @@ describe("prove-scenario init", () => {
       'No "prove-scenario" script added to package.json: pnpm runs the installed bin for `pnpm prove-scenario` itself, ' +
         'and a script of that name would make pnpm print "[ELIFECYCLE] Command failed with exit code 1." after every "not proved" verdict.',
     ]);
-    expect(result.proveCommand).toBe("pnpm prove-scenario --base main --head HEAD scenarios/example.e2e.ts");
+    expect(result.proveCommand).toBe("pnpm prove-scenario --base <base-ref> --head HEAD scenarios/example.e2e.ts");
   });
 
   it("fails, writing nothing, when package.json has no dev or start script", async () => {
@@ -1870,7 +1904,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
             `scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness.`,
           ],
     );
-    expect(result.proveCommand).toBe(`${prove} --base main --head HEAD scenarios/example.e2e.ts`);
+    expect(result.proveCommand).toBe(`${prove} --base <base-ref> --head HEAD scenarios/example.e2e.ts`);
     // pnpm gets no prove-scenario script, and the note saying so names the command init suggests.
     const scriptNotes = result.notes.filter((note) => note.startsWith('No "prove-scenario" script'));
     expect(scriptNotes.map((note) => note.includes(`\`${prove}\``))).toEqual(files["pnpm-lock.yaml"] === undefined ? [] : [true]);
@@ -1927,7 +1961,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
     ]);
     expect([inPackage.exampleCommand, inPackage.proveCommand]).toEqual([
       "npx playwright test -c scenarios.config.ts",
-      "npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+      "npx prove-scenario --base <base-ref> --head HEAD scenarios/example.e2e.ts",
     ]);
 
     const single = await folder({
@@ -1955,7 +1989,7 @@ describe("prove-scenario init and the package manager the repository pins", () =
     expect(own.notes.filter((note) => note.startsWith("app.route needs the mockttp package"))).toEqual([]);
     expect([own.exampleCommand, own.proveCommand]).toEqual([
       "cd proofs && npx playwright test -c scenarios.config.ts",
-      "cd proofs && npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+      'cd proofs && npx prove-scenario --base <base-ref> --head HEAD --grep "the app opens" scenarios/example.e2e.ts',
     ]);
     expect(await read(single, "proofs/package.json")).toBe('{\n  "private": true\n}\n');
     const config = (await read(single, "proofs/scenarios.config.ts")).split("\n");

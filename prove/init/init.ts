@@ -24,7 +24,8 @@ import { providerConfigLines, providerDetected, providerNotes } from "./provider
 import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts";
 import { basePathNote, choiceLines, configChoices, servedPath, serviceChoiceLines } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
-import { renderConfig, renderExample } from "./templates.ts";
+import { firstTestTitle, renderConfig, renderExample } from "./templates.ts";
+import { baseRef } from "./base-ref.ts";
 import { tryCommands, type TryCommands } from "./try-commands.ts";
 import { triedApp } from "./try-config.ts";
 import {
@@ -45,7 +46,11 @@ export interface InitResult {
   readonly detected: ReadonlyArray<string>;
   /** Things the user must know or do, e.g. that init could not tell the port. */
   readonly notes: ReadonlyArray<string>;
-  /** The command that proves a fix with the example, for this package manager, e.g. "npx prove-scenario --base main --head HEAD …". */
+  /**
+   * The command that proves a fix with the example, for this package manager, against the repository's
+   * default branch, picking the first test when the example holds two, e.g.
+   * `npx prove-scenario --base master --head HEAD --grep "the app opens" scenarios/example.e2e.ts`.
+   */
   readonly proveCommand: string;
   /** The command that runs the example with Playwright itself, e.g. "npx playwright test -c scenarios.config.ts". */
   readonly exampleCommand: string;
@@ -173,6 +178,7 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
       `Could not tell how the server gets its port (${portUnknown}): it must listen on the PORT environment variable, or put {port} into app.start in ${configFile}.`,
     );
   }
+  const base = await baseRef(top);
   if (install.note !== undefined) notes.push(install.note);
   notes.push(...basePathNote(detection));
   notes.push(...detection.services.notes);
@@ -275,7 +281,8 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
       ...(provider === undefined ? [] : providerDetected(provider, model)),
     ],
     notes,
-    proveCommand: `${writes.cd}${prover} --base main --head HEAD ${exampleFile}`,
+    // A proof runs one test: with the transcript's test beside it, the command picks the first, the one to make reproduce the bug.
+    proveCommand: `${writes.cd}${prover} --base ${base} --head HEAD${example === undefined ? "" : ` --grep ${JSON.stringify(firstTestTitle)}`} ${exampleFile}`,
     exampleCommand: `${writes.cd}npx playwright test -c ${configFile}`,
     tried: tried.worked,
     failed: tried.failed,

@@ -198,6 +198,9 @@ export function renderConfig(values: ConfigValues): string {
   ].join("\n");
 }
 
+/** The title of the example's first test, the one to make reproduce the bug. */
+export const firstTestTitle = "the app opens";
+
 /** The example transcript as the example scenario names it. */
 export interface ExampleTranscript {
   /** Its path relative to the scenario, e.g. "./example.ndjson". */
@@ -245,7 +248,7 @@ export function renderExample(basePath: string | undefined, transcript: ExampleT
     "",
     "// Make this test reproduce the bug: drive the page to where the bug shows,",
     "// then assert what should be there, so that it fails on base and passes on head.",
-    'test("the app opens", async ({ app, page }) => {',
+    `test(${JSON.stringify(firstTestTitle)}, async ({ app, page }) => {`,
     "  // To click at once on a page that hydrates, wait until it is interactive: app.interactive in",
     "  // scenarios.config.ts, or app.open(path, { until }) with what only the client renders.",
     `  await app.open(${path});`,
