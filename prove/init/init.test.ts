@@ -1548,7 +1548,7 @@ describe("prove-scenario init", () => {
       ...(env === -1 ? [] : lines.slice(env, lines.indexOf("    },", env) + 1)),
     ]).toEqual(config);
     expect(syntaxErrors(text, "scenarios.config.ts")).toEqual([]);
-    const usual = /^(Could not tell how the server gets its port|No "prove-scenario" script)/;
+    const usual = /^(Could not tell how the server gets its port|No "prove-scenario" script|@playwright\/test is not in package.json)/;
     expect(result.notes.filter((note) => !usual.test(note))).toEqual(notes);
   });
 
@@ -1736,7 +1736,12 @@ describe("prove-scenario init", () => {
     });
   });
 
-  it("adds no prove-scenario script with pnpm, and says why; leaves a .gitignore that already ignores reports/ and test-results/", async () => {
+  it("adds no prove-scenario script with pnpm, and says why and how to add @playwright/test for `pnpm exec playwright`; leaves a .gitignore that already ignores reports/ and test-results/", async () => {
+    const { version } = JSON.parse(
+      await readFile(join(import.meta.dirname, "../../node_modules/@playwright/test/package.json"), "utf8"),
+    ) as {
+      readonly version: string;
+    };
     const packageJson = `${JSON.stringify({ scripts: { dev: "vite" }, devDependencies: { "scenario-prover": "workspace:*" } }, null, 2)}\n`;
     const dir = await folder({
       "package.json": packageJson,
@@ -1757,8 +1762,13 @@ describe("prove-scenario init", () => {
     expect(result.notes).toEqual([
       'No "prove-scenario" script added to package.json: pnpm runs the installed bin for `pnpm prove-scenario` itself, ' +
         'and a script of that name would make pnpm print "[ELIFECYCLE] Command failed with exit code 1." after every "not proved" verdict.',
+      // The @playwright/test found is this checkout's, in the peer range.
+      '@playwright/test is not in package.json\'s dependencies, so `pnpm exec playwright test -c scenarios.config.ts` fails with "playwright: not found": ' +
+        "pnpm installs it with scenario-prover, as its peer, but links the commands of the app's own dependencies only. " +
+        `Run \`pnpm add -D @playwright/test@${version}\` before running the example.`,
     ]);
     expect(result.proveCommand).toBe("pnpm prove-scenario --base <base-ref> --head HEAD scenarios/example.e2e.ts");
+    expect(result.exampleCommand).toBe("pnpm exec playwright test -c scenarios.config.ts");
   });
 
   it("fails, writing nothing, when package.json has no dev or start script", async () => {
@@ -1801,10 +1811,17 @@ describe("prove-scenario init and the package manager the repository pins", () =
     readonly files: Readonly<Record<string, string>>;
     readonly app: string;
     readonly detected: ReadonlyArray<string>;
-    /** The command the note gives to add scenario-prover; undefined when a package.json up to the root already has it. */
+    /** The command the note gives to add scenario-prover, with @playwright/test; undefined when a package.json up to the root already has it. */
     readonly add: string | undefined;
     readonly prove: string;
+    /** The command that runs the example. */
+    readonly example: string;
   }
+  /** Why pnpm and yarn need @playwright/test in package.json for the example's command to find `playwright`. */
+  const ownBins = {
+    pnpm: "pnpm installs it with scenario-prover, as its peer, but links the commands of the app's own dependencies only",
+    yarn: "yarn installs no peer dependency, and links the commands of the app's own dependencies only",
+  };
   it.each<PinnedRow>([
     {
       shape: "an app in a pnpm workspace pinned to pnpm 9, whose dev script runs as written",
@@ -1824,7 +1841,8 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "install: pnpm@9.15.9 install --frozen-lockfile (packageManager in package.json) in ..",
         `start: npx --yes --prefix=/ pnpm@9.15.9 dev ${viteFlags} (Vite takes the port as a flag; pnpm there is pnpm@9.15.9 (packageManager in package.json), fetched by npx from outside the repository (--prefix=/), so its npm overrides cannot stop it)`,
       ],
-      add: "npx --yes --prefix=/ pnpm@9.15.9 add -D scenario-prover",
+      add: "npx --yes --prefix=/ pnpm@9.15.9 add -D scenario-prover @playwright/test@1.65",
+      example: "npx playwright test -c scenarios.config.ts",
       prove: "npx prove-scenario",
     },
     {
@@ -1840,7 +1858,8 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "install: pnpm install --frozen-lockfile",
         `start: pnpm dev ${viteFlags} (Vite takes the port as a flag)`,
       ],
-      add: "pnpm add -D -w scenario-prover",
+      add: "pnpm add -D -w scenario-prover @playwright/test@1.65",
+      example: "pnpm exec playwright test -c scenarios.config.ts",
       prove: "pnpm prove-scenario",
     },
     {
@@ -1856,7 +1875,8 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "install: pnpm@7 install --frozen-lockfile (lockfileVersion 5.4 in pnpm-lock.yaml)",
         "start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through pnpm@7 (lockfileVersion 5.4 in pnpm-lock.yaml), which would need npx)",
       ],
-      add: "npx --yes --prefix=/ pnpm@7 add -D scenario-prover",
+      add: "npx --yes --prefix=/ pnpm@7 add -D scenario-prover @playwright/test@1.65",
+      example: "npx playwright test -c scenarios.config.ts",
       prove: "npx prove-scenario",
     },
     {
@@ -1872,7 +1892,8 @@ describe("prove-scenario init and the package manager the repository pins", () =
         "install: yarn@1 install --frozen-lockfile (yarn lockfile v1 in yarn.lock)",
         "start: node server.js (server.js reads the PORT environment variable; the script's own command, not run through yarn@1 (yarn lockfile v1 in yarn.lock), which would need npx)",
       ],
-      add: "npx --yes --prefix=/ yarn@1 add -D -W scenario-prover",
+      add: "npx --yes --prefix=/ yarn@1 add -D -W scenario-prover @playwright/test@1.65",
+      example: "npx playwright test -c scenarios.config.ts",
       prove: "npx prove-scenario",
     },
     {
@@ -1892,8 +1913,9 @@ describe("prove-scenario init and the package manager the repository pins", () =
       ],
       add: undefined,
       prove: "npx prove-scenario",
+      example: "npx playwright test -c scenarios.config.ts",
     },
-  ])("runs the pinned version for $shape, and says how to add scenario-prover", async ({ files, app, detected, add, prove }) => {
+  ])("runs the pinned version for $shape, and says how to add scenario-prover", async ({ files, app, detected, add, prove, example }) => {
     const repo = await folder(files);
     const result = await initScenarios(join(repo, app), { ...untried, machine });
     expect(managerLines(result.detected)).toEqual(detected);
@@ -1901,9 +1923,11 @@ describe("prove-scenario init and the package manager the repository pins", () =
       add === undefined
         ? []
         : [
-            `scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness.`,
+            `scenario-prover is not in package.json's dependencies: run \`${add}\` so scenarios.config.ts can import scenario-prover/harness, ` +
+              `and \`${example}\` finds the playwright command (${files["yarn.lock"] === undefined ? ownBins.pnpm : ownBins.yarn}).`,
           ],
     );
+    expect(result.exampleCommand).toBe(example);
     expect(result.proveCommand).toBe(`${prove} --base <base-ref> --head HEAD scenarios/example.e2e.ts`);
     // pnpm gets no prove-scenario script, and the note saying so names the command init suggests.
     const scriptNotes = result.notes.filter((note) => note.startsWith('No "prove-scenario" script'));
@@ -1928,8 +1952,25 @@ describe("prove-scenario init and the package manager the repository pins", () =
       "@playwright/test cannot be found beside scenario-prover: it is a peer dependency, which yarn (and npm or pnpm set not to) does not install with it. " +
         "Run `npx --yes --prefix=/ yarn@1 add -D -W @playwright/test@1.65` before running the example.",
     ]);
-    // Where it is found (this checkout's), nothing is said.
-    expect(peerNote((await initScenarios(await folder(files), { ...untried, machine })).notes)).toEqual([]);
+    // Where it is found (this checkout's) but not in package.json, yarn gives no playwright command: the note says so.
+    const unlisted = await initScenarios(await folder(files), {
+      ...untried,
+      machine,
+      findPlaywright: () => ({ cli: "", file: "", version: "1.65.1" }),
+    });
+    expect(peerNote(unlisted.notes)).toEqual([
+      '@playwright/test is not in package.json\'s dependencies, so `npx playwright test -c scenarios.config.ts` fails with "playwright: not found": ' +
+        `${ownBins.yarn}. Run \`npx --yes --prefix=/ yarn@1 add -D -W @playwright/test@1.65.1\` before running the example.`,
+    ]);
+    // Where package.json lists it, nothing is said.
+    const listed = {
+      ...files,
+      "package.json": json({
+        ...JSON.parse(files["package.json"]),
+        devDependencies: { "scenario-prover": "^0.1.0", "@playwright/test": "^1.65.0" },
+      }),
+    };
+    expect(peerNote((await initScenarios(await folder(listed), { ...untried, machine })).notes)).toEqual([]);
   });
 
   it("with the repository's own older Playwright, writes where the scenarios can have theirs and names the command: the app's package in a pnpm workspace, else proofs/", async () => {

@@ -21,7 +21,7 @@ import { findProviderSdks } from "./manifests.ts";
 import { chooseProvider } from "./provider-choice.ts";
 import { findProviderUrls } from "./provider-urls.ts";
 import { providerConfigLines, providerDetected, providerNotes } from "./provider-lines.ts";
-import { addDevDependency, describeManager, withPinnedStart } from "./manager.ts";
+import { addDevDependency, describeManager, playwrightBin, withPinnedStart } from "./manager.ts";
 import { basePathNote, choiceLines, configChoices, servedPath, serviceChoiceLines } from "./choices.ts";
 import { withOutputsIgnored } from "./gitignore.ts";
 import { firstTestTitle, renderConfig, renderExample } from "./templates.ts";
@@ -52,7 +52,7 @@ export interface InitResult {
    * `npx prove-scenario --base master --head HEAD --grep "the app opens" scenarios/example.e2e.ts`.
    */
   readonly proveCommand: string;
-  /** The command that runs the example with Playwright itself, e.g. "npx playwright test -c scenarios.config.ts". */
+  /** The command that runs the example with Playwright itself, for this package manager, e.g. "pnpm exec playwright test -c scenarios.config.ts". */
   readonly exampleCommand: string;
   /** The install and the start init tried before writing them, one line each that worked. */
   readonly tried: ReadonlyArray<string>;
@@ -198,6 +198,15 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
     notes.push(`package.json already has a "${scriptName}" script; it was left as it is.`);
   }
   const add = (spec: string) => addDevDependency(manager.manager, run, dir, packageJson.value, spec);
+  // In a package of the scenarios' own, @playwright/test is among its dependencies, and npx finds it.
+  const exampleCommand = `${writes.cd}${writes.dir === dir ? playwrightBin(manager.manager, run) : "npx playwright"} test -c ${configFile}`;
+  /** Why the example's command needs @playwright/test in package.json: undefined where it finds the bin without it. */
+  const ownBinsOnly =
+    writes.dir === dir && (manager.manager === "pnpm" || manager.manager === "yarn") && !dependsOnUpTo(dir, top ?? dir, "@playwright/test")
+      ? manager.manager === "pnpm"
+        ? "pnpm installs it with scenario-prover, as its peer, but links the commands of the app's own dependencies only"
+        : "yarn installs no peer dependency, and links the commands of the app's own dependencies only"
+      : undefined;
   // In a package of the scenarios' own, mockttp goes there with scenario-prover, in the command of the note below.
   const ownRoute = provider?.route !== undefined && writes.dir !== dir;
   if (provider?.route !== undefined && !ownRoute && !dependsOnUpTo(dir, top ?? dir, "mockttp")) {
@@ -208,14 +217,21 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
   if (own !== undefined && mismatch !== undefined) {
     notes.push(ownPlaywrightNote(ownRoute ? ownPlaywright(dir, top ?? dir, machine, ["mockttp@4.6.3"]) : own, mismatch));
   } else if (!dependsOnUpTo(dir, top ?? dir, "scenario-prover")) {
+    const spec = ownBinsOnly ? `scenario-prover @playwright/test@${suggested(playwrightPeerRange())}` : "scenario-prover";
     notes.push(
-      `scenario-prover is not in package.json's dependencies: run \`${add("scenario-prover")}\` so ${configFile} can import scenario-prover/harness.`,
+      `scenario-prover is not in package.json's dependencies: run \`${add(spec)}\` so ${configFile} can import scenario-prover/harness` +
+        (ownBinsOnly ? `, and \`${exampleCommand}\` finds the playwright command (${ownBinsOnly}).` : "."),
     );
   } else if (playwright === undefined) {
     // Where scenario-prover is installed, its peer is looked for beside it, as a proof does.
     notes.push(
       `@playwright/test cannot be found beside scenario-prover: it is a peer dependency, which yarn (and npm or pnpm set not to) does not install with it. ` +
         `Run \`${add(`@playwright/test@${suggested(playwrightPeerRange())}`)}\` before running the example.`,
+    );
+  } else if (ownBinsOnly !== undefined) {
+    notes.push(
+      `@playwright/test is not in package.json's dependencies, so \`${exampleCommand}\` fails with "playwright: not found": ${ownBinsOnly}. ` +
+        `Run \`${add(`@playwright/test@${(mismatch === undefined ? playwright.version : undefined) ?? suggested(playwrightPeerRange())}`)}\` before running the example.`,
     );
   }
 
@@ -283,7 +299,7 @@ export async function initScenarios(cwd: string, options: InitOptions = {}): Pro
     notes,
     // A proof runs one test: with the transcript's test beside it, the command picks the first, the one to make reproduce the bug.
     proveCommand: `${writes.cd}${prover} --base ${base} --head HEAD${example === undefined ? "" : ` --grep ${JSON.stringify(firstTestTitle)}`} ${exampleFile}`,
-    exampleCommand: `${writes.cd}npx playwright test -c ${configFile}`,
+    exampleCommand,
     tried: tried.worked,
     failed: tried.failed,
   };

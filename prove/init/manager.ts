@@ -1,6 +1,13 @@
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
-import { lockfileNames, type ManagerRun, type ManagerUnknown, type PackageManager } from "../install/package-manager.ts";
+import {
+  lockfileNames,
+  proverBin,
+  proverBins,
+  type ManagerRun,
+  type ManagerUnknown,
+  type PackageManager,
+} from "../install/package-manager.ts";
 
 export { lockfileNames, type PackageManager } from "../install/package-manager.ts";
 
@@ -32,6 +39,19 @@ export function runScript(manager: PackageManager, name: string, args: string | 
   if (args === undefined) return commands[manager];
   // npm keeps what follows the script's name for itself unless `--` comes first.
   return manager === "npm" ? `${commands.npm} -- ${args}` : `${commands[manager]} ${args}`;
+}
+
+/** How the user runs the app's `playwright` bin, with each package manager. */
+const playwrightBins: { readonly [M in PackageManager]: string } = {
+  npm: "npx playwright",
+  pnpm: "pnpm exec playwright",
+  yarn: "yarn playwright",
+  bun: "bunx playwright",
+};
+
+/** How the user runs the installed `playwright` bin: as proverBin runs the prover's, through the package manager when its pinned version runs here, else with npx. */
+export function playwrightBin(manager: PackageManager, run: ManagerRun | ManagerUnknown | undefined): string {
+  return proverBin(manager, run) === proverBins.npm ? playwrightBins.npm : playwrightBins[manager];
 }
 
 /** How the user adds a dev dependency: the arguments after the package manager, before the package. */
