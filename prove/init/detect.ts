@@ -6,7 +6,7 @@ import { findFramework, type FrameworkFound } from "./frameworks.ts";
 import { chooseManager, type ManagerChoice } from "./manager.ts";
 import { planProcesses, type ProcessesPlan } from "./processes.ts";
 import { planServices, type ServicesPlan } from "./services.ts";
-import { planStart, type BinRunner, type StartPlan } from "./start.ts";
+import { otherLanguageStart, planStart, type BinRunner, type StartPlan } from "./start.ts";
 
 /** An app folder as detection sees it: read by `readAppFolder`, or written out in a test. */
 export interface AppFiles {
@@ -102,12 +102,16 @@ export function detectApp(app: AppFiles): Detection {
     app.read,
   );
   if (start === undefined) {
+    const other = otherLanguageStart(app.read);
     throw new InitFailed({
       file: join(app.dir, "package.json"),
       detail:
         'it has no "dev" or "start" script, so init cannot tell how the app starts. ' +
-        "Add a `dev` or `start` script that starts the server, or write scenarios.config.ts by hand " +
-        "(see node_modules/scenario-prover/docs/config.md).",
+        (other === undefined
+          ? "Add a `dev` or `start` script that starts the server"
+          : `Add a \`start\` script to its "scripts" that starts the server on the PORT environment variable, ` +
+            `for ${other.file}: \`"start": ${JSON.stringify(other.command)}\``) +
+        ", or write scenarios.config.ts by hand (see node_modules/scenario-prover/docs/config.md).",
     });
   }
   const processes = planProcesses(app, start, manager.manager, runner);

@@ -242,6 +242,46 @@ describe("detecting how the app starts", () => {
       "src/index.ts reads the PORT environment variable",
     ],
     [
+      '`python3 app.py` whose file reads os.environ["PORT"]',
+      { scripts: { start: "python3 app.py" } },
+      undefined,
+      { "app.py": 'import os\n\nserver = HTTPServer(("127.0.0.1", int(os.environ["PORT"])), Handler)\n' },
+      "npm (no lockfile)",
+      "npm start",
+      "env",
+      "app.py reads the PORT environment variable",
+    ],
+    [
+      '`python -u main.py` whose file reads os.environ.get("PORT")',
+      { scripts: { dev: "python -u main.py" } },
+      undefined,
+      { "main.py": "import os\nport = int(os.environ.get('PORT', '8000'))\n" },
+      "npm (no lockfile)",
+      "npm run dev",
+      "env",
+      "main.py reads the PORT environment variable",
+    ],
+    [
+      '`python3 server.py` whose file reads os.getenv("PORT")',
+      { scripts: { start: "python3 server.py" } },
+      undefined,
+      { "server.py": 'from os import getenv\nPORT = int(getenv("PORT"))\n' },
+      "npm (no lockfile)",
+      "npm start",
+      "env",
+      "server.py reads the PORT environment variable",
+    ],
+    [
+      "`python3 app.py` whose file does not read PORT",
+      { scripts: { start: "python3 app.py" } },
+      undefined,
+      { "app.py": "app.run(port=5000)\n" },
+      "npm (no lockfile)",
+      "npm start",
+      "unknown",
+      'app.py does not read os.environ["PORT"]',
+    ],
+    [
       "a tool init does not know",
       { scripts: { dev: "turbo run dev --parallel" } },
       undefined,
@@ -1785,6 +1825,19 @@ describe("prove-scenario init", () => {
     });
     expect(existsSync(join(dir, "scenarios.config.ts"))).toBe(false);
     expect(existsSync(join(dir, ".gitignore"))).toBe(false);
+
+    // A Python app whose package.json only holds what installing scenario-prover wrote: the error says what script to add.
+    const python = await folder({
+      "package.json": json({ devDependencies: { "scenario-prover": "file:scenario-prover-0.1.0.tgz" } }),
+      "app.py": 'import os\nPORT = int(os.environ["PORT"])\n',
+    });
+    const pythonError = await initScenarios(python, untried).catch((caught: unknown) => caught);
+    expect(pythonError).toMatchObject({
+      message:
+        `${join(python, "package.json")}: it has no "dev" or "start" script, so init cannot tell how the app starts. ` +
+        'Add a `start` script to its "scripts" that starts the server on the PORT environment variable, for app.py: `"start": "python3 app.py"`, ' +
+        "or write scenarios.config.ts by hand (see node_modules/scenario-prover/docs/config.md).",
+    });
   });
 
   it("fails naming the folder without a package.json, and the parse problem of a broken one", async () => {

@@ -87,16 +87,28 @@ const readsPortItself: Readonly<Record<string, string>> = {
   "react-router-serve": "React Router",
 };
 
-/** Commands that run a file: the file tells whether the server reads PORT. */
-const fileRunners = new Set(["node", "nodemon", "tsx", "ts-node", "ts-node-dev", "bun"]);
+const sourceExtensions = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"];
+/** Commands that run a file, with the extensions its name may leave out: the file tells whether the server reads PORT. */
+const fileRunners: Readonly<Record<string, ReadonlyArray<string>>> = {
+  node: sourceExtensions,
+  nodemon: sourceExtensions,
+  tsx: sourceExtensions,
+  "ts-node": sourceExtensions,
+  "ts-node-dev": sourceExtensions,
+  bun: sourceExtensions,
+  python: [""],
+  python3: [""],
+};
 /** Words of a file runner's command line that are not the file: subcommands. */
 const runnerSubcommands = new Set(["watch", "run"]);
 /** What a script's command may be wrapped in before the tool's name. */
 const wrappers = new Set(["cross-env", "env", "npx", "exec"]);
-const sourceExtensions = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"];
-
-/** `process.env.PORT`, `process.env["PORT"]`, `env.PORT`, or `const { PORT } = process.env`. */
-const readsPortPattern = /\benv\s*(?:\.\s*PORT\b|\[\s*["'`]PORT["'`]\s*\])|\{[^}]*\bPORT\b[^}]*\}\s*=\s*(?:process\s*\.\s*)?env\b/;
+/**
+ * `process.env.PORT`, `process.env["PORT"]`, `env.PORT`, or `const { PORT } = process.env`; Python's
+ * `os.environ["PORT"]`, `os.environ.get("PORT")`, `os.getenv("PORT")`.
+ */
+const readsPortPattern =
+  /\benv\s*(?:\.\s*PORT\b|\[\s*["'`]PORT["'`]\s*\])|\{[^}]*\bPORT\b[^}]*\}\s*=\s*(?:process\s*\.\s*)?env\b|\benviron\s*(?:\[\s*["']PORT["']\s*\]|\.\s*get\s*\(\s*["']PORT["'])|\bgetenv\s*\(\s*["']PORT["']/;
 
 /** The words of the command that starts the server: the last of `a && b`, before any pipe, without env assignments and wrappers. */
 function serverWords(script: string): string[] {
@@ -109,17 +121,22 @@ function serverWords(script: string): string[] {
   return words;
 }
 
-/** Whether the first file among `args` that exists reads PORT; `read` gives a file's text relative to the app. */
-function fileReadsPort(args: ReadonlyArray<string>, script: string, read: (file: string) => string | undefined): PortWay {
+/** Whether the first file among `args` (its name without one of `extensions`) that exists reads PORT; `read` gives a file's text relative to the app. */
+function fileReadsPort(
+  args: ReadonlyArray<string>,
+  extensions: ReadonlyArray<string>,
+  script: string,
+  read: (file: string) => string | undefined,
+): PortWay {
   for (const arg of args) {
     if (arg.startsWith("-") || runnerSubcommands.has(arg)) continue;
-    for (const extension of sourceExtensions) {
+    for (const extension of extensions) {
       const text = read(`${arg}${extension}`);
       if (text === undefined) continue;
       const file = `${arg}${extension}`;
       return readsPortPattern.test(text)
         ? { kind: "env", why: `${file} reads the PORT environment variable` }
-        : { kind: "unknown", why: `${file} does not read process.env.PORT` };
+        : { kind: "unknown", why: `${file} does not read ${file.endsWith(".py") ? 'os.environ["PORT"]' : "process.env.PORT"}` };
     }
   }
   return { kind: "unknown", why: `found no server file in \`${script}\`` };
@@ -135,7 +152,8 @@ export function portWay(script: string, read: (file: string) => string | undefin
   if (server !== undefined) return { kind: "flags", flags: server.flags, why: server.why };
   const framework = readsPortItself[tool];
   if (framework !== undefined) return { kind: "env", why: `${framework} reads the PORT environment variable` };
-  if (fileRunners.has(tool)) return fileReadsPort(args, script, read);
+  const extensions = Object.hasOwn(fileRunners, tool) ? fileRunners[tool] : undefined;
+  if (extensions !== undefined) return fileReadsPort(args, extensions, script, read);
   return { kind: "unknown", why: `\`${script}\` is not a server init knows` };
 }
 
@@ -218,6 +236,21 @@ export function planCommand(
   const command = withoutManager(text, {}, "", runner);
   if (command === undefined) return undefined;
   return { command, port, why: port.kind === "unknown" ? `\`${text}\`` : `\`${text}\`; ${port.why}` };
+}
+
+/** The Python servers init suggests a start script for, by their usual entry file. */
+const otherServers: ReadonlyArray<readonly [file: string, command: string]> = [
+  ["app.py", "python3 app.py"],
+  ["main.py", "python3 main.py"],
+  ["server.py", "python3 server.py"],
+];
+
+/** The start script to suggest for an app whose server is not Node's (`python3 app.py` beside app.py); undefined when init sees none. */
+export function otherLanguageStart(
+  read: (file: string) => string | undefined,
+): { readonly file: string; readonly command: string } | undefined {
+  const found = otherServers.find(([file]) => read(file) !== undefined);
+  return found === undefined ? undefined : { file: found[0], command: found[1] };
 }
 
 /** app.start from package.json's scripts (`dev`, else `start`); undefined when it has neither. */
