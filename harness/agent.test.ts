@@ -43,7 +43,7 @@ describe("a test's replay agents", () => {
       await fetch(`${agent.of("chat").url}/v1/unknown`, { method: "POST", body: "{}" });
       const finished = each.map(({ name, agent: one }) => ({ name, status: one.status() }));
       expect(unreachedAgents(finished, false)).toMatch(
-        /^The replay agent of the transcript "title" received no request: the app never called it\. /,
+        /^The replay agent of the transcript "title" received no request before the test failed\. /,
       );
       expect(unreachedAgents(finished, true)).toBeUndefined();
       expect(unreachedAgents(finished.slice(0, 1), false)).toBeUndefined();

@@ -302,10 +302,10 @@ export function unreachedAgents(
   if (unreached.length === 0) return undefined;
   const which = unreached.map(({ name }) => (name === "" ? "The replay agent" : `The replay agent of the transcript "${name}"`));
   return (
-    `${which.join(" and ")} received no request: the app never called ${unreached.length === 1 ? "it" : "them"}. ` +
-    "If the app calls its model provider in this test, it is not pointed at the replay agent: set the variables its SDK reads " +
-    "(the config's provider block), or route the provider's hosts for a URL fixed in its code (app.route); see " +
-    "node_modules/scenario-prover/docs/routing.md."
+    `${which.join(" and ")} received no request before the test failed. If the app should have called its model provider ` +
+    "by then, check that it reaches the replay agent: the variables its SDK reads (the config's provider block), or " +
+    "app.route for a URL fixed in its code (node_modules/scenario-prover/docs/routing.md). A request still on its way " +
+    "looks the same: a route the dev server compiles on its first request (app.ready.warm)."
   );
 }
 

@@ -144,21 +144,32 @@ describe("classifying an attempt from Playwright's JSON report", () => {
     expect(classifySample("refused-failed").attempt.refused?.map((call) => call.step)).toEqual([undefined, undefined]);
   });
 
-  it("ends a failed attempt's first cause with the harness's note of the replay agents the app never reached", () => {
-    // The page-error run, as if its app had never called the replay agent.
-    const text = readFileSync(join(import.meta.dirname, "samples", "page-error.json"), "utf8");
-    const note = "The replay agent received no request: the app never called it.";
-    const unreached = text.replaceAll(
-      '"annotations": [',
-      `"annotations": [{ "type": "scenario-harness:agents-unreached", "description": "${note}" },`,
-    );
-    expect(unreached).not.toBe(text);
-    const report = parseJsonReport(unreached);
-    if (report === undefined) throw new Error("not a JSON report");
-    const { attempt } = classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 });
-    expect(attempt.outcome).toBe("failed");
-    expect(attempt.error?.message.endsWith(`\n\n${note}`)).toBe(true);
-    expect(classifySample("page-error").attempt.error?.message).not.toContain(note);
+  it("ends a failed assertion's first cause with the harness's note of the replay agents the app never reached, when nothing before it explains the failure", () => {
+    const note = "The replay agent received no request before the test failed.";
+    /** A sample run's attempt, as if its app had never called the replay agent. */
+    const unreached = (name: string) => {
+      // Each result's annotations gain the harness's note, as its agent fixture adds it.
+      const text = readFileSync(join(import.meta.dirname, "samples", `${name}.json`), "utf8");
+      const noted = JSON.stringify(
+        JSON.parse(text, (key, value: unknown) =>
+          key === "annotations" && Array.isArray(value)
+            ? [{ type: "scenario-harness:agents-unreached", description: note }, ...value]
+            : value,
+        ),
+      );
+      const report = parseJsonReport(noted);
+      if (report === undefined) throw new Error("not a JSON report");
+      return classify(report, { root: "/repo", scenarioFile: "/repo/samples-src/s.e2e.ts", wallMs: 1234 }).attempt;
+    };
+    const assertion = unreached("assertion");
+    expect([assertion.outcome, assertion.error?.kind, assertion.error?.message.endsWith(`\n\n${note}`)]).toEqual([
+      "failed",
+      "assertion",
+      true,
+    ]);
+    expect(classifySample("assertion").attempt.error?.message).not.toContain(note);
+    // An error in the page before the failure, or an app error, explains it: the note would send the reader astray.
+    for (const name of ["page-error", "app-error"]) expect(unreached(name).error?.message, name).not.toContain(note);
   });
 
   it("names an HTTPS call to an IP address, which failed its TLS handshake with the route, by that failure", () => {

@@ -21,6 +21,7 @@ import {
 import type { JsonAttachment, JsonError, JsonReport, JsonResult } from "../playwright/json-report.ts";
 import { cleanMessage, stripAnsi } from "./error-text.ts";
 import type { Attempt, AttemptError, AttemptErrorKind, Outcome, RefusedCall } from "./types.ts";
+import { notableLine } from "../../common/notable-line.ts";
 
 /** Where an attachment's bytes are: a file Playwright wrote, or inline base64. */
 export type AttachmentSource = { readonly path: string } | { readonly base64: string };
@@ -249,7 +250,10 @@ export function classify(report: JsonReport, context: ClassifyContext): Classifi
   const excerpt = result.annotations.find((annotation) => annotation.type === serverLogExcerptAnnotation)?.description;
   const logged = excerpt === undefined || !saysWhy(excerpt) ? placed : withServerLog(placed, excerpt);
   const unreached = result.annotations.find((annotation) => annotation.type === agentsUnreachedAnnotation)?.description;
-  const noted = unreached === undefined || logged.outcome !== "failed" ? logged : withNote(logged, unreached);
+  // Only beside an assertion that nothing else explains: a failed action, a crash or an event before the failure came
+  // before any call the app would have made (a page that never showed its field sends no message).
+  const explainedOtherwise = placed !== explained || logged.outcome !== "failed" || logged.error.kind !== "assertion";
+  const noted = unreached === undefined || explainedOtherwise ? logged : withNote(logged, unreached);
   const { outcome, error, errors } = refused.length === 0 ? noted : withRefusedCalls(noted, refused);
   return { attempt: { outcome, durationMs, runMs, error, ...(errors === undefined ? {} : { errors }), ...withObserved }, artifacts };
 }
@@ -296,14 +300,11 @@ function withRefusedCalls<E extends { readonly error: AttemptError; readonly err
   );
 }
 
-/** A line of an app's output that may say why a test failed: a warning, an error, a refusal. */
-const warningLine = /\b(?:warn(?:ing)?|error|fail(?:ed|ure)?|blocked|refused|denied|exception)\b|⚠|✖/i;
-
 /** Whether the server log's excerpt holds a line worth showing beside the test's error; a log of plain requests is not. */
 const saysWhy = (excerpt: string): boolean =>
   stripAnsi(excerpt)
     .split("\n")
-    .some((line) => warningLine.test(line));
+    .some((line) => notableLine.test(line));
 
 /** The first cause with the harness's server log excerpt appended: the line that says why is often only in the app's output. */
 function withServerLog<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
