@@ -1,4 +1,5 @@
 import { collapseRepeats, countedLine } from "../common/repeated-lines.ts";
+import { notableLine } from "../common/notable-line.ts";
 
 /**
  * What of an app's output goes into a message or a report: its last lines, and before them its
@@ -8,10 +9,6 @@ import { collapseRepeats, countedLine } from "../common/repeated-lines.ts";
 
 // eslint-disable-next-line no-control-regex -- ANSI escape sequences start with the ESC control character.
 const ansi = /\u001b\[[0-9;?]*[A-Za-z]/g;
-
-/** A line that looks like a warning or an error, in the words and signs servers and frameworks print. */
-const notable =
-  /\b(?:error|warn(?:ing)?|blocked|fail(?:ed|s|ure)?|fatal|exception|refused|denied|forbidden|cannot|unable|invalid)\b|\bERR[_!]|⚠|⨯|✗|✖|❌/i;
 
 const longLine = 500;
 const keptOfLongLine = 200;
@@ -56,7 +53,7 @@ export function logExcerpt(output: string): string {
   left = notableChars;
   for (let i = before.length - 1; i >= 0 && picked.length < notableLines; i -= 1) {
     const line = before[i] ?? "";
-    if (!notable.test(line) || line.length + 1 > left) continue;
+    if (!notableLine.test(line) || line.length + 1 > left) continue;
     picked.unshift(i);
     left -= line.length + 1;
   }

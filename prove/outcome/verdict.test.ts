@@ -124,14 +124,14 @@ describe("the verdict", () => {
     expect(decide({ ref: "main", attempts: attempts("T") }, { ref: "fix", attempts: attempts("T") }).reason).toBe(
       "The scenario timed out on both sides, so it cannot tell whether the change fixes the bug: " +
         "base (main) reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14, and head (fix) reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14. " +
-        "Raise the test timeout (`timeout` in the scenario config), or make that step wait for what the app needs, then prove again.",
+        "Raise the test timeout (`timeout` in the scenario config), or make that step wait for what the app needs (a route the dev server compiles on its first request: ask for it before the test with app.ready.warm), then prove again.",
     );
     expect(decide({ ref: "main", attempts: attempts("X") }, { ref: "fix", attempts: attempts("T") }).reason).toBe(
       "The scenario timed out on both sides, so it cannot tell whether the change fixes the bug: " +
         "base (main) waited out the expect timeout (5000 ms) in expect(locator).toBeVisible() at s.e2e.ts:9 for an element that never appeared, " +
         "and head (fix) reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14. " +
         "Raise the test timeout (`timeout` in the scenario config) and the expect timeout (a proof's is --expect-timeout, else the config's proof.expectTimeout, else its expect.timeout), " +
-        "or make that step wait for what the app needs, then prove again.",
+        "or make that step wait for what the app needs (a route the dev server compiles on its first request: ask for it before the test with app.ready.warm), then prove again.",
     );
   });
 
@@ -139,7 +139,7 @@ describe("the verdict", () => {
     expect(decide({ ref: "main", attempts: attempts("F") }, { ref: "fix", attempts: attempts("T") }).reason).toBe(
       "The scenario fails on head (fix) as well, but by a timeout, which does not show that the change does not fix it: " +
         "head reached the test timeout (60000 ms) in locator.click at s.e2e.ts:14 (base failed with assertion at s.e2e.ts:3: failed here). " +
-        "Raise the test timeout (`timeout` in the scenario config), or make that step wait for what the app needs, then prove again.",
+        "Raise the test timeout (`timeout` in the scenario config), or make that step wait for what the app needs (a route the dev server compiles on its first request: ask for it before the test with app.ready.warm), then prove again.",
     );
     expect(decide({ ref: "main", attempts: attempts("FF") }, { ref: "fix", attempts: attempts("TF") }).reason).toBe(
       "The scenario fails on head (fix) as well, so the change does not fix it: timeout at s.e2e.ts:14: Test timeout of 60000ms exceeded.",

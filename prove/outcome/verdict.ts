@@ -87,7 +87,7 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
       reason:
         `The scenario timed out on both sides, so it cannot tell whether the change fixes the bug: base (${base.ref}) ${describeTimeout(baseTimeout)}, ` +
         `and head (${head.ref}) ${describeTimeout(headTimeout)}. Raise ${timeoutKeys(new Set([baseTimeout.by, headTimeout.by]))}, ` +
-        "or make that step wait for what the app needs, then prove again.",
+        "or make that step wait for what the app needs (a route the dev server compiles on its first request: ask for it before the test with app.ready.warm), then prove again.",
     };
   }
   if (every(head.attempts, "failed")) {
@@ -105,7 +105,7 @@ export function decide(base: SideAttempts, head: SideAttempts): Decision {
               "Check that step against head's failure screenshot: if what it waits for comes later on head (a route compiled on its first request), " +
               `ask for that route before the test with app.ready.warm or raise ${timeoutKeys(new Set(["action"]))}, then prove again; otherwise the change does not fix it.`
             : `The scenario fails on head (${head.ref}) as well, but by a timeout, which does not show that the change does not fix it: head ${describeTimeout(headTimeout)}` +
-              ` (${baseFailure}). Raise ${timeoutKeys(new Set([headTimeout.by]))}, or make that step wait for what the app needs, then prove again.`,
+              ` (${baseFailure}). Raise ${timeoutKeys(new Set([headTimeout.by]))}, or make that step wait for what the app needs (a route the dev server compiles on its first request: ask for it before the test with app.ready.warm), then prove again.`,
     };
   }
   const baseFailure = firstError(base.attempts, "failed");
