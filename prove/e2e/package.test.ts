@@ -477,7 +477,7 @@ test("adds 1 and 2 to a total of 3", async ({ app, page }) => {
     );
     expect(init.stderr).toContain(
       "next: run the example against your app with `cd proofs && npx playwright test -c scenarios.config.ts`, make it reproduce your bug, then prove the fix:\n" +
-        "  cd proofs && npx prove-scenario --base main --head HEAD scenarios/example.e2e.ts",
+        '  cd proofs && npx prove-scenario --base main --head HEAD --grep "the app opens" scenarios/example.e2e.ts',
     );
     expect(existsSync(join(old.dir, "scenarios.config.ts"))).toBe(false);
 
