@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tally } from "./page-events.ts";
+import { consoleText, tally } from "./page-events.ts";
 
 describe("a test's page events", () => {
   it("keeps the first 50 different events and counts the rest as left out; one that repeats but for its numbers is kept once, counted", () => {
@@ -33,5 +33,20 @@ describe("a test's page events", () => {
     const [event] = events.events();
     expect(event?.text).toBe(`Error: ${"y".repeat(193)}… [407 more characters]`);
     expect(event?.location).toBe(`http://127.0.0.1:4000/${"z".repeat(178)}… [429 more characters]`);
+  });
+
+  it("takes a console message's text with its format applied, its styles dropped, as the browser's console shows it", () => {
+    // As Playwright gives them: text() as written, args() each as its preview.
+    const message = (text: string, ...args: string[]) => ({ text: () => text, args: () => args.map((arg) => ({ toString: () => arg })) });
+    const styled = message(
+      "%c%s%c Failed to download font Inter background: #e6e6e6;color: red Server ",
+      "%c%s%c Failed to download font Inter",
+      "background: #e6e6e6;color: red",
+      "Server",
+      "",
+    );
+    expect(consoleText(styled)).toBe("Server Failed to download font Inter");
+    expect(consoleText(message("%d%% done 40", "%d%% done", "40"))).toBe("40% done");
+    expect(consoleText(message("plain {a: 1} x", "plain", "{a: 1}", "x"))).toBe("plain {a: 1} x");
   });
 });

@@ -1,3 +1,4 @@
+import { format } from "node:util";
 import type { ConsoleMessage, Page, Request, Response } from "@playwright/test";
 import { sameness } from "../common/repeated-lines.ts";
 import type { PageEventMetadata, PageEventsMetadata } from "../common/contract.ts";
@@ -21,6 +22,15 @@ const bounded = (event: PageEventMetadata): PageEventMetadata => ({
 /** Two events are the same when of one kind and the same but for their numbers (a timestamp in a URL, a retry's count). */
 const keyOf = (event: PageEventMetadata): string =>
   sameness([event.kind, event.method ?? "", event.url ?? "", event.location ?? "", event.text].join("\u0000"));
+
+/**
+ * A console message's text with its format applied (`%c` styles dropped, `%s` and `%d` filled), as the browser's console
+ * shows it: Playwright's text() keeps `console.warn("%c%s", "color: red", "Server")` as written, its CSS after it.
+ */
+export function consoleText(message: { text(): string; args(): ReadonlyArray<{ toString(): string }> }): string {
+  const args = message.args().map((arg) => arg.toString());
+  return args.length > 1 && /%[sdifoOjc]/.test(args[0] ?? "") ? format(...args) : message.text();
+}
 
 /** The first frame of an error's stack that names a script (`http://127.0.0.1:4000/app/:14:40`). */
 function stackLocation(error: Error): string | undefined {
@@ -71,12 +81,14 @@ export function collectPageEvents(page: Page): PageEvents {
   const answered = new WeakSet<Request>();
   const onConsole = (message: ConsoleMessage) => {
     const type = message.type();
-    if ((type !== "error" && type !== "warning") || networkLine.test(message.text())) return;
+    if (type !== "error" && type !== "warning") return;
+    const text = consoleText(message);
+    if (networkLine.test(text)) return;
     const location = consoleLocation(message);
     note({
       kind: type === "error" ? "console-error" : "console-warning",
       at: Date.now(),
-      text: message.text(),
+      text,
       ...(location === undefined ? {} : { location }),
     });
   };
