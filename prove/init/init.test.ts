@@ -2201,6 +2201,36 @@ describe("prove-scenario init tries the install and the start it writes", () => 
     expect(start.failed[0]?.split("\n").at(-1)).toBe("Fix app.start or app.ready in scenarios.config.ts.");
   });
 
+  it("tries a start until its ready path and the routes app.ready.warm asks for have answered, and says it asked for them", async () => {
+    const dir = await folder({
+      // Notes each path it answers, in a file beside it: the try asks for the warm route only once the page answered.
+      "server.js":
+        'const { appendFileSync } = require("node:fs");\n' +
+        'require("node:http").createServer((request, response) => { appendFileSync("asked.txt", request.url + "\\n"); response.end("ok"); })' +
+        '.listen(Number(process.env.PORT), "127.0.0.1");\n',
+    });
+    const progress: string[] = [];
+    const tried = await tryCommands(
+      {
+        install: { kind: "skip", reason: "app.install is false" },
+        start: "node server.js",
+        dir,
+        app: { start: "node server.js", ready: { path: "/", warm: ["/api/chat"] } },
+        beside: [],
+        where: () => ".",
+      },
+      (line) => progress.push(line),
+    );
+    const asked = (await read(dir, "asked.txt")).trim().split("\n");
+    expect(progress).toEqual(["trying the start: `node server.js` until GET / and app.ready.warm's GET /api/chat answer …"]);
+    expect(tried.worked.map((line) => line.replace(/[\d.]+s\b/, "<time>"))).toEqual([
+      "install: nothing to install (app.install is false)",
+      "start: `node server.js`: GET / and app.ready.warm's GET /api/chat answered in <time>, then init stopped it",
+    ]);
+    expect(asked.at(-1)).toBe("/api/chat");
+    expect(await processesMentioning(dir)).toEqual([]);
+  });
+
   it("tries a start with the services, app.prepare and the processes it writes, as a test boots them, and names a prepare that fails", async () => {
     const progress: string[] = [];
     const dir = await folder({

@@ -90,8 +90,11 @@ async function tryInstall(plan: TryPlan, progress: (line: string) => void): Prom
  */
 async function tryStart(plan: TryPlan, progress: (line: string) => void): Promise<{ worked: string } | { failed: string }> {
   const path = plan.app.ready !== undefined && "path" in plan.app.ready ? plan.app.ready.path : "/";
+  // The boot asks for app.ready.warm's routes once the ready path answers, as before a test.
+  const warm = plan.app.ready?.warm ?? [];
+  const asks = warm.length === 0 ? `GET ${path}` : `GET ${path} and app.ready.warm's ${warm.map((route) => `GET ${route}`).join(", ")}`;
   const beside = plan.beside.length === 0 ? "" : ` with ${plan.beside.join(", ")}`;
-  progress(`trying the start: \`${plan.start}\`${beside} until GET ${path} answers …`);
+  progress(`trying the start: \`${plan.start}\`${beside} until ${asks} answer${warm.length === 0 ? "s" : ""} …`);
   const started = performance.now();
   let booted: BootedApp;
   try {
@@ -115,7 +118,7 @@ async function tryStart(plan: TryPlan, progress: (line: string) => void): Promis
   } finally {
     await rm(booted.base, { recursive: true, force: true });
   }
-  return { worked: `start: \`${plan.start}\`${beside}: GET ${path} answered in ${seconds(answered)}, then init stopped it` };
+  return { worked: `start: \`${plan.start}\`${beside}: ${asks} answered in ${seconds(answered)}, then init stopped it` };
 }
 
 /** Runs the install, then (when it worked) the start, in the app's own folder. */
