@@ -2,14 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { realpath, writeFile } from "node:fs/promises";
 import { basename, join, relative, sep } from "node:path";
 import { planInstall, type InstallPlan } from "../install/detect.ts";
-import {
-  harnessOf,
-  installedPlaywright,
-  playwrightMismatch,
-  playwrightPeerRange,
-  suggested,
-  type InstalledPlaywright,
-} from "../playwright/version.ts";
+import { scenarioPlaywright, playwrightMismatch, playwrightPeerRange, suggested, type InstalledPlaywright } from "../playwright/version.ts";
 import { ownPlaywright } from "../playwright/own-playwright.ts";
 import { ownPlaywrightNote, ownWrites } from "./own-folder.ts";
 import { machineVersions, proverBin, proverBins, resolvePackageManager, upTo, type MachineVersions } from "../install/package-manager.ts";
@@ -64,7 +57,7 @@ export interface InitResult {
 export interface InitOptions {
   /** The package managers' versions on PATH. */
   readonly machine?: MachineVersions;
-  /** The @playwright/test a proof would run (see installedPlaywright). */
+  /** The @playwright/test a proof would run (see scenarioPlaywright). */
   readonly findPlaywright?: () => InstalledPlaywright | undefined;
   /** Runs the install and the start before they are written (see tryCommands). */
   readonly tryCommands?: TryCommands;
@@ -130,11 +123,7 @@ function dependsOnUpTo(dir: string, top: string, name: string): boolean {
  * notes the command.
  */
 export async function initScenarios(cwd: string, options: InitOptions = {}): Promise<InitResult> {
-  const {
-    machine = machineVersions,
-    findPlaywright = () => installedPlaywright(harnessOf(join(cwd, configFile))),
-    progress = () => {},
-  } = options;
+  const { machine = machineVersions, findPlaywright = () => scenarioPlaywright(join(cwd, configFile)), progress = () => {} } = options;
   const packageJson = await readPackageJson(cwd);
   const sdks = findProviderSdks(packageJson.value, reader(cwd));
   const dir = await realpath(cwd);

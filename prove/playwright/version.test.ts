@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { harnessOf, inRange, installedPlaywright, playwrightMismatch, playwrightPeerRange } from "./version.ts";
+import { harnessOf, inRange, installedPlaywright, playwrightMismatch, playwrightPeerRange, scenarioPlaywright } from "./version.ts";
 
 let work: string;
 
@@ -86,6 +86,15 @@ describe("the Playwright version a proof runs", () => {
       join(work, "own/node_modules/.store/scenario-prover/node_modules/@playwright/test/package.json"),
     );
     expect(harnessOf(join(work, "elsewhere", "scenarios.config.ts"))).toBe(pathToFileURL(join(import.meta.dirname, "version.ts")).href);
+  });
+
+  it("takes, for init run through npx before scenario-prover is installed in the repository, the repository's own copy, which its scenarios will share", async () => {
+    const config = await checkoutWith("npx-old", "1.45.3");
+    expect(scenarioPlaywright(config)?.version).toBe("1.45.3");
+    // Where the repository has none, this scenario-prover's; where scenario-prover is installed, the copy beside it.
+    await mkdir(join(work, "npx-none"));
+    expect(scenarioPlaywright(join(work, "npx-none", "scenarios.config.ts"))).toEqual(installedPlaywright());
+    expect(scenarioPlaywright(join(work, "own", "scenarios.config.ts"))?.version).toBe("1.65.2");
   });
 
   it("finds none where no @playwright/test is installed", async () => {

@@ -116,6 +116,17 @@ export function harnessOf(configFile: string): string {
   }
 }
 
+/**
+ * The @playwright/test the scenarios of `configFile` would run: the one beside the scenario-prover installed for it, else
+ * (init run through npx, before scenario-prover is installed there) the repository's own copy, which its scenarios will
+ * share, else this scenario-prover's.
+ */
+export function scenarioPlaywright(configFile: string): InstalledPlaywright | undefined {
+  const harness = harnessOf(configFile);
+  if (harness !== import.meta.url) return installedPlaywright(harness);
+  return installedPlaywright(configFile) ?? installedPlaywright();
+}
+
 /** The command that puts a @playwright/test in `range` in place of the repository's, for each package manager. */
 export function upgradeCommand(range: string = playwrightPeerRange()): string {
   const version = suggested(range);
