@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from "node:path";
-import { attemptEvents, withFirstEvent } from "./events.ts";
+import { attemptEvents, withFirstEvent, withNote } from "./events.ts";
 import { describeRefused, refusedCalls } from "./refused.ts";
 import {
   bootMsAnnotation,
@@ -278,16 +278,6 @@ function straysOf(result: JsonResult): ReadonlyArray<StrayCallMetadata> {
   }
 }
 
-/** The first cause with a note of the harness's appended (the replay agents the app never reached). */
-function withNote<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
-  explained: E,
-  note: string,
-): E {
-  const error = { ...explained.error, message: `${explained.error.message}\n\n${note}` };
-  const [, ...rest] = explained.errors ?? [];
-  return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
-}
-
 /** The first cause with the calls the route refused appended: an app that failed offline often failed for one of them. */
 function withRefusedCalls<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
   explained: E,
@@ -311,10 +301,5 @@ function withServerLog<E extends { readonly error: AttemptError; readonly errors
   explained: E,
   excerpt: string,
 ): E {
-  const error = {
-    ...explained.error,
-    message: `${explained.error.message}\n\nThe app's server log (its warnings and errors, then its last lines):\n${stripAnsi(excerpt)}`,
-  };
-  const [, ...rest] = explained.errors ?? [];
-  return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
+  return withNote(explained, `The app's server log (its warnings and errors, then its last lines):\n${stripAnsi(excerpt)}`);
 }

@@ -100,10 +100,15 @@ export function withFirstEvent<E extends { readonly error: AttemptError; readonl
   if (first === undefined) return explained;
   const step = first.step === undefined ? "" : `, ${first.step.startsWith("after ") ? "" : "during "}${first.step}`;
   const more = before.length > 1 ? ` (${before.length - 1} more before it failed, every one in report.json's events)` : "";
-  const error = {
-    ...explained.error,
-    message: `${explained.error.message}\n\nBefore it failed, first ${kindNames[first.kind]}${step}${more}:\n${describeEvent(first)}`,
-  };
+  return withNote(explained, `Before it failed, first ${kindNames[first.kind]}${step}${more}:\n${describeEvent(first)}`);
+}
+
+/** The first cause with `note` appended after a blank line, in `error` and as the first of `errors`. */
+export function withNote<E extends { readonly error: AttemptError; readonly errors?: ReadonlyArray<AttemptError> | undefined }>(
+  explained: E,
+  note: string,
+): E {
+  const error = { ...explained.error, message: `${explained.error.message}\n\n${note}` };
   const [, ...rest] = explained.errors ?? [];
   return { ...explained, error, ...(explained.errors === undefined ? {} : { errors: [error, ...rest] }) };
 }
